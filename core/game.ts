@@ -1,0 +1,148 @@
+/**
+ * The game protocol every plugin speaks and every strategy searches.
+ *
+ * Conventions (one for all games):
+ * - Two players, `0` and `1`; a plugin names them (`south`/`north`, `H`/`V`, ...).
+ *   Chance moves (2048's tile placer) belong to the pseudo-player `"chance"`.
+ * - **Player 0 maximizes.** `value(s)` is always from player 0's point of view, so
+ *   extra turns (the same player moving twice) and chance nodes need no special case.
+ * - Moves are small non-negative integers, encoded by the plugin (as OpenSpiel's
+ *   actions are); `formatMove` / `parseMove` translate to and from human notation.
+ * - A player node with no legal moves is the end of the game: `moves(s)` is empty
+ *   exactly when the game is over, and `outcome(s)` then says who won.
+ * - States are immutable values: `play` returns a new state. Plain arrays of small
+ *   integers are the fastest representation in V8 (allocating a typed array per node
+ *   measured ten times slower), or a few numbers for bitboards.
+ *
+ * @module
+ */
+import type { Result } from "./deps.ts";
+
+/** One of the two players. Player 0 maximizes `value`. */
+export type Player = 0 | 1;
+
+/** The pseudo-player that owns chance moves. */
+export const CHANCE = "chance" as const;
+
+/** Whose move it is: a player, or chance. */
+export type ToMove = Player | typeof CHANCE;
+
+/** A move at a chance node with its probability. */
+export interface Chance {
+  /** The move (a plugin-encoded integer). */
+  readonly move: number;
+  /** Its probability; the probabilities at a node sum to 1. */
+  readonly p: number;
+}
+
+/** The result of a finished game. */
+export interface Outcome {
+  /** The winner, or `null` for a draw (or a game without a winner, such as 2048). */
+  readonly winner: Player | null;
+  /** The final margin from player 0's point of view (stones, points, ...); 0 if none. */
+  readonly margin: number;
+}
+
+/**
+ * A decisive value: `value` returns `±WIN` (or more) for a won or lost position so that
+ * every heuristic value lies strictly between `-WIN_THRESHOLD` and `WIN_THRESHOLD`.
+ * Searches that prefer quick wins subtract the distance in plies from such values.
+ */
+export const WIN = 1_000_000;
+
+/** Values at or beyond this magnitude are decisive (a forced win or loss). */
+export const WIN_THRESHOLD = WIN / 2;
+
+/** The outcome of a parse: a move, or a message saying what was expected. */
+export type ParseResult = Result.Result<number, string>;
+
+/**
+ * A two-player game with optional chance moves. All functions are pure and fast: they
+ * run once per node of a search.
+ *
+ * @typeParam S the state type (immutable).
+ */
+export interface Game<S> {
+  /** The plugin id this game came from, such as `"nim"`. */
+  readonly id: string;
+  /** The players' names, player 0 first. */
+  readonly players: readonly [string, string];
+  /** The start position. */
+  initial(): S;
+  /** Whose move it is. The same player may move twice in a row (Kalah's extra turn). */
+  toMove(s: S): ToMove;
+  /** The legal moves of the player to move; empty exactly when the game is over. */
+  moves(s: S): readonly number[];
+  /** The chance outcomes at a chance node, with probabilities summing to 1. */
+  chances(s: S): readonly Chance[];
+  /** The state after a legal move (the caller guarantees legality). */
+  play(s: S, m: number): S;
+  /** The result of a finished game, `undefined` while it goes on. */
+  outcome(s: S): Outcome | undefined;
+  /** Heuristic value, player 0 maximizes; `±WIN` or beyond for decided positions. */
+  value(s: S): number;
+  /** A text picture of the state for a terminal. */
+  render(s: S): string;
+  /** The notation a human types for move `m` in state `s`. */
+  formatMove(s: S, m: number): string;
+  /** Reads a typed move; the error says what was expected. Legality is checked too. */
+  parseMove(s: S, text: string): ParseResult;
+  /**
+   * An integer hash of the position, side to move included, for transposition tables.
+   * Up to 53 bits are used; equal positions must have equal keys.
+   */
+  key?(s: S): number;
+  /**
+   * Optional move ordering for alpha-beta: the same moves, most promising first.
+   * Searches call it only where it pays off (interior nodes).
+   */
+  orderMoves?(s: S, moves: readonly number[]): readonly number[];
+  /**
+   * Optional per-game statistics of a finished game (such as 2048's largest tile),
+   * aggregated by the match runner.
+   */
+  stats?(s: S): Readonly<Record<string, number>>;
+}
+
+/** The opponent of a player. */
+export const other = (p: Player): Player => (p === 0 ? 1 : 0);
+
+/** True when `s` is a finished position: a player node without legal moves. */
+export const isOver = <S>(game: Game<S>, s: S): boolean =>
+  game.toMove(s) !== CHANCE && game.moves(s).length === 0;
+
+/**
+ * Picks the chance outcome that a uniform number `u` in [0, 1) selects, walking the
+ * cumulative probabilities. Used by the match runner with the seeded random.
+ */
+export const pickChance = (chances: readonly Chance[], u: number): number => {
+  let acc = 0;
+  for (const c of chances) {
+    acc += c.p;
+    if (u < acc) return c.move;
+  }
+  return chances[chances.length - 1].move;
+};
+
+/**
+ * Adjusts a decisive value by the distance in plies at which it occurs, so that a
+ * search prefers a quick win and a slow loss. Heuristic values are unchanged.
+ */
+export const byDistance = (v: number, ply: number): number =>
+  v >= WIN_THRESHOLD ? v - ply : v <= -WIN_THRESHOLD ? v + ply : v;
+
+/** The moves of a state in order, legal for the mover; chance outcomes at chance nodes. */
+export const movesOf = <S>(game: Game<S>, s: S): readonly number[] =>
+  game.toMove(s) === CHANCE ? game.chances(s).map((c) => c.move) : game.moves(s);
+
+/** Plays a list of moves from a state, checking each for legality. */
+export const playAll = <S>(game: Game<S>, s: S, moves: readonly number[]): S => {
+  let state = s;
+  for (const m of moves) {
+    if (!movesOf(game, state).includes(m)) {
+      throw new RangeError(`move ${m} is not legal in this position`);
+    }
+    state = game.play(state, m);
+  }
+  return state;
+};

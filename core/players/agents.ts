@@ -1,0 +1,181 @@
+/**
+ * Players as effects. A player looks at a position and yields a choice: a move, or a
+ * stop (it gave up, or its input ended). Randomness comes from Effect's `Random`, so a
+ * game is replayable from its seed; a human reads lines from the `Terminal` service.
+ *
+ * @module
+ */
+import { Effect, Option, Random, Result } from "../deps.ts";
+import { type Game, type Player } from "../game.ts";
+import { rngFromRandom } from "../rng.ts";
+import type { SearchResult, Strategy } from "../search/types.ts";
+import { alphabetaSearch } from "../search/alphabeta.ts";
+import { DEFAULT_TT_MB, TranspositionTable } from "../search/tt.ts";
+import { Terminal } from "../terminal.ts";
+import { formatSpec, type PlayerSpec } from "./spec.ts";
+
+/** What a player decided. */
+export type Choice =
+  | {
+    readonly _tag: "Move";
+    /** The chosen move. */
+    readonly move: number;
+    /** The search behind it, for AI players. */
+    readonly search?: SearchResult;
+  }
+  | {
+    readonly _tag: "Stop";
+    /** Why the player stopped: `"gave up"`, `"quit"`, `"end of input"`, ... */
+    readonly reason: string;
+  };
+
+/** A player: a name and an effect that chooses a move in a position. */
+export interface Agent<S, R = never> {
+  /** How the player is shown (its spec, such as `alphabeta:6`). */
+  readonly name: string;
+  /** Chooses a move for the player to move in `state`. */
+  readonly choose: (game: Game<S>, state: S) => Effect.Effect<Choice, never, R>;
+}
+
+const move = (m: number, search?: SearchResult): Choice =>
+  search === undefined ? { _tag: "Move", move: m } : { _tag: "Move", move: m, search };
+
+/** A player that picks a legal move uniformly at random (seeded through `Random`). */
+export const randomAgent = <S>(): Agent<S> => ({
+  name: "random",
+  choose: (game, state) =>
+    Effect.gen(function* () {
+      const ms = game.moves(state);
+      if (ms.length === 0) return { _tag: "Stop", reason: "no legal move" } as const;
+      return move(ms[yield* Random.nextIntBetween(0, ms.length)]);
+    }),
+});
+
+/** How much a search player may spend per move. */
+export interface Budget {
+  /** Depth in plies. */
+  readonly depth?: number;
+  /** Time per move in milliseconds. */
+  readonly timeMs?: number;
+}
+
+/**
+ * A search player: runs the strategy with the budget, preferring quick wins, and keeps
+ * one bounded transposition table for the whole game.
+ */
+export const searchAgent = <S>(
+  strategy: Strategy,
+  budget: Budget,
+  options: { readonly name?: string; readonly ttMb?: number } = {},
+): Agent<S> => {
+  let tt: TranspositionTable | undefined;
+  return {
+    name: options.name ?? formatSpec({ kind: "search", strategy: strategy.name, ...budget }),
+    choose: (game, state) =>
+      Effect.gen(function* () {
+        if (game.moves(state).length === 0) {
+          return { _tag: "Stop", reason: "no legal move" } as const;
+        }
+        const rng = yield* rngFromRandom;
+        if (tt === undefined && game.key !== undefined) {
+          tt = new TranspositionTable(options.ttMb ?? DEFAULT_TT_MB);
+        }
+        const r = strategy.search(game, state, {
+          ...budget,
+          tt: tt ?? false,
+          distance: true,
+          rng,
+        });
+        return move(r.move ?? game.moves(state)[0], r);
+      }),
+  };
+};
+
+/**
+ * Seed 003's `randomBestPlay`: a uniformly random choice among all optimal moves at the
+ * depth (alpha-beta with every best root move kept).
+ */
+export const randomBestAgent = <S>(depth: number): Agent<S> => ({
+  name: `randombest:${depth}`,
+  choose: (game, state) =>
+    Effect.gen(function* () {
+      if (game.moves(state).length === 0) {
+        return { _tag: "Stop", reason: "no legal move" } as const;
+      }
+      const r = alphabetaSearch(game, state, { depth, allBest: true, tt: false });
+      const best = r.bestMoves ?? [];
+      if (best.length === 0) return { _tag: "Stop", reason: "no legal move" } as const;
+      return move(best[yield* Random.nextIntBetween(0, best.length)], r);
+    }),
+});
+
+/** Words a human may type instead of a move. */
+const QUIT = new Set(["quit", "exit", "resign", "q"]);
+
+/**
+ * A human at the terminal: shows the legal moves, reads a move, and re-prompts with the
+ * reason when it cannot be read or is not legal. `quit` gives up; end of input or Ctrl-C
+ * ends the game cleanly.
+ */
+export const humanAgent = <S>(): Agent<S, Terminal> => ({
+  name: "human",
+  choose: (game, state) =>
+    Effect.gen(function* () {
+      const term = yield* Terminal;
+      const ms = game.moves(state);
+      if (ms.length === 0) return { _tag: "Stop", reason: "no legal move" } as const;
+      const me = game.players[game.toMove(state) as Player];
+      const shown = ms.slice(0, 60).map((m) => game.formatMove(state, m)).join(" ");
+      yield* term.print(
+        `Legal moves: ${shown}${ms.length > 60 ? ` ... (${ms.length} in all)` : ""}\n`,
+      );
+      while (true) {
+        const line = yield* term.readLine(`${me} to move (or quit): `);
+        if (Option.isNone(line)) return { _tag: "Stop", reason: "end of input" } as const;
+        const text = line.value.trim();
+        if (text === "") continue;
+        if (QUIT.has(text.toLowerCase())) return { _tag: "Stop", reason: "quit" } as const;
+        if (text === "?" || text.toLowerCase() === "help") {
+          yield* term.print(`Legal moves: ${ms.map((m) => game.formatMove(state, m)).join(" ")}\n`);
+          continue;
+        }
+        const parsed = game.parseMove(state, text);
+        if (Result.isFailure(parsed)) {
+          yield* term.print(`Can't play '${text}': ${parsed.failure}.\n`);
+          continue;
+        }
+        if (!ms.includes(parsed.success)) {
+          yield* term.print(`Can't play '${text}': not a legal move here.\n`);
+          continue;
+        }
+        return move(parsed.success);
+      }
+    }),
+});
+
+/**
+ * Builds the player a spec describes.
+ *
+ * @param strategies every strategy the game can use, by name.
+ */
+export const agentFromSpec = <S>(
+  spec: PlayerSpec,
+  strategies: Readonly<Record<string, Strategy>>,
+  options: { readonly ttMb?: number } = {},
+): Agent<S, Terminal> => {
+  switch (spec.kind) {
+    case "human":
+      return humanAgent();
+    case "random":
+      return randomAgent();
+    case "search":
+      if (spec.strategy === "randombest") return randomBestAgent(spec.depth ?? 4);
+      return searchAgent(strategies[spec.strategy], {
+        ...(spec.depth !== undefined ? { depth: spec.depth } : {}),
+        ...(spec.timeMs !== undefined ? { timeMs: spec.timeMs } : {}),
+      }, options);
+  }
+};
+
+/** A new seed for a run where the user set none (shown, so the run can be replayed). */
+export const freshSeed = (): number => crypto.getRandomValues(new Uint32Array(1))[0] % 1e9;

@@ -1,0 +1,234 @@
+/**
+ * Alpha-beta search over the protocol (fail-soft), with iterative deepening, a bounded
+ * transposition table, move ordering (the game's hook, the table's move, two killer
+ * moves per ply) and a time budget. The same engine is the fast expectimax: with
+ * `chance = "expect"`, chance nodes take the probability-weighted mean of their
+ * children, optionally treating improbable branches as leaves.
+ *
+ * Agreement with plain minimax is exact: a table entry cuts the search only when it was
+ * searched to the same depth, or its subtree reached only ends of the game (then it is
+ * valid at every greater depth too).
+ *
+ * @module
+ */
+import { byDistance, CHANCE, type Game, WIN_THRESHOLD } from "../game.ts";
+import {
+  deepen,
+  type Iteration,
+  POLL_MASK,
+  type Pv,
+  pvToArray,
+  SearchStopped,
+  stopTest,
+} from "./control.ts";
+import { EXACT, LOWER, TranspositionTable, UPPER } from "./tt.ts";
+import type { ChanceMode, SearchOptions, SearchResult } from "./types.ts";
+
+/** A table flag bit: the entry's subtree reached no depth cut-off. */
+const COMPLETE = 4;
+const MAX_DEPTH = 30000;
+
+/** Converts a decisive value to distance-from-this-node form for storage. */
+const toTable = (v: number, ply: number): number =>
+  v >= WIN_THRESHOLD ? v + ply : v <= -WIN_THRESHOLD ? v - ply : v;
+const fromTable = (v: number, ply: number): number =>
+  v >= WIN_THRESHOLD ? v - ply : v <= -WIN_THRESHOLD ? v + ply : v;
+
+/** Moves `first` (if present) to the front, keeping the order of the rest. */
+const front = (ms: readonly number[], first: number): readonly number[] => {
+  const i = ms.indexOf(first);
+  if (i <= 0) return ms;
+  const out = ms.slice();
+  out.splice(i, 1);
+  out.unshift(first);
+  return out;
+};
+
+/**
+ * Alpha-beta (or expectimax) search with iterative deepening to `options.depth`
+ * (default 4) or within `options.timeMs`.
+ *
+ * @example Tic-tac-toe is a draw
+ * ```ts
+ * import { alphabetaSearch } from "./alphabeta.ts";
+ * import tictactoe from "../../plugins/tictactoe.ts";
+ * const game = tictactoe.create({});
+ * const r = alphabetaSearch(game, game.initial(), { depth: 9 });
+ * if (r.value !== 0) throw new Error("tic-tac-toe should be a draw");
+ * ```
+ */
+export const alphabetaSearch = <S>(
+  game: Game<S>,
+  state: S,
+  options: SearchOptions = {},
+  chance: ChanceMode = "min",
+): SearchResult => {
+  const start = performance.now();
+  const counter = { nodes: 0 };
+  const stop = stopTest(options, start);
+  const distance = options.distance === true;
+  const ordering = options.ordering !== false;
+  const minP = options.minProbability ?? 0;
+  const keyOf = game.key?.bind(game);
+  const tt = options.tt === false || keyOf === undefined
+    ? undefined
+    : (options.tt ?? new TranspositionTable(4));
+  const killers: number[] = [];
+  let cut = false;
+  let retPv: Pv | null = null;
+
+  const leaf = (s: S, ply: number): number => {
+    retPv = null;
+    const v = game.value(s);
+    return distance ? byDistance(v, ply) : v;
+  };
+
+  const expect = (s: S, depth: number, ply: number, prob: number): number => {
+    let key = 0;
+    if (tt !== undefined) {
+      key = keyOf!(s);
+      const i = tt.probe(key);
+      if (i >= 0 && (tt.depths[i] === depth || (tt.flags[i] & COMPLETE && depth >= tt.depths[i]))) {
+        if (!(tt.flags[i] & COMPLETE)) cut = true;
+        retPv = null;
+        return fromTable(tt.values[i], ply);
+      }
+    }
+    const cutBefore = cut;
+    cut = false;
+    const cs = game.chances(s);
+    let v = 0;
+    for (let i = 0; i < cs.length; i++) {
+      const p = cs[i].p;
+      v += p * ab(game.play(s, cs[i].move), depth - 1, -Infinity, Infinity, ply + 1, prob * p);
+    }
+    const complete = !cut;
+    cut = cutBefore || cut;
+    if (tt !== undefined) {
+      tt.store(key, Math.min(depth, MAX_DEPTH), EXACT | (complete ? COMPLETE : 0), toTable(v, ply), -1);
+    }
+    retPv = null;
+    return v;
+  };
+
+  const ab = (s: S, depth: number, alpha: number, beta: number, ply: number, prob: number): number => {
+    if ((++counter.nodes & POLL_MASK) === 0 && stop()) throw new SearchStopped();
+    if (depth <= 0) {
+      cut = true;
+      return leaf(s, ply);
+    }
+    const tm = game.toMove(s);
+    if (tm === CHANCE && chance === "expect") {
+      if (prob < minP) {
+        cut = true;
+        return leaf(s, ply);
+      }
+      return expect(s, depth, ply, prob);
+    }
+    let ms = tm === CHANCE ? game.chances(s).map((c) => c.move) : game.moves(s);
+    if (ms.length === 0) return leaf(s, ply);
+    const max = tm === 0;
+
+    let key = 0, ttMove = -1;
+    if (tt !== undefined) {
+      key = keyOf!(s);
+      const i = tt.probe(key);
+      if (i >= 0) {
+        ttMove = tt.moves[i];
+        const f = tt.flags[i];
+        if (tt.depths[i] === depth || (f & COMPLETE && depth >= tt.depths[i])) {
+          const v = fromTable(tt.values[i], ply);
+          const kind = f & 3;
+          if (
+            kind === EXACT || (kind === LOWER && v >= beta) || (kind === UPPER && v <= alpha)
+          ) {
+            if (!(f & COMPLETE)) cut = true;
+            retPv = ttMove >= 0 ? { move: ttMove, next: null } : null;
+            return v;
+          }
+        }
+      }
+    }
+
+    if (ordering && ms.length > 1) {
+      if (game.orderMoves !== undefined && depth > 1 && tm !== CHANCE) ms = game.orderMoves(s, ms);
+      const k = killers[ply];
+      if (k !== undefined && k !== ttMove) ms = front(ms, k);
+      if (ttMove >= 0) ms = front(ms, ttMove);
+    }
+
+    const cutBefore = cut;
+    cut = false;
+    const a0 = alpha, b0 = beta;
+    let best = max ? -Infinity : Infinity, bestMove = -1, bestPv: Pv | null = null;
+    for (let i = 0; i < ms.length; i++) {
+      const m = ms[i];
+      const v = ab(game.play(s, m), depth - 1, alpha, beta, ply + 1, prob);
+      if (max ? v > best : v < best) {
+        best = v;
+        bestMove = m;
+        bestPv = { move: m, next: retPv };
+        if (max ? v > alpha : v < beta) {
+          if (max) alpha = v;
+          else beta = v;
+        }
+        if (alpha >= beta) {
+          if (tm !== CHANCE) killers[ply] = m;
+          break;
+        }
+      }
+    }
+    const complete = !cut;
+    cut = cutBefore || cut;
+    if (tt !== undefined) {
+      const kind = max ? (best <= a0 ? UPPER : best >= b0 ? LOWER : EXACT)
+      : (best >= b0 ? LOWER : best <= a0 ? UPPER : EXACT);
+      tt.store(
+        key,
+        Math.min(depth, MAX_DEPTH),
+        kind | (complete ? COMPLETE : 0),
+        toTable(best, ply),
+        bestMove,
+      );
+    }
+    retPv = bestPv;
+    return best;
+  };
+
+  // A line cut short by a table hit continues with the table's moves, up to the depth.
+  const extendPv = (pv: number[], depth: number): number[] => {
+    if (tt === undefined) return pv;
+    let s = state;
+    for (const m of pv) s = game.play(s, m);
+    while (pv.length < depth && game.toMove(s) !== CHANCE) {
+      const i = tt.probe(keyOf!(s));
+      const ms = game.moves(s);
+      if (i < 0 || tt.moves[i] < 0 || !ms.includes(tt.moves[i])) break;
+      pv.push(tt.moves[i]);
+      s = game.play(s, tt.moves[i]);
+    }
+    return pv;
+  };
+
+  const rootMoves = game.toMove(state) === CHANCE ? [] : game.moves(state);
+  const epsilonOf = (v: number) => 1e-9 * Math.max(1, Math.abs(v));
+
+  const iteration = (depth: number): Iteration => {
+    cut = false;
+    const value = ab(state, depth, -Infinity, Infinity, 0, 1);
+    const pv = game.toMove(state) === CHANCE ? [] : extendPv(pvToArray(retPv), depth);
+    const exact = !cut;
+    if (pv.length > 0) killers[0] = pv[0];
+    if (!options.allBest || rootMoves.length === 0) return { value, pv, exact };
+    // Every optimal root move: a narrow-window test of each against the root value.
+    const max = game.toMove(state) === 0;
+    const eps = epsilonOf(value);
+    const bestMoves: number[] = [];
+    for (const m of rootMoves) {
+      const v = ab(game.play(state, m), depth - 1, value - eps, value + eps, 1, 1);
+      if (max ? v >= value - eps : v <= value + eps) bestMoves.push(m);
+    }
+    return { value, pv, exact, bestMoves };
+  };
+  return deepen(options, start, counter, rootMoves[0], iteration);
+};

@@ -1,0 +1,101 @@
+/**
+ * Plain minimax over the protocol (seed 004's `runMM`), without building a tree: player
+ * 0 maximizes, player 1 minimizes. Chance nodes minimize (seed 001's minimax, where the
+ * computer is the adversary) or take the expectation (expectiminimax).
+ *
+ * It visits every node of the depth-cut tree, so its node count equals
+ * `size(takeTree(depth, gameTree(game, s)))`: a baseline for the other strategies.
+ *
+ * @module
+ */
+import { byDistance, CHANCE, type Game } from "../game.ts";
+import { deepen, POLL_MASK, type Pv, pvToArray, SearchStopped, stopTest } from "./control.ts";
+import type { ChanceMode, SearchOptions, SearchResult } from "./types.ts";
+
+/**
+ * Minimax search to `options.depth` (default 4), or iterative deepening within
+ * `options.timeMs`. Ties keep the first best move in the game's move order.
+ *
+ * @example Nim with heaps 1 and 2: the first player wins by taking one from heap 2
+ * ```ts
+ * import { minimaxSearch } from "./minimax.ts";
+ * import nim from "../../plugins/nim.ts";
+ * const game = nim.create({ heaps: [1, 2], misere: false });
+ * const r = minimaxSearch(game, game.initial(), { depth: 10 });
+ * if (game.formatMove(game.initial(), r.move!) !== "2-1") throw new Error("wrong move");
+ * ```
+ */
+export const minimaxSearch = <S>(
+  game: Game<S>,
+  state: S,
+  options: SearchOptions = {},
+  chance: ChanceMode = "min",
+): SearchResult => {
+  const start = performance.now();
+  const counter = { nodes: 0 };
+  const stop = stopTest(options, start);
+  const distance = options.distance === true;
+  let cut = false;
+  let retPv: Pv | null = null;
+
+  const leaf = (s: S, ply: number): number => {
+    retPv = null;
+    const v = game.value(s);
+    return distance ? byDistance(v, ply) : v;
+  };
+
+  const mm = (s: S, depth: number, ply: number): number => {
+    if ((++counter.nodes & POLL_MASK) === 0 && stop()) throw new SearchStopped();
+    if (depth <= 0) {
+      cut = true;
+      return leaf(s, ply);
+    }
+    const tm = game.toMove(s);
+    if (tm === CHANCE) {
+      const cs = game.chances(s);
+      if (chance === "expect") {
+        let v = 0;
+        for (let i = 0; i < cs.length; i++) {
+          v += cs[i].p * mm(game.play(s, cs[i].move), depth - 1, ply + 1);
+        }
+        retPv = null;
+        return v;
+      }
+      let best = Infinity, bestPv: Pv | null = null;
+      for (let i = 0; i < cs.length; i++) {
+        const v = mm(game.play(s, cs[i].move), depth - 1, ply + 1);
+        if (v < best) {
+          best = v;
+          bestPv = { move: cs[i].move, next: retPv };
+        }
+      }
+      retPv = bestPv;
+      return best;
+    }
+    const ms = game.moves(s);
+    if (ms.length === 0) return leaf(s, ply);
+    const max = tm === 0;
+    let best = max ? -Infinity : Infinity, bestPv: Pv | null = null;
+    for (let i = 0; i < ms.length; i++) {
+      const v = mm(game.play(s, ms[i]), depth - 1, ply + 1);
+      if (max ? v > best : v < best) {
+        best = v;
+        bestPv = { move: ms[i], next: retPv };
+      }
+    }
+    retPv = bestPv;
+    return best;
+  };
+
+  const first = game.toMove(state) === CHANCE ? undefined : game.moves(state)[0];
+  const iteration = (depth: number) => {
+    cut = false;
+    const value = mm(state, depth, 0);
+    return { value, pv: game.toMove(state) === CHANCE ? [] : pvToArray(retPv), exact: !cut };
+  };
+  if (options.timeMs === undefined) {
+    // A fixed depth: one pass, as the seeds do (no deepening, so the node count is the tree's).
+    return deepen(options, start, counter, first, iteration, options.depth ?? 4);
+  }
+  return deepen(options, start, counter, first, iteration);
+};

@@ -1,0 +1,65 @@
+/**
+ * What every search strategy takes and returns.
+ *
+ * @module
+ */
+import type { Game } from "../game.ts";
+import type { Rng } from "../rng.ts";
+import type { TranspositionTable } from "./tt.ts";
+
+/** How a strategy treats chance nodes. */
+export type ChanceMode = "min" | "expect";
+
+/** Options common to the searches. Every field is optional. */
+export interface SearchOptions {
+  /** Maximum depth in plies (default: unlimited with a time budget, else 4). */
+  readonly depth?: number;
+  /** Time budget in milliseconds; iterative deepening stops when it runs out. */
+  readonly timeMs?: number;
+  /** Prefer quick wins and slow losses (decisive values shrink with distance). */
+  readonly distance?: boolean;
+  /** A transposition table to use (reused across moves by a player), or `false`. */
+  readonly tt?: TranspositionTable | false;
+  /** Use move ordering (the game's `orderMoves`, the table's move, killers). Default true. */
+  readonly ordering?: boolean;
+  /** Also find every optimal root move (`SearchResult.bestMoves`). */
+  readonly allBest?: boolean;
+  /** Expectimax only: a chance branch whose path probability is below this is a leaf. */
+  readonly minProbability?: number;
+  /** Seeded generator for strategies that randomize (tie-breaks, playouts). */
+  readonly rng?: Rng;
+  /** Polled every few thousand nodes; returning true stops the search (interruption). */
+  readonly shouldStop?: () => boolean;
+  /** Called after each completed iteration of iterative deepening. */
+  readonly onIteration?: (r: SearchResult) => void;
+}
+
+/** The result of a search from one position. */
+export interface SearchResult {
+  /** The move to play, `undefined` when the position is over or at a chance node. */
+  readonly move: number | undefined;
+  /** The backed-up value, player 0 maximizing. */
+  readonly value: number;
+  /** The principal variation: the expected line of play from the root. */
+  readonly pv: readonly number[];
+  /** Nodes (positions) visited, over all iterations. */
+  readonly nodes: number;
+  /** The depth of the last completed iteration. */
+  readonly depth: number;
+  /** True when the last iteration reached every leaf (the value is exact). */
+  readonly exact: boolean;
+  /** Wall time in milliseconds. */
+  readonly timeMs: number;
+  /** Every optimal root move (with `allBest`), in move order. */
+  readonly bestMoves?: readonly number[];
+}
+
+/** A named search strategy: a plain synchronous function over the protocol. */
+export interface Strategy {
+  /** Its name in player specs, such as `"alphabeta"`. */
+  readonly name: string;
+  /** One line for `--help`. */
+  readonly description: string;
+  /** Runs the search. */
+  readonly search: <S>(game: Game<S>, state: S, options: SearchOptions) => SearchResult;
+}

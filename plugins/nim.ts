@@ -1,0 +1,101 @@
+/**
+ * Nim: any list of heaps; a move takes one or more stones from one heap. Under normal
+ * play whoever takes the last stone wins; under misère play whoever takes it loses.
+ *
+ * Moves are written `heap-count`, heaps numbered from 1: `2-3` takes 3 from heap 2.
+ *
+ * @module
+ */
+import { Effect, Result, Schema } from "../core/deps.ts";
+import { type Game, type Player, WIN } from "../core/game.ts";
+import { hashInts } from "../core/hash.ts";
+import { definePlugin } from "../core/plugin.ts";
+
+/** Nim's options. */
+export const NimOptions = Schema.Struct({
+  heaps: Schema.Array(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1000 })))
+    .check(Schema.isMinLength(1), Schema.isMaxLength(64))
+    .annotate({ description: "the heap sizes" })
+    .pipe(Schema.withDecodingDefaultKey(Effect.succeed([3, 4, 5]))),
+  misere: Schema.Boolean.annotate({ description: "misère play: taking the last stone loses" })
+    .pipe(Schema.withDecodingDefaultKey(Effect.succeed(false))),
+});
+
+/** Decoded Nim options. */
+export type NimOptions = typeof NimOptions.Type;
+
+/** A Nim state: the heap sizes, then the player to move. */
+export type NimState = readonly number[];
+
+/** Builds Nim for the given heaps and play convention. */
+export const nimGame = (options: NimOptions): Game<NimState> => {
+  const heaps = options.heaps;
+  const n = heaps.length;
+  const width = Math.max(1, ...heaps); // moves encode (heap, count) as heap * width + count - 1
+  const encode = (heap: number, count: number) => heap * width + count - 1;
+  const turn = (s: NimState) => s[n] as Player;
+  const empty = (s: NimState) => {
+    for (let i = 0; i < n; i++) if (s[i] > 0) return false;
+    return true;
+  };
+  // At the end the player to move took nothing last: under normal play they lost.
+  const winnerAtEnd = (s: NimState): Player =>
+    options.misere ? turn(s) : ((1 - turn(s)) as Player);
+  return {
+    id: "nim",
+    players: ["first", "second"],
+    initial: () => [...heaps, 0],
+    toMove: turn,
+    moves: (s) => {
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) for (let k = 1; k <= s[i]; k++) out.push(encode(i, k));
+      return out;
+    },
+    chances: () => [],
+    play: (s, m) => {
+      const next = s.slice();
+      const heap = Math.floor(m / width);
+      next[heap] -= (m % width) + 1;
+      next[n] = 1 - s[n];
+      return next;
+    },
+    outcome: (s) => {
+      if (!empty(s)) return undefined;
+      const w = winnerAtEnd(s);
+      return { winner: w, margin: w === 0 ? 1 : -1 };
+    },
+    value: (s) => (empty(s) ? (winnerAtEnd(s) === 0 ? WIN : -WIN) : 0),
+    render: (s) =>
+      Array.from({ length: n }, (_, i) => `${i + 1}: ${"o".repeat(s[i])} (${s[i]})`).join("\n") +
+      "\n",
+    formatMove: (_s, m) => `${Math.floor(m / width) + 1}-${(m % width) + 1}`,
+    parseMove: (s, text) => {
+      const t = text.trim().toLowerCase();
+      const mt = /^(\d+)\s*[-: ]\s*(\d+)$/.exec(t) ??
+        /^take\s+(\d+)\s+from\s+(?:heap\s+)?(\d+)$/.exec(t);
+      if (mt === null) {
+        return Result.fail(`expected HEAP-COUNT such as "1-2" (take 2 from heap 1)`);
+      }
+      const [heap, count] = t.startsWith("take") ? [+mt[2], +mt[1]] : [+mt[1], +mt[2]];
+      if (heap < 1 || heap > n) return Result.fail(`there is no heap ${heap}; heaps are 1-${n}`);
+      if (count < 1 || count > s[heap - 1]) {
+        return Result.fail(
+          s[heap - 1] === 0
+            ? `heap ${heap} is empty`
+            : `heap ${heap} has ${s[heap - 1]}; take 1-${s[heap - 1]}`,
+        );
+      }
+      return Result.succeed(encode(heap - 1, count));
+    },
+    key: hashInts,
+  };
+};
+
+/** The Nim plugin. */
+export default definePlugin({
+  id: "nim",
+  name: "Nim",
+  description: "take stones from heaps; the last to take wins (or loses, misère)",
+  options: NimOptions,
+  create: nimGame,
+});

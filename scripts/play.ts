@@ -1,0 +1,231 @@
+/**
+ * `deno task play [GAME] [--OPTION VALUE ...] [--p1 SPEC] [--p2 SPEC] [--seed N]`
+ *
+ * Plays a game at the terminal, each side a human or an AI. Without a game, a menu
+ * (seed 002's) chooses the game, its options and both sides; pressing Enter at the
+ * first question starts a game against the computer with the defaults.
+ *
+ * @module
+ */
+import { Effect, Option } from "../core/deps.ts";
+import { CHANCE } from "../core/game.ts";
+import { runGame } from "../core/match.ts";
+import { agentFromSpec, freshSeed } from "../core/players/agents.ts";
+import { formatSpec, type PlayerSpec } from "../core/players/spec.ts";
+import {
+  coerceOption,
+  DEFAULT_OPPONENT,
+  type GamePlugin,
+  loadPlugin,
+  makeGame,
+  optionHelp,
+} from "../core/plugin.ts";
+import { Terminal } from "../core/terminal.ts";
+import { builtins } from "../plugins/registry.ts";
+import {
+  gameHelp,
+  gamesHelp,
+  intFlag,
+  openGame,
+  type OpenedGame,
+  parseCommandLine,
+  playerSpec,
+  runMain,
+  strategiesFor,
+  ttFlag,
+  UsageError,
+} from "./cli.ts";
+import { describeResult, describeSearch } from "./display.ts";
+
+const USAGE = `Usage: deno task play [GAME] [--OPTION VALUE ...] [--p1 SPEC] [--p2 SPEC] [--seed N]
+Plays GAME at the terminal; without GAME, a menu chooses the game, options and players.
+
+  --p1 SPEC      player 0 (who moves first; default human)
+  --p2 SPEC      player 1 (default the game's AI, usually alphabeta:1s)
+  --seed N       seed for chance moves and random players (default: a fresh one, shown)
+  --save FILE    write the game's transcript (JSON) to FILE at the end
+  --tt-mb N      transposition table size per AI player in MB (default 64)
+  --help         this text; GAME --help lists the game's options
+In a game, type a move in the game's notation, ? for the legal moves, or quit.
+`;
+
+const FLAGS = { string: ["p1", "p2", "seed", "save", "tt-mb"], boolean: [] } as const;
+
+/** Plays one game with printing, and saves the transcript if asked. */
+const playGame = (
+  opened: OpenedGame,
+  specs: readonly [PlayerSpec, PlayerSpec],
+  seed: number,
+  ttMb: number,
+  save: string | undefined,
+) =>
+  Effect.gen(function* () {
+    const term = yield* Terminal;
+    const { game, plugin } = opened;
+    const strategies = strategiesFor(plugin);
+    const agents = [
+      agentFromSpec<unknown>(specs[0], strategies, { ttMb }),
+      agentFromSpec<unknown>(specs[1], strategies, { ttMb }),
+    ] as const;
+    const names = specs.map(formatSpec);
+    yield* term.print(
+      `${plugin.name}: ${game.players[0]} (${names[0]}) vs ${game.players[1]} (${names[1]}), ` +
+        `seed ${seed}\n`,
+    );
+    const { transcript } = yield* runGame(game, agents, {
+      gameId: opened.specifier,
+      options: opened.options,
+      seed,
+      interrupted: term.interrupted,
+      onEvent: (e) => {
+        switch (e._tag) {
+          case "Start":
+            return term.print(`\n${game.render(e.state)}\n`);
+          case "Moved": {
+            const who = e.by === CHANCE ? "chance" : game.players[e.by];
+            const why = e.search ? ` (${describeSearch(game, e.search)})` : "";
+            return term.print(`${who} plays ${e.notation}${why}\n\n${game.render(e.state)}\n`);
+          }
+          case "End":
+            return term.print(`${describeResult(game, e.result)}\n`);
+        }
+      },
+    });
+    const opts = Object.entries(opened.options as Record<string, unknown>)
+      .map(([k, v]) => ` --${k} ${Array.isArray(v) ? v.join(",") : String(v)}`).join("");
+    yield* term.print(
+      `Replay: deno task play ${opened.specifier}${opts} --p1 ${names[0]} --p2 ${names[1]} ` +
+        `--seed ${seed}\n`,
+    );
+    if (save !== undefined) {
+      yield* Effect.sync(() => Deno.writeTextFileSync(save, JSON.stringify(transcript, null, 2)));
+      yield* term.print(`Transcript written to ${save}\n`);
+    }
+  });
+
+/** Asks a question until the answer parses; `None` when input ends. */
+const ask = <A>(
+  prompt: string,
+  parse: (answer: string) => { ok: true; value: A } | { ok: false; error: string },
+) =>
+  Effect.gen(function* () {
+    const term = yield* Terminal;
+    while (true) {
+      const line = yield* term.readLine(prompt);
+      if (Option.isNone(line)) return Option.none<A>();
+      const r = parse(line.value.trim());
+      if (r.ok) return Option.some(r.value);
+      yield* term.print(`  ${r.error}\n`);
+    }
+  });
+
+/** Seed 002's menu: the game, its options and each side. `None` if input ends. */
+const menu = Effect.gen(function* () {
+  const term = yield* Terminal;
+  const plugins: GamePlugin<unknown, unknown>[] = [];
+  for (const id of Object.keys(builtins)) plugins.push((yield* loadPlugin(id, builtins)).plugin);
+  const first = plugins[0];
+  const firstAi = first.defaultOpponent ?? DEFAULT_OPPONENT;
+  const firstGame = (yield* makeGame(first, {})).game;
+  yield* term.print(
+    "ply: play a game against the computer, or watch two AIs\n\n" +
+      plugins.map((p, i) => `  ${i + 1}. ${p.name}: ${p.description}\n`).join("") + "\n",
+  );
+  const choice = yield* ask(
+    `Press Enter to play ${first.name} as ${firstGame.players[0]} against ${firstAi}, ` +
+      `or choose a game 1-${plugins.length}: `,
+    (a) => {
+      if (a === "") return { ok: true, value: -1 };
+      const n = Number(a);
+      return Number.isInteger(n) && n >= 1 && n <= plugins.length
+        ? { ok: true, value: n - 1 }
+        : { ok: false, error: `choose 1-${plugins.length}, or press Enter` };
+    },
+  );
+  if (Option.isNone(choice)) return Option.none();
+  const quick = choice.value === -1;
+  const plugin = plugins[quick ? 0 : choice.value];
+  const strategies = strategiesFor(plugin);
+  const ai = plugin.defaultOpponent ?? DEFAULT_OPPONENT;
+  let raw: Record<string, unknown> = {};
+  let opened: OpenedGame | undefined;
+  while (opened === undefined) {
+    if (!quick) {
+      const opts = optionHelp(plugin);
+      if (opts.length > 0) yield* term.print(`Options of ${plugin.name} (Enter keeps the default):\n`);
+      raw = {};
+      for (const o of opts) {
+        const shown = Array.isArray(o.default) ? o.default.join(",") : String(o.default);
+        const line = yield* term.readLine(`  ${o.name}: ${o.description} [${shown}]: `);
+        if (Option.isNone(line)) return Option.none();
+        if (line.value.trim() !== "") raw[o.name] = coerceOption(line.value);
+      }
+    }
+    const made = yield* Effect.result(makeGame(plugin, raw));
+    if (made._tag === "Success") {
+      opened = { plugin, specifier: plugin.id, url: "", options: made.success.options, game: made.success.game };
+    } else yield* term.print(`${made.failure.message}\n`);
+  }
+  const game = opened.game;
+  let specs: [PlayerSpec, PlayerSpec] = [{ kind: "human" }, { kind: "search", strategy: "alphabeta", timeMs: 1000 }];
+  const parsed = (text: string, fallback: string) => {
+    const r = Effect.runSync(Effect.result(playerSpec("player", text === "" ? fallback : text, strategies)));
+    return r._tag === "Success"
+      ? { ok: true as const, value: r.success }
+      : { ok: false as const, error: r.failure.message.replace(/^--player: /, "") };
+  };
+  if (quick) {
+    const r = parsed("", ai);
+    if (r.ok) specs = [{ kind: "human" }, r.value];
+  } else {
+    yield* term.print(
+      `Players: human, random, randombest:D, or a strategy with a depth or time, such as ` +
+        `${Object.keys(strategies).map((s) => `${s}:4`).join(", ")}, alphabeta:2s\n`,
+    );
+    const p1 = yield* ask(`  ${game.players[0]} (moves first) [human]: `, (a) => parsed(a, "human"));
+    if (Option.isNone(p1)) return Option.none();
+    const p2 = yield* ask(`  ${game.players[1]} [${ai}]: `, (a) => parsed(a, ai));
+    if (Option.isNone(p2)) return Option.none();
+    specs = [p1.value, p2.value];
+  }
+  return Option.some({ opened, specs });
+});
+
+const main = Effect.gen(function* () {
+  const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);
+  const term = yield* Terminal;
+  if (flags.help === true) {
+    if (positional[0] !== undefined) {
+      const { plugin } = yield* loadPlugin(positional[0], builtins);
+      yield* term.print(USAGE + "\n" + gameHelp(plugin) + "\n" + gamesHelp());
+    } else yield* term.print(USAGE + "\n" + gamesHelp());
+    return 0;
+  }
+  if (positional.length > 1) {
+    return yield* new UsageError({ message: `one game at a time, got ${positional.join(" ")}` });
+  }
+  const seed = flags.seed === undefined ? freshSeed() : yield* intFlag(flags, "seed", 0, 0, 2 ** 31 - 1);
+  const ttMb = yield* ttFlag(flags);
+  const save = typeof flags.save === "string" ? flags.save : undefined;
+  if (positional.length === 0) {
+    if (Object.keys(gameOptions).length > 0 || flags.p1 !== undefined || flags.p2 !== undefined) {
+      return yield* new UsageError({ message: "name the game before its options and players" });
+    }
+    const chosen = yield* menu;
+    if (Option.isNone(chosen)) {
+      yield* term.print("\nBye.\n");
+      return 0;
+    }
+    yield* playGame(chosen.value.opened, chosen.value.specs, seed, ttMb, save);
+    return 0;
+  }
+  const opened = yield* openGame(positional[0], gameOptions);
+  const strategies = strategiesFor(opened.plugin);
+  const ai = opened.plugin.defaultOpponent ?? DEFAULT_OPPONENT;
+  const p1 = yield* playerSpec("p1", typeof flags.p1 === "string" ? flags.p1 : "human", strategies);
+  const p2 = yield* playerSpec("p2", typeof flags.p2 === "string" ? flags.p2 : ai, strategies);
+  yield* playGame(opened, [p1, p2], seed, ttMb, save);
+  return 0;
+});
+
+if (import.meta.main) runMain(main, "deno task play");
