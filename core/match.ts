@@ -7,7 +7,7 @@
  * @module
  */
 import { Effect, Random } from "./deps.ts";
-import { CHANCE, type Game, movesOf, type Player, pickChance, type ToMove } from "./game.ts";
+import { CHANCE, type Game, movesOf, pickChance, type Player, type ToMove } from "./game.ts";
 import type { Agent, Choice } from "./players/agents.ts";
 import type { SearchResult } from "./search/types.ts";
 

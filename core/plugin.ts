@@ -103,7 +103,8 @@ export const formatIssues = (
   });
 
 /** True when a specifier looks like a URL (`https:`, `file:`, `jsr:`, `npm:`, ...). */
-const isUrlLike = (s: string): boolean => /^[a-z][a-z0-9+.-]*:/i.test(s) && !/^[a-z]:[\\/]/i.test(s);
+const isUrlLike = (s: string): boolean =>
+  /^[a-z][a-z0-9+.-]*:/i.test(s) && !/^[a-z]:[\\/]/i.test(s);
 
 /** Resolves a module specifier (a path relative to the working directory, or a URL). */
 export const resolveSpecifier = (specifier: string): string =>
@@ -276,9 +277,11 @@ const expectedOf = (ast: SchemaAST.AST): string => {
     default:
       base = ast._tag.toLowerCase();
   }
-  return checks.length > 0 ? `${checks.filter((c) => c !== "an integer").join(", ")}${
-    checks.includes("an integer") ? (checks.length > 1 ? ", integer" : "an integer") : ""
-  }` || base : base;
+  return checks.length > 0
+    ? `${checks.filter((c) => c !== "an integer").join(", ")}${
+      checks.includes("an integer") ? (checks.length > 1 ? ", integer" : "an integer") : ""
+    }` || base
+    : base;
 };
 
 /** The options of a plugin with descriptions, accepted values and defaults. */

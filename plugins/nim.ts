@@ -39,8 +39,7 @@ export const nimGame = (options: NimOptions): Game<NimState> => {
     return true;
   };
   // At the end the player to move took nothing last: under normal play they lost.
-  const winnerAtEnd = (s: NimState): Player =>
-    options.misere ? turn(s) : ((1 - turn(s)) as Player);
+  const winnerAtEnd = (s: NimState): Player => options.misere ? turn(s) : ((1 - turn(s)) as Player);
   return {
     id: "nim",
     players: ["first", "second"],

@@ -13,8 +13,8 @@ import {
   type GamePlugin,
   loadPlugin,
   makeGame,
-  OptionsError,
   optionHelp,
+  OptionsError,
   PluginError,
 } from "../core/plugin.ts";
 import type { Game } from "../core/game.ts";

@@ -26,8 +26,8 @@ import {
   gameHelp,
   gamesHelp,
   intFlag,
-  openGame,
   type OpenedGame,
+  openGame,
   parseCommandLine,
   playerSpec,
   runMain,
@@ -152,7 +152,9 @@ const menu = Effect.gen(function* () {
   while (opened === undefined) {
     if (!quick) {
       const opts = optionHelp(plugin);
-      if (opts.length > 0) yield* term.print(`Options of ${plugin.name} (Enter keeps the default):\n`);
+      if (opts.length > 0) {
+        yield* term.print(`Options of ${plugin.name} (Enter keeps the default):\n`);
+      }
       raw = {};
       for (const o of opts) {
         const shown = Array.isArray(o.default) ? o.default.join(",") : String(o.default);
@@ -163,13 +165,25 @@ const menu = Effect.gen(function* () {
     }
     const made = yield* Effect.result(makeGame(plugin, raw));
     if (made._tag === "Success") {
-      opened = { plugin, specifier: plugin.id, url: "", options: made.success.options, game: made.success.game };
+      opened = {
+        plugin,
+        specifier: plugin.id,
+        url: "",
+        options: made.success.options,
+        game: made.success.game,
+      };
     } else yield* term.print(`${made.failure.message}\n`);
   }
   const game = opened.game;
-  let specs: [PlayerSpec, PlayerSpec] = [{ kind: "human" }, { kind: "search", strategy: "alphabeta", timeMs: 1000 }];
+  let specs: [PlayerSpec, PlayerSpec] = [{ kind: "human" }, {
+    kind: "search",
+    strategy: "alphabeta",
+    timeMs: 1000,
+  }];
   const parsed = (text: string, fallback: string) => {
-    const r = Effect.runSync(Effect.result(playerSpec("player", text === "" ? fallback : text, strategies)));
+    const r = Effect.runSync(
+      Effect.result(playerSpec("player", text === "" ? fallback : text, strategies)),
+    );
     return r._tag === "Success"
       ? { ok: true as const, value: r.success }
       : { ok: false as const, error: r.failure.message.replace(/^--player: /, "") };
@@ -182,7 +196,10 @@ const menu = Effect.gen(function* () {
       `Players: human, random, randombest:D, or a strategy with a depth or time, such as ` +
         `${Object.keys(strategies).map((s) => `${s}:4`).join(", ")}, alphabeta:2s\n`,
     );
-    const p1 = yield* ask(`  ${game.players[0]} (moves first) [human]: `, (a) => parsed(a, "human"));
+    const p1 = yield* ask(
+      `  ${game.players[0]} (moves first) [human]: `,
+      (a) => parsed(a, "human"),
+    );
     if (Option.isNone(p1)) return Option.none();
     const p2 = yield* ask(`  ${game.players[1]} [${ai}]: `, (a) => parsed(a, ai));
     if (Option.isNone(p2)) return Option.none();
@@ -204,7 +221,9 @@ const main = Effect.gen(function* () {
   if (positional.length > 1) {
     return yield* new UsageError({ message: `one game at a time, got ${positional.join(" ")}` });
   }
-  const seed = flags.seed === undefined ? freshSeed() : yield* intFlag(flags, "seed", 0, 0, 2 ** 31 - 1);
+  const seed = flags.seed === undefined
+    ? freshSeed()
+    : yield* intFlag(flags, "seed", 0, 0, 2 ** 31 - 1);
   const ttMb = yield* ttFlag(flags);
   const save = typeof flags.save === "string" ? flags.save : undefined;
   if (positional.length === 0) {

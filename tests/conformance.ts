@@ -152,9 +152,7 @@ export const conformance = (c: ConformanceCase): void => {
         let s = game.initial();
         const plies = rng.int(12);
         for (let i = 0; i < plies; i++) {
-          const ms = game.toMove(s) === CHANCE
-            ? game.chances(s).map((x) => x.move)
-            : game.moves(s);
+          const ms = game.toMove(s) === CHANCE ? game.chances(s).map((x) => x.move) : game.moves(s);
           if (ms.length === 0) break;
           s = game.play(s, ms[rng.int(ms.length)]);
         }

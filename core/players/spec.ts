@@ -90,5 +90,7 @@ export const formatSpec = (spec: PlayerSpec): string =>
   spec.kind !== "search"
     ? spec.kind
     : `${spec.strategy}:${
-      spec.depth !== undefined ? spec.depth : `${spec.timeMs! % 1000 === 0 ? `${spec.timeMs! / 1000}s` : `${spec.timeMs}ms`}`
+      spec.depth !== undefined
+        ? spec.depth
+        : `${spec.timeMs! % 1000 === 0 ? `${spec.timeMs! / 1000}s` : `${spec.timeMs}ms`}`
     }`;

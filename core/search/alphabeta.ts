@@ -105,13 +105,26 @@ export const alphabetaSearch = <S>(
     const complete = !cut;
     cut = cutBefore || cut;
     if (tt !== undefined) {
-      tt.store(key, Math.min(depth, MAX_DEPTH), EXACT | (complete ? COMPLETE : 0), toTable(v, ply), -1);
+      tt.store(
+        key,
+        Math.min(depth, MAX_DEPTH),
+        EXACT | (complete ? COMPLETE : 0),
+        toTable(v, ply),
+        -1,
+      );
     }
     retPv = null;
     return v;
   };
 
-  const ab = (s: S, depth: number, alpha: number, beta: number, ply: number, prob: number): number => {
+  const ab = (
+    s: S,
+    depth: number,
+    alpha: number,
+    beta: number,
+    ply: number,
+    prob: number,
+  ): number => {
     if ((++counter.nodes & POLL_MASK) === 0 && stop()) throw new SearchStopped();
     if (depth <= 0) {
       cut = true;
@@ -181,8 +194,9 @@ export const alphabetaSearch = <S>(
     const complete = !cut;
     cut = cutBefore || cut;
     if (tt !== undefined) {
-      const kind = max ? (best <= a0 ? UPPER : best >= b0 ? LOWER : EXACT)
-      : (best >= b0 ? LOWER : best <= a0 ? UPPER : EXACT);
+      const kind = max
+        ? (best <= a0 ? UPPER : best >= b0 ? LOWER : EXACT)
+        : (best >= b0 ? LOWER : best <= a0 ? UPPER : EXACT);
       tt.store(
         key,
         Math.min(depth, MAX_DEPTH),

@@ -9,7 +9,15 @@
  * @module
  */
 import { byDistance, CHANCE, type Game } from "../game.ts";
-import { deepen, POLL_MASK, type Pv, pvToArray, SearchStopped, stopTest } from "./control.ts";
+import {
+  deepen,
+  type Iteration,
+  POLL_MASK,
+  type Pv,
+  pvToArray,
+  SearchStopped,
+  stopTest,
+} from "./control.ts";
 import type { ChanceMode, SearchOptions, SearchResult } from "./types.ts";
 
 /**
@@ -87,15 +95,31 @@ export const minimaxSearch = <S>(
     return best;
   };
 
-  const first = game.toMove(state) === CHANCE ? undefined : game.moves(state)[0];
-  const iteration = (depth: number) => {
+  const rootMoves = game.toMove(state) === CHANCE ? [] : game.moves(state);
+  const iteration = (depth: number): Iteration => {
     cut = false;
-    const value = mm(state, depth, 0);
-    return { value, pv: game.toMove(state) === CHANCE ? [] : pvToArray(retPv), exact: !cut };
+    if (!options.allBest || rootMoves.length === 0 || depth === 0) {
+      const value = mm(state, depth, 0);
+      return { value, pv: rootMoves.length === 0 ? [] : pvToArray(retPv), exact: !cut };
+    }
+    // Every optimal root move: the root's loop, keeping each move's value.
+    counter.nodes++;
+    const max = game.toMove(state) === 0;
+    let value = max ? -Infinity : Infinity, pv: Pv | null = null;
+    const values = rootMoves.map((m) => {
+      const v = mm(game.play(state, m), depth - 1, 1);
+      if (max ? v > value : v < value) {
+        value = v;
+        pv = { move: m, next: retPv };
+      }
+      return v;
+    });
+    const bestMoves = rootMoves.filter((_, i) => values[i] === value);
+    return { value, pv: pvToArray(pv), exact: !cut, bestMoves };
   };
   if (options.timeMs === undefined) {
     // A fixed depth: one pass, as the seeds do (no deepening, so the node count is the tree's).
-    return deepen(options, start, counter, first, iteration, options.depth ?? 4);
+    return deepen(options, start, counter, rootMoves[0], iteration, options.depth ?? 4);
   }
-  return deepen(options, start, counter, first, iteration);
+  return deepen(options, start, counter, rootMoves[0], iteration);
 };

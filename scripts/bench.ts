@@ -1,0 +1,28 @@
+/**
+ * `deno task bench [SUITE] [ARGS ...]`: runs a benchmark suite from `bench/suites.ts`
+ * (default `core`) and prints its figures.
+ *
+ * @module
+ */
+import { suites } from "../bench/suites.ts";
+
+const USAGE = `Usage: deno task bench [SUITE] [ARGS ...]
+Runs a benchmark suite and prints its figures. Suites: ${Object.keys(suites).join(", ")}.
+`;
+
+if (import.meta.main) {
+  const [name = "core", ...rest] = Deno.args;
+  if (name === "--help" || name === "-h") {
+    console.log(USAGE);
+    for (const [n, load] of Object.entries(suites)) {
+      console.log(`  ${n.padEnd(14)} ${(await load()).description}`);
+    }
+    Deno.exit(0);
+  }
+  const load = suites[name];
+  if (load === undefined) {
+    console.error(`error: unknown suite '${name}'; suites: ${Object.keys(suites).join(", ")}`);
+    Deno.exit(2);
+  }
+  await (await load()).run(rest);
+}
