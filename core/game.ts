@@ -10,9 +10,10 @@
  *   actions are); `formatMove` / `parseMove` translate to and from human notation.
  * - A player node with no legal moves is the end of the game: `moves(s)` is empty
  *   exactly when the game is over, and `outcome(s)` then says who won.
- * - States are immutable values: `play` returns a new state. Plain arrays of small
- *   integers are the fastest representation in V8 (allocating a typed array per node
- *   measured ten times slower), or a few numbers for bitboards.
+ * - States are immutable plain data: `play` returns a new state, and a structured clone
+ *   of a state (as parallel search sends it to a worker) is the same position. Plain
+ *   arrays of small integers are the fastest representation in V8 (allocating a typed
+ *   array per node measured ten times slower), or a few numbers for bitboards.
  *
  * @module
  */
@@ -47,8 +48,10 @@ export interface Outcome {
  * A decisive value: `value` returns `±WIN` (or more) for a won or lost position so that
  * every heuristic value lies strictly between `-WIN_THRESHOLD` and `WIN_THRESHOLD`.
  * Searches that prefer quick wins subtract the distance in plies from such values.
+ * It is 2^40, so that margins and scores of any realistic size (a Kalah board with ten
+ * million stones per house) stay heuristic, and `WIN - ply` is still exact.
  */
-export const WIN = 1_000_000;
+export const WIN = 2 ** 40;
 
 /** Values at or beyond this magnitude are decisive (a forced win or loss). */
 export const WIN_THRESHOLD = WIN / 2;
@@ -67,6 +70,11 @@ export interface Game<S> {
   readonly id: string;
   /** The players' names, player 0 first. */
   readonly players: readonly [string, string];
+  /**
+   * True when only player 0 ever moves and its opponent is chance (2048): programs then
+   * ask for one player and a match does not alternate sides.
+   */
+  readonly solo?: boolean;
   /** The start position. */
   initial(): S;
   /** Whose move it is. The same player may move twice in a row (Kalah's extra turn). */

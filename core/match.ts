@@ -10,6 +10,7 @@ import { Effect, Random } from "./deps.ts";
 import { CHANCE, type Game, movesOf, pickChance, type Player, type ToMove } from "./game.ts";
 import type { Agent, Choice } from "./players/agents.ts";
 import type { SearchResult } from "./search/types.ts";
+import type { SearchFailed } from "./parallel/pool.ts";
 
 /** One move of a transcript. */
 export interface TranscriptMove {
@@ -110,7 +111,7 @@ export const runGame = <S, R1, R2, R = never>(
   game: Game<S>,
   players: readonly [Agent<S, R1>, Agent<S, R2>],
   options: RunOptions<S, R>,
-): Effect.Effect<Played<S>, never, R1 | R2 | R> =>
+): Effect.Effect<Played<S>, SearchFailed, R1 | R2 | R> =>
   Effect.gen(function* () {
     const emit = options.onEvent ?? (() => Effect.void);
     const maxPlies = options.maxPlies ?? 100_000;

@@ -189,10 +189,28 @@ export const coerceOption = (text: string): unknown => {
   return t;
 };
 
-/** Builds a game from a plugin and raw options; the error names every bad option. */
+/** Where a game came from: enough for a worker to build the same game again. */
+export interface GameSource {
+  /** The plugin module's URL. */
+  readonly url: string;
+  /** The raw options it was built from. */
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+const sources = new WeakMap<object, GameSource>();
+
+/** The module and options a game was built from (by `makeGame` with a URL), if known. */
+export const gameSource = (game: object): GameSource | undefined => sources.get(game);
+
+/**
+ * Builds a game from a plugin and raw options; the error names every bad option. With
+ * the plugin's module `url`, the game remembers its source (see `gameSource`), so that
+ * parallel searches can rebuild it in workers.
+ */
 export const makeGame = <O, S>(
   plugin: GamePlugin<O, S>,
   raw: Readonly<Record<string, unknown>>,
+  url?: string,
 ): Effect.Effect<{ readonly game: Game<S>; readonly options: O }, OptionsError> =>
   Effect.gen(function* () {
     const decoded = Schema.decodeUnknownResult(plugin.options, {
@@ -234,6 +252,7 @@ export const makeGame = <O, S>(
           message: `bad options for ${plugin.id}: ${e instanceof Error ? e.message : String(e)}`,
         }),
     });
+    if (url !== undefined) sources.set(game, { url, options: { ...raw } });
     return { game, options };
   });
 
@@ -250,7 +269,8 @@ export interface OptionInfo {
 }
 
 const expectedOf = (ast: SchemaAST.AST): string => {
-  const checks = (ast.checks ?? []).map((c) => (c as { expected?: string }).expected)
+  const checks = (ast.checks ?? [])
+    .map((c) => (c as { annotations?: { expected?: unknown } }).annotations?.expected)
     .filter((e): e is string => typeof e === "string");
   let base: string;
   switch (ast._tag) {
@@ -277,11 +297,19 @@ const expectedOf = (ast: SchemaAST.AST): string => {
     default:
       base = ast._tag.toLowerCase();
   }
-  return checks.length > 0
-    ? `${checks.filter((c) => c !== "an integer").join(", ")}${
-      checks.includes("an integer") ? (checks.length > 1 ? ", integer" : "an integer") : ""
-    }` || base
-    : base;
+  if (checks.length === 0) return base;
+  if (ast._tag === "Arrays") {
+    return `${base} (${
+      checks.map((c) => c.replace(/^a value with a length of /, "length ")).join(", ")
+    })`;
+  }
+  // "an integer" and "a value between 1 and 9" read better as "an integer between 1 and 9".
+  const rest = checks.filter((c) => c !== "an integer");
+  if (rest.length < checks.length) {
+    if (rest.length === 0) return "an integer";
+    rest[0] = rest[0].replace(/^a value\b/, "an integer");
+  }
+  return rest.join(", ");
 };
 
 /** The options of a plugin with descriptions, accepted values and defaults. */

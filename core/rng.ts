@@ -51,9 +51,16 @@ export const makeRng = (seed: number): Rng => {
 
 /** A generator seeded from Effect's `Random` (so `Random.withSeed` governs it). */
 export const rngFromRandom: Effect.Effect<Rng> = Effect.map(
-  Random.nextIntBetween(0, 2 ** 31 - 1),
+  Random.nextIntBetween(0, 2 ** 31 - 1, { halfOpen: true }),
   makeRng,
 );
+
+/**
+ * A uniform index in [0, n) from Effect's `Random` (whose `nextIntBetween` includes its
+ * upper bound unless asked not to).
+ */
+export const randomIndex = (n: number): Effect.Effect<number> =>
+  Random.nextIntBetween(0, n, { halfOpen: true });
 
 /** Shuffles an array in place with the generator (Fisher-Yates). */
 export const shuffleInPlace = <A>(rng: Rng, xs: A[]): A[] => {

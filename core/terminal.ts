@@ -105,7 +105,7 @@ export interface ScriptedTerminal {
  *   return yield* term.readLine("> ");
  * });
  * const line = Effect.runSync(read.pipe(Effect.provide(t.layer)));
- * if (Option.getOrUndefined(line) !== "hello" || t.output() !== "> ") throw new Error();
+ * if (Option.getOrUndefined(line) !== "hello" || t.output() !== "> hello\n") throw new Error();
  * ```
  */
 export const scriptedTerminal = (lines: readonly string[]): ScriptedTerminal => {

@@ -11,8 +11,21 @@ const entry = (file: string, load: () => Promise<unknown>): BuiltinEntry => ({
   load,
 });
 
-/** Built-in games in menu order. */
-export const builtins: Readonly<Record<string, BuiltinEntry>> = {
-  tictactoe: entry("./tictactoe.ts", () => import("./tictactoe.ts")),
-  nim: entry("./nim.ts", () => import("./nim.ts")),
-};
+/**
+ * The built-in games with their ids, in menu order (an array: an object would list the
+ * id "2048" first, as JavaScript orders integer-like keys before all others).
+ */
+export const builtinList: readonly (readonly [id: string, entry: BuiltinEntry])[] = [
+  ["kalah", entry("./kalah/mod.ts", () => import("./kalah/mod.ts"))],
+  ["tictactoe", entry("./tictactoe.ts", () => import("./tictactoe.ts"))],
+  ["nim", entry("./nim.ts", () => import("./nim.ts"))],
+  ["pentago", entry("./pentago/mod.ts", () => import("./pentago/mod.ts"))],
+  ["2048", entry("./game2048/mod.ts", () => import("./game2048/mod.ts"))],
+  ["domineering", entry("./domineering/mod.ts", () => import("./domineering/mod.ts"))],
+];
+
+/** The built-in games' ids in menu order. */
+export const builtinIds: readonly string[] = builtinList.map(([id]) => id);
+
+/** The built-in games by id (for lookup; use `builtinIds` for their order). */
+export const builtins: Readonly<Record<string, BuiltinEntry>> = Object.fromEntries(builtinList);

@@ -8,7 +8,9 @@
  *
  * @module
  */
-import { Effect } from "../core/deps.ts";
+import { Effect, Result } from "../core/deps.ts";
+import { parseParams } from "../core/players/spec.ts";
+import { runStrategy } from "../core/search/strategies.ts";
 import { CHANCE } from "../core/game.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
 import type { SearchOptions, Strategy } from "../core/search/types.ts";
@@ -35,7 +37,10 @@ const USAGE = `Usage: deno task analyze GAME [--OPTION VALUE ...] [--moves M1,M2
 Analyses the position after the moves (in the game's notation, comma-separated).
 
   --moves LIST     moves from the start, e.g. a1,b2 (default: the start position)
-  --strategy NAME  minimax, alphabeta (default), expectimax, or the game's own
+  --strategy NAME  minimax, alphabeta (default), expectimax, mcts, a parallel one
+                   (par_then_mm, par_then_ab, young_bros, lazy_smp), or the game's own;
+                   parameters follow commas: young_bros,par=2
+  --workers N      worker threads for the parallel strategies (default: the cores)
   --depth D        search depth in plies (default 6)
   --time T         time budget instead of a depth: 500ms, 2s, or milliseconds
   --solve          the exact value: the game's solver, or alpha-beta to the end
@@ -45,7 +50,7 @@ Analyses the position after the moves (in the game's notation, comma-separated).
 `;
 
 const FLAGS = {
-  string: ["moves", "strategy", "depth", "time", "tt-mb"],
+  string: ["moves", "strategy", "depth", "time", "tt-mb", "workers"],
   boolean: ["json", "solve", "all"],
 } as const;
 
@@ -82,8 +87,14 @@ const main = Effect.gen(function* () {
   if (solve && (flags.depth !== undefined || flags.time !== undefined)) {
     return yield* new UsageError({ message: "--solve searches to the end: drop --depth/--time" });
   }
-  const name = typeof flags.strategy === "string"
-    ? flags.strategy
+  const [strategyText, ...paramTexts] = (typeof flags.strategy === "string" ? flags.strategy : "")
+    .split(",");
+  const params = parseParams(paramTexts);
+  if (Result.isFailure(params)) {
+    return yield* new UsageError({ message: `--strategy: ${params.failure}` });
+  }
+  const name = strategyText !== ""
+    ? strategyText
     : solve && strategies.solve !== undefined
     ? "solve"
     : "alphabeta";
@@ -94,13 +105,20 @@ const main = Effect.gen(function* () {
     });
   }
   const ttMb = yield* ttFlag(flags);
-  const depth = solve ? Infinity : yield* intFlag(flags, "depth", 6, 0, 1000);
+  // For mcts the "depth" is an iteration count.
+  const depth = solve
+    ? Infinity
+    : yield* intFlag(flags, "depth", name === "mcts" ? 10_000 : 6, 0, name === "mcts" ? 1e8 : 1000);
   const timeMs = typeof flags.time === "string" ? yield* timeFlag(flags.time) : undefined;
   const options: SearchOptions = {
     ...(timeMs !== undefined ? { timeMs } : { depth }),
     distance: true,
     allBest: flags.all === true,
-    tt: game.key !== undefined ? new TranspositionTable(ttMb) : false,
+    // The core table, for the core strategies (a game's own strategy keeps its own).
+    tt: game.key !== undefined && plugin.strategies?.[name] === undefined
+      ? new TranspositionTable(ttMb)
+      : false,
+    params: params.success,
   };
   if (game.toMove(state) !== CHANCE && game.moves(state).length === 0) {
     const o = game.outcome(state);
@@ -110,7 +128,7 @@ const main = Effect.gen(function* () {
       }): nothing to analyse`,
     });
   }
-  const r = yield* Effect.sync(() => strategy.search(game, state, options));
+  const r = yield* runStrategy(strategy, game, state, options);
   const notation = (line: readonly number[], from = state) => {
     let s = from;
     return line.map((m) => {

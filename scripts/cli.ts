@@ -7,7 +7,7 @@
  * @module
  */
 import { parseArgs } from "./deps.ts";
-import { Cause, Effect, Exit, Result, Schema } from "../core/deps.ts";
+import { Cause, Effect, Exit, Layer, Result, Schema } from "../core/deps.ts";
 import {
   coerceOption,
   type GamePlugin,
@@ -18,12 +18,18 @@ import {
   PluginError,
 } from "../core/plugin.ts";
 import type { Game } from "../core/game.ts";
-import { WIN_THRESHOLD } from "../core/game.ts";
-import { builtins } from "../plugins/registry.ts";
-import { builtinStrategies } from "../core/search/strategies.ts";
+import { WIN, WIN_THRESHOLD } from "../core/game.ts";
+import { builtinIds, builtins } from "../plugins/registry.ts";
+import { allStrategies } from "../core/search/strategies.ts";
+import {
+  defaultWorkers,
+  SearchFailed,
+  type WorkerPool,
+  workerPoolLayer,
+} from "../core/parallel/pool.ts";
 import type { Strategy } from "../core/search/types.ts";
 import { parseSpec, type PlayerSpec, SPEC_GRAMMAR } from "../core/players/spec.ts";
-import { liveTerminal, Terminal } from "../core/terminal.ts";
+import { liveTerminal, type Terminal } from "../core/terminal.ts";
 import { DEFAULT_TT_MB } from "../core/search/tt.ts";
 
 /** A mistake in the command line; the message says what was expected. */
@@ -109,14 +115,14 @@ export const openGame = (
 ): Effect.Effect<OpenedGame, PluginError | OptionsError> =>
   Effect.gen(function* () {
     const { plugin, url } = yield* loadPlugin(specifier, builtins);
-    const { game, options } = yield* makeGame(plugin, rawOptions);
+    const { game, options } = yield* makeGame(plugin, rawOptions, url);
     return { plugin, specifier, url, options, game };
   });
 
 /** Every strategy a game can use: the built-in ones and the plugin's own. */
 export const strategiesFor = (
   plugin: GamePlugin<unknown, unknown>,
-): Readonly<Record<string, Strategy>> => ({ ...builtinStrategies, ...plugin.strategies });
+): Readonly<Record<string, Strategy>> => ({ ...allStrategies, ...plugin.strategies });
 
 /** Parses a player spec from a flag, naming the flag in the error. */
 export const playerSpec = (
@@ -182,7 +188,7 @@ export const parseMoves = <S>(
 export const formatValue = (game: Game<unknown>, v: number): string => {
   if (v >= WIN_THRESHOLD || v <= -WIN_THRESHOLD) {
     const who = game.players[v > 0 ? 0 : 1];
-    const plies = Math.round(Math.abs(Math.abs(v) - 1_000_000));
+    const plies = Math.round(Math.abs(Math.abs(v) - WIN));
     return `${who} wins${plies > 0 ? ` (in ${plies} plies)` : ""}`;
   }
   return Number.isInteger(v) ? String(v) : v.toFixed(3);
@@ -193,12 +199,12 @@ export const num = (n: number): string => Math.round(n).toLocaleString("en-US");
 
 /** The list of games and the spec grammar, for help texts. */
 export const gamesHelp = (): string =>
-  `Games: ${Object.keys(builtins).join(", ")}, or a plugin module's path or URL.\n` +
+  `Games: ${builtinIds.join(", ")}, or a plugin module's path or URL.\n` +
   `Player SPEC: ${SPEC_GRAMMAR}\n` +
   `  human            you, at the terminal\n` +
   `  random           a uniformly random legal move (seeded)\n` +
   `  randombest:D     a random choice among the optimal moves at depth D\n` +
-  Object.values(builtinStrategies).map((s) => `  ${s.name.padEnd(16)} ${s.description}\n`)
+  Object.values(allStrategies).map((s) => `  ${s.name.padEnd(16)} ${s.description}\n`)
     .join("") +
   `  e.g. alphabeta:6 (depth 6), alphabeta:500ms or expectimax:2s (time per move);\n` +
   `  a bare strategy name thinks 1s per move.\n`;
@@ -222,6 +228,14 @@ export const gameHelp = (plugin: GamePlugin<unknown, unknown>): string => {
   return lines.join("\n") + "\n";
 };
 
+/** The `--workers N` flag (every program takes it): the pool size, or an error message. */
+export const workersFromArgs = (args: readonly string[]): number | string => {
+  const v = (parseArgs([...args], { string: ["workers"] }) as { workers?: unknown }).workers;
+  if (v === undefined) return defaultWorkers();
+  const n = typeof v === "string" && /^\d+$/.test(v) ? Number(v) : NaN;
+  return n >= 1 && n <= 256 ? n : `--workers must be an integer from 1 to 256, got '${String(v)}'`;
+};
+
 const isUserError = (e: unknown): e is UserError =>
   e instanceof UsageError || e instanceof PluginError || e instanceof OptionsError;
 
@@ -230,16 +244,28 @@ const isUserError = (e: unknown): e is UserError =>
  * code), 2 with a one-line message on a user error, 1 on a bug (with its cause).
  */
 export const runMain = (
-  program: Effect.Effect<number | void, UserError, Terminal>,
+  program: Effect.Effect<number | void, UserError | SearchFailed, Terminal | WorkerPool>,
   usage: string,
 ): void => {
-  Effect.runPromiseExit(program.pipe(Effect.provide(liveTerminal))).then((exit) => {
+  // One worker pool for the program's lifetime (workers start on first parallel search).
+  const workers = workersFromArgs(Deno.args);
+  if (typeof workers === "string") {
+    console.error(`error: ${workers}`);
+    console.error(`(${usage} --help shows the usage)`);
+    Deno.exit(2);
+  }
+  const layer = Layer.merge(liveTerminal, workerPoolLayer(workers));
+  Effect.runPromiseExit(program.pipe(Effect.provide(layer))).then((exit) => {
     if (Exit.isSuccess(exit)) Deno.exit(typeof exit.value === "number" ? exit.value : 0);
     const failure = Cause.findErrorOption(exit.cause);
     if (failure._tag === "Some" && isUserError(failure.value)) {
       console.error(`error: ${failure.value.message}`);
       console.error(`(${usage} --help shows the usage)`);
       Deno.exit(2);
+    }
+    if (failure._tag === "Some" && failure.value instanceof SearchFailed) {
+      console.error(`error: ${failure.value.message}`);
+      Deno.exit(1);
     }
     console.error(`internal error (please report it):\n${Cause.pretty(exit.cause)}`);
     Deno.exit(1);

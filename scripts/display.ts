@@ -13,6 +13,7 @@ export const describeResult = (game: Game<unknown>, r: GameResult): string => {
   const name = (p: 0 | 1) => game.players[p];
   switch (r.reason) {
     case "end":
+      if (game.solo === true) return `Game over: ${name(0)} scored ${r.margin}.`;
       if (r.winner === null) return "Draw.";
       return `${name(r.winner)} wins${r.margin !== 0 ? ` by ${Math.abs(r.margin)}` : ""}.`;
     case "quit":

@@ -15,13 +15,13 @@ import { formatSpec, type PlayerSpec } from "../core/players/spec.ts";
 import {
   coerceOption,
   DEFAULT_OPPONENT,
-  type GamePlugin,
+  type LoadedPlugin,
   loadPlugin,
   makeGame,
   optionHelp,
 } from "../core/plugin.ts";
 import { Terminal } from "../core/terminal.ts";
-import { builtins } from "../plugins/registry.ts";
+import { builtinIds, builtins } from "../plugins/registry.ts";
 import {
   gameHelp,
   gamesHelp,
@@ -39,9 +39,11 @@ import { describeResult, describeSearch } from "./display.ts";
 
 const USAGE = `Usage: deno task play [GAME] [--OPTION VALUE ...] [--p1 SPEC] [--p2 SPEC] [--seed N]
 Plays GAME at the terminal; without GAME, a menu chooses the game, options and players.
+At a terminal, the sides not given are asked for (Enter takes the default).
 
-  --p1 SPEC      player 0 (who moves first; default human)
-  --p2 SPEC      player 1 (default the game's AI, usually alphabeta:1s)
+  --p1 SPEC      the game's first player (player 0; default human)
+  --p2 SPEC      its second player (player 1; default the game's AI)
+                 (the names shown at the start say who is who and who moves first)
   --seed N       seed for chance moves and random players (default: a fresh one, shown)
   --save FILE    write the game's transcript (JSON) to FILE at the end
   --tt-mb N      transposition table size per AI player in MB (default 64)
@@ -49,7 +51,7 @@ Plays GAME at the terminal; without GAME, a menu chooses the game, options and p
 In a game, type a move in the game's notation, ? for the legal moves, or quit.
 `;
 
-const FLAGS = { string: ["p1", "p2", "seed", "save", "tt-mb"], boolean: [] } as const;
+const FLAGS = { string: ["p1", "p2", "seed", "save", "tt-mb", "workers"], boolean: [] } as const;
 
 /** Plays one game with printing, and saves the transcript if asked. */
 const playGame = (
@@ -69,8 +71,10 @@ const playGame = (
     ] as const;
     const names = specs.map(formatSpec);
     yield* term.print(
-      `${plugin.name}: ${game.players[0]} (${names[0]}) vs ${game.players[1]} (${names[1]}), ` +
-        `seed ${seed}\n`,
+      (game.solo === true
+        ? `${plugin.name}: ${game.players[0]} (${names[0]}) against chance`
+        : `${plugin.name}: ${game.players[0]} (${names[0]}) vs ${game.players[1]} (${names[1]})`) +
+        `, seed ${seed}\n`,
     );
     const { transcript } = yield* runGame(game, agents, {
       gameId: opened.specifier,
@@ -122,8 +126,9 @@ const ask = <A>(
 /** Seed 002's menu: the game, its options and each side. `None` if input ends. */
 const menu = Effect.gen(function* () {
   const term = yield* Terminal;
-  const plugins: GamePlugin<unknown, unknown>[] = [];
-  for (const id of Object.keys(builtins)) plugins.push((yield* loadPlugin(id, builtins)).plugin);
+  const loaded: LoadedPlugin[] = [];
+  for (const id of builtinIds) loaded.push(yield* loadPlugin(id, builtins));
+  const plugins = loaded.map((l) => l.plugin);
   const first = plugins[0];
   const firstAi = first.defaultOpponent ?? DEFAULT_OPPONENT;
   const firstGame = (yield* makeGame(first, {})).game;
@@ -137,9 +142,11 @@ const menu = Effect.gen(function* () {
     (a) => {
       if (a === "") return { ok: true, value: -1 };
       const n = Number(a);
+      const byId = plugins.findIndex((p) => p.id === a.toLowerCase());
+      if (byId >= 0) return { ok: true, value: byId };
       return Number.isInteger(n) && n >= 1 && n <= plugins.length
         ? { ok: true, value: n - 1 }
-        : { ok: false, error: `choose 1-${plugins.length}, or press Enter` };
+        : { ok: false, error: `choose 1-${plugins.length} (or a game's id), or press Enter` };
     },
   );
   if (Option.isNone(choice)) return Option.none();
@@ -158,55 +165,83 @@ const menu = Effect.gen(function* () {
       raw = {};
       for (const o of opts) {
         const shown = Array.isArray(o.default) ? o.default.join(",") : String(o.default);
-        const line = yield* term.readLine(`  ${o.name}: ${o.description} [${shown}]: `);
-        if (Option.isNone(line)) return Option.none();
-        if (line.value.trim() !== "") raw[o.name] = coerceOption(line.value);
+        while (true) {
+          const line = yield* term.readLine(`  ${o.name}: ${o.description} [${shown}]: `);
+          if (Option.isNone(line)) return Option.none();
+          if (line.value.trim() === "") break;
+          // Check this answer on its own, so a mistake is asked again at once.
+          const value = coerceOption(line.value);
+          const alone = yield* Effect.result(makeGame(plugin, { ...raw, [o.name]: value }));
+          const mine = alone._tag === "Failure"
+            ? alone.failure.message.split("\n").filter((l) => l.includes(`--${o.name}`))
+            : [];
+          if (mine.length === 0) {
+            raw[o.name] = value;
+            break;
+          }
+          yield* term.print(mine.map((l) => `  ${l.trim()}\n`).join(""));
+        }
       }
     }
-    const made = yield* Effect.result(makeGame(plugin, raw));
+    const url = loaded[plugins.indexOf(plugin)].url;
+    const made = yield* Effect.result(makeGame(plugin, raw, url));
     if (made._tag === "Success") {
       opened = {
         plugin,
         specifier: plugin.id,
-        url: "",
+        url,
         options: made.success.options,
         game: made.success.game,
       };
     } else yield* term.print(`${made.failure.message}\n`);
   }
-  const game = opened.game;
-  let specs: [PlayerSpec, PlayerSpec] = [{ kind: "human" }, {
-    kind: "search",
-    strategy: "alphabeta",
-    timeMs: 1000,
-  }];
-  const parsed = (text: string, fallback: string) => {
-    const r = Effect.runSync(
-      Effect.result(playerSpec("player", text === "" ? fallback : text, strategies)),
-    );
-    return r._tag === "Success"
-      ? { ok: true as const, value: r.success }
-      : { ok: false as const, error: r.failure.message.replace(/^--player: /, "") };
-  };
   if (quick) {
-    const r = parsed("", ai);
-    if (r.ok) specs = [{ kind: "human" }, r.value];
-  } else {
-    yield* term.print(
-      `Players: human, random, randombest:D, or a strategy with a depth or time, such as ` +
-        `${Object.keys(strategies).map((s) => `${s}:4`).join(", ")}, alphabeta:2s\n`,
-    );
-    const p1 = yield* ask(
-      `  ${game.players[0]} (moves first) [human]: `,
-      (a) => parsed(a, "human"),
-    );
-    if (Option.isNone(p1)) return Option.none();
-    const p2 = yield* ask(`  ${game.players[1]} [${ai}]: `, (a) => parsed(a, ai));
-    if (Option.isNone(p2)) return Option.none();
-    specs = [p1.value, p2.value];
+    const p2 = yield* playerSpec("p2", ai, strategies);
+    return Option.some({ opened, specs: [{ kind: "human" }, p2] as [PlayerSpec, PlayerSpec] });
   }
-  return Option.some({ opened, specs });
+  const chosen = opened;
+  const specs = yield* askSides(chosen, undefined, undefined);
+  return Option.map(specs, (s) => ({ opened: chosen, specs: s }));
 });
+
+/**
+ * Asks for each side not given on the command line: human, or an AI and which
+ * (seed 002's menu). Enter takes the default shown. `None` if input ends.
+ */
+const askSides = (
+  opened: OpenedGame,
+  given1: PlayerSpec | undefined,
+  given2: PlayerSpec | undefined,
+) =>
+  Effect.gen(function* () {
+    const term = yield* Terminal;
+    const { game, plugin } = opened;
+    const strategies = strategiesFor(plugin);
+    const ai = plugin.defaultOpponent ?? DEFAULT_OPPONENT;
+    const parsed = (text: string, fallback: string) => {
+      const r = Effect.runSync(
+        Effect.result(playerSpec("player", text === "" ? fallback : text, strategies)),
+      );
+      return r._tag === "Success"
+        ? { ok: true as const, value: r.success }
+        : { ok: false as const, error: r.failure.message.replace(/^--player: /, "") };
+    };
+    yield* term.print(
+      `Who plays? human, random, randombest:D, or a strategy with a depth or a time per move:\n` +
+        `  ${Object.keys(strategies).join(", ")}\n` +
+        `  e.g. alphabeta:6 (depth 6), alphabeta:2s (2 s per move), mcts:2000 (iterations)\n`,
+    );
+    const p1 = given1 !== undefined
+      ? Option.some(given1)
+      : yield* ask(`  ${game.players[0]} (moves first) [human]: `, (a) => parsed(a, "human"));
+    if (Option.isNone(p1)) return Option.none();
+    // In a solo game (2048) player 1 never moves: one question.
+    const p2 = given2 !== undefined || game.solo === true
+      ? Option.some(given2 ?? p1.value)
+      : yield* ask(`  ${game.players[1]} [${ai}]: `, (a) => parsed(a, ai));
+    if (Option.isNone(p2)) return Option.none();
+    return Option.some([p1.value, p2.value] as [PlayerSpec, PlayerSpec]);
+  });
 
 const main = Effect.gen(function* () {
   const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);
@@ -241,9 +276,25 @@ const main = Effect.gen(function* () {
   const opened = yield* openGame(positional[0], gameOptions);
   const strategies = strategiesFor(opened.plugin);
   const ai = opened.plugin.defaultOpponent ?? DEFAULT_OPPONENT;
-  const p1 = yield* playerSpec("p1", typeof flags.p1 === "string" ? flags.p1 : "human", strategies);
-  const p2 = yield* playerSpec("p2", typeof flags.p2 === "string" ? flags.p2 : ai, strategies);
-  yield* playGame(opened, [p1, p2], seed, ttMb, save);
+  const given1 = typeof flags.p1 === "string"
+    ? yield* playerSpec("p1", flags.p1, strategies)
+    : undefined;
+  const given2 = typeof flags.p2 === "string"
+    ? yield* playerSpec("p2", flags.p2, strategies)
+    : undefined;
+  let specs: [PlayerSpec, PlayerSpec];
+  if ((given1 === undefined || given2 === undefined) && Deno.stdin.isTerminal()) {
+    // At a terminal, ask for the sides not given (seed 002's menu).
+    const asked = yield* askSides(opened, given1, given2);
+    if (Option.isNone(asked)) {
+      yield* term.print("\nBye.\n");
+      return 0;
+    }
+    specs = asked.value;
+  } else {
+    specs = [given1 ?? { kind: "human" }, given2 ?? (yield* playerSpec("p2", ai, strategies))];
+  }
+  yield* playGame(opened, specs, seed, ttMb, save);
   return 0;
 });
 

@@ -6,7 +6,8 @@
  * Checked over seeded random playouts: the plugin's shape and options; whose turn it is;
  * moves distinct non-negative integers; notation that round-trips through `parseMove`;
  * chance probabilities that sum to 1; `play` leaves its input untouched; keys equal for
- * equal positions; values finite (or decisive); `outcome` defined exactly at the end;
+ * equal positions; states that survive a structured clone (parallel search sends them to
+ * workers); values finite (or decisive); `outcome` defined exactly at the end;
  * transcripts that serialize and replay to the same final state; same seed, same game;
  * and alpha-beta agreeing with minimax at small depths.
  *
@@ -108,6 +109,12 @@ export const conformance = (c: ConformanceCase): void => {
           const before = JSON.stringify(s);
           const next = game.play(s, m);
           assertEquals(JSON.stringify(s), before, "play must not change its input");
+          // States are plain data: a structured clone (as sent to a worker) plays the same.
+          assertEquals(
+            JSON.stringify(game.play(structuredClone(s), m)),
+            JSON.stringify(next),
+            "a structured clone of the state must play like the state",
+          );
           if (game.key) {
             // The same position reached again has the same key.
             let again = game.initial();
@@ -131,6 +138,10 @@ export const conformance = (c: ConformanceCase): void => {
         );
       const a = run();
       const b = run();
+      assert(
+        a.transcript.result.reason === "end" || a.transcript.result.reason === "move limit",
+        `random players must finish the game, got ${JSON.stringify(a.transcript.result)}`,
+      );
       // Everything but the thinking times repeats.
       const untimed = (t: typeof a.transcript) => ({
         ...t,

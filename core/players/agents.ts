@@ -5,12 +5,14 @@
  *
  * @module
  */
-import { Effect, Option, Random, Result } from "../deps.ts";
-import { type Game, type Player } from "../game.ts";
-import { rngFromRandom } from "../rng.ts";
+import { Effect, Option, Result } from "../deps.ts";
+import type { Game, Player } from "../game.ts";
+import { randomIndex, rngFromRandom } from "../rng.ts";
 import type { SearchResult, Strategy } from "../search/types.ts";
 import { alphabetaSearch } from "../search/alphabeta.ts";
 import { DEFAULT_TT_MB, TranspositionTable } from "../search/tt.ts";
+import { runStrategy } from "../search/strategies.ts";
+import type { SearchFailed } from "../parallel/pool.ts";
 import { Terminal } from "../terminal.ts";
 import { formatSpec, type PlayerSpec } from "./spec.ts";
 
@@ -29,12 +31,15 @@ export type Choice =
     readonly reason: string;
   };
 
-/** A player: a name and an effect that chooses a move in a position. */
+/**
+ * A player: a name and an effect that chooses a move in a position. It fails only when
+ * its search cannot run (a parallel search's worker failed).
+ */
 export interface Agent<S, R = never> {
   /** How the player is shown (its spec, such as `alphabeta:6`). */
   readonly name: string;
   /** Chooses a move for the player to move in `state`. */
-  readonly choose: (game: Game<S>, state: S) => Effect.Effect<Choice, never, R>;
+  readonly choose: (game: Game<S>, state: S) => Effect.Effect<Choice, SearchFailed, R>;
 }
 
 const move = (m: number, search?: SearchResult): Choice =>
@@ -47,9 +52,17 @@ export const randomAgent = <S>(): Agent<S> => ({
     Effect.gen(function* () {
       const ms = game.moves(state);
       if (ms.length === 0) return { _tag: "Stop", reason: "no legal move" } as const;
-      return move(ms[yield* Random.nextIntBetween(0, ms.length)]);
+      return move(ms[yield* randomIndex(ms.length)]);
     }),
 });
+
+/** Options of search players. */
+export interface AgentOptions {
+  /** Size of the player's transposition table in MB (default 64), made on first use. */
+  readonly ttMb?: number;
+  /** A table to use instead (a match reuses one per player, cleared between games). */
+  readonly tt?: TranspositionTable;
+}
 
 /** How much a search player may spend per move. */
 export interface Budget {
@@ -57,6 +70,8 @@ export interface Budget {
   readonly depth?: number;
   /** Time per move in milliseconds. */
   readonly timeMs?: number;
+  /** Strategy parameters (such as `par` for the parallel strategies). */
+  readonly params?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -66,9 +81,9 @@ export interface Budget {
 export const searchAgent = <S>(
   strategy: Strategy,
   budget: Budget,
-  options: { readonly name?: string; readonly ttMb?: number } = {},
+  options: AgentOptions & { readonly name?: string } = {},
 ): Agent<S> => {
-  let tt: TranspositionTable | undefined;
+  let tt: TranspositionTable | undefined = options.tt;
   return {
     name: options.name ?? formatSpec({ kind: "search", strategy: strategy.name, ...budget }),
     choose: (game, state) =>
@@ -80,7 +95,7 @@ export const searchAgent = <S>(
         if (tt === undefined && game.key !== undefined) {
           tt = new TranspositionTable(options.ttMb ?? DEFAULT_TT_MB);
         }
-        const r = strategy.search(game, state, {
+        const r = yield* runStrategy(strategy, game, state, {
           ...budget,
           tt: tt ?? false,
           distance: true,
@@ -105,7 +120,7 @@ export const randomBestAgent = <S>(depth: number): Agent<S> => ({
       const r = alphabetaSearch(game, state, { depth, allBest: true, tt: false });
       const best = r.bestMoves ?? [];
       if (best.length === 0) return { _tag: "Stop", reason: "no legal move" } as const;
-      return move(best[yield* Random.nextIntBetween(0, best.length)], r);
+      return move(best[yield* randomIndex(best.length)], r);
     }),
 });
 
@@ -161,7 +176,7 @@ export const humanAgent = <S>(): Agent<S, Terminal> => ({
 export const agentFromSpec = <S>(
   spec: PlayerSpec,
   strategies: Readonly<Record<string, Strategy>>,
-  options: { readonly ttMb?: number } = {},
+  options: AgentOptions = {},
 ): Agent<S, Terminal> => {
   switch (spec.kind) {
     case "human":
@@ -173,7 +188,8 @@ export const agentFromSpec = <S>(
       return searchAgent(strategies[spec.strategy], {
         ...(spec.depth !== undefined ? { depth: spec.depth } : {}),
         ...(spec.timeMs !== undefined ? { timeMs: spec.timeMs } : {}),
-      }, options);
+        ...(spec.params !== undefined ? { params: spec.params } : {}),
+      }, { ...options, name: formatSpec(spec) });
   }
 };
 

@@ -28,11 +28,13 @@ import type { ChanceMode, SearchOptions, SearchResult } from "./types.ts";
 const COMPLETE = 4;
 const MAX_DEPTH = 30000;
 
-/** Converts a decisive value to distance-from-this-node form for storage. */
-const toTable = (v: number, ply: number): number =>
+/** Converts a distance-adjusted decisive value to distance-from-this-node form for storage. */
+const toNode = (v: number, ply: number): number =>
   v >= WIN_THRESHOLD ? v + ply : v <= -WIN_THRESHOLD ? v - ply : v;
-const fromTable = (v: number, ply: number): number =>
+/** Converts a stored decisive value back to distance-from-the-root form. */
+const toRoot = (v: number, ply: number): number =>
   v >= WIN_THRESHOLD ? v - ply : v <= -WIN_THRESHOLD ? v + ply : v;
+const same = (v: number, _ply: number): number => v;
 
 /** Moves `first` (if present) to the front, keeping the order of the rest. */
 const front = (ms: readonly number[], first: number): readonly number[] => {
@@ -44,31 +46,40 @@ const front = (ms: readonly number[], first: number): readonly number[] => {
   return out;
 };
 
+/** The alpha-beta node search, reusable for one root or many (workers run it per task). */
+export interface AlphaBetaEngine<S> {
+  /** Searches `s` to `depth` plies within the window; `ply` is its distance from the root. */
+  readonly search: (s: S, depth: number, alpha: number, beta: number, ply: number) => number;
+  /** Nodes visited so far. */
+  readonly counter: { nodes: number };
+  /** The line found by the last `search` (extended from the table). */
+  readonly pv: (from: S, depth: number) => number[];
+  /** True when the last `search` reached no depth cut-off (its value is exact). */
+  readonly exact: () => boolean;
+  /** The transposition table in use, if any. */
+  readonly tt: TranspositionTable | undefined;
+  /** Remembers a root move to try first next time (when there is no table). */
+  readonly preferAtRoot: (move: number) => void;
+}
+
 /**
- * Alpha-beta (or expectimax) search with iterative deepening to `options.depth`
- * (default 4) or within `options.timeMs`.
- *
- * @example Tic-tac-toe is a draw
- * ```ts
- * import { alphabetaSearch } from "./alphabeta.ts";
- * import tictactoe from "../../plugins/tictactoe.ts";
- * const game = tictactoe.create({});
- * const r = alphabetaSearch(game, game.initial(), { depth: 9 });
- * if (r.value !== 0) throw new Error("tic-tac-toe should be a draw");
- * ```
+ * Builds the alpha-beta (or expectimax) engine for a game and options; `start` is the
+ * clock origin of the time budget.
  */
-export const alphabetaSearch = <S>(
+export const alphabetaEngine = <S>(
   game: Game<S>,
-  state: S,
   options: SearchOptions = {},
   chance: ChanceMode = "min",
-): SearchResult => {
-  const start = performance.now();
+  start: number = performance.now(),
+): AlphaBetaEngine<S> => {
   const counter = { nodes: 0 };
   const stop = stopTest(options, start);
   const distance = options.distance === true;
   const ordering = options.ordering !== false;
   const minP = options.minProbability ?? 0;
+  // Only distance-adjusted values depend on the ply they were found at.
+  const toTable = distance ? toNode : same;
+  const fromTable = distance ? toRoot : same;
   const keyOf = game.key?.bind(game);
   const tt = options.tt === false || keyOf === undefined
     ? undefined
@@ -87,11 +98,13 @@ export const alphabetaSearch = <S>(
     let key = 0;
     if (tt !== undefined) {
       key = keyOf!(s);
-      const i = tt.probe(key);
-      if (i >= 0 && (tt.depths[i] === depth || (tt.flags[i] & COMPLETE && depth >= tt.depths[i]))) {
-        if (!(tt.flags[i] & COMPLETE)) cut = true;
+      if (
+        tt.probe(key) &&
+        (tt.hitDepth === depth || (tt.hitFlag & COMPLETE && depth >= tt.hitDepth))
+      ) {
+        if (!(tt.hitFlag & COMPLETE)) cut = true;
         retPv = null;
-        return fromTable(tt.values[i], ply);
+        return fromTable(tt.hitValue, ply);
       }
     }
     const cutBefore = cut;
@@ -145,12 +158,11 @@ export const alphabetaSearch = <S>(
     let key = 0, ttMove = -1;
     if (tt !== undefined) {
       key = keyOf!(s);
-      const i = tt.probe(key);
-      if (i >= 0) {
-        ttMove = tt.moves[i];
-        const f = tt.flags[i];
-        if (tt.depths[i] === depth || (f & COMPLETE && depth >= tt.depths[i])) {
-          const v = fromTable(tt.values[i], ply);
+      if (tt.probe(key)) {
+        ttMove = tt.hitMove;
+        const f = tt.hitFlag;
+        if (tt.hitDepth === depth || (f & COMPLETE && depth >= tt.hitDepth)) {
+          const v = fromTable(tt.hitValue, ply);
           const kind = f & 3;
           if (
             kind === EXACT || (kind === LOWER && v >= beta) || (kind === UPPER && v <= alpha)
@@ -210,39 +222,75 @@ export const alphabetaSearch = <S>(
   };
 
   // A line cut short by a table hit continues with the table's moves, up to the depth.
-  const extendPv = (pv: number[], depth: number): number[] => {
+  const extendPv = (state: S, depth: number): number[] => {
+    const pv = pvToArray(retPv);
     if (tt === undefined) return pv;
     let s = state;
     for (const m of pv) s = game.play(s, m);
     while (pv.length < depth && game.toMove(s) !== CHANCE) {
-      const i = tt.probe(keyOf!(s));
-      const ms = game.moves(s);
-      if (i < 0 || tt.moves[i] < 0 || !ms.includes(tt.moves[i])) break;
-      pv.push(tt.moves[i]);
-      s = game.play(s, tt.moves[i]);
+      const hit = tt.probe(keyOf!(s));
+      const m = tt.hitMove;
+      if (!hit || m < 0 || !game.moves(s).includes(m)) break;
+      pv.push(m);
+      s = game.play(s, m);
     }
     return pv;
   };
 
+  return {
+    search: (s, depth, alpha, beta, ply) => {
+      cut = false;
+      return ab(s, depth, alpha, beta, ply, 1);
+    },
+    counter,
+    pv: (from, depth) => (game.toMove(from) === CHANCE ? [] : extendPv(from, depth)),
+    exact: () => !cut,
+    tt,
+    preferAtRoot: (m) => {
+      killers[0] = m;
+    },
+  };
+};
+
+/**
+ * Alpha-beta (or expectimax) search with iterative deepening to `options.depth`
+ * (default 4) or within `options.timeMs`.
+ *
+ * @example Tic-tac-toe is a draw
+ * ```ts
+ * import { alphabetaSearch } from "./alphabeta.ts";
+ * import tictactoe from "../../plugins/tictactoe.ts";
+ * const game = tictactoe.create({});
+ * const r = alphabetaSearch(game, game.initial(), { depth: 9 });
+ * if (r.value !== 0) throw new Error("tic-tac-toe should be a draw");
+ * ```
+ */
+export const alphabetaSearch = <S>(
+  game: Game<S>,
+  state: S,
+  options: SearchOptions = {},
+  chance: ChanceMode = "min",
+): SearchResult => {
+  const start = performance.now();
+  const engine = alphabetaEngine(game, options, chance, start);
   const rootMoves = game.toMove(state) === CHANCE ? [] : game.moves(state);
   const epsilonOf = (v: number) => 1e-9 * Math.max(1, Math.abs(v));
 
   const iteration = (depth: number): Iteration => {
-    cut = false;
-    const value = ab(state, depth, -Infinity, Infinity, 0, 1);
-    const pv = game.toMove(state) === CHANCE ? [] : extendPv(pvToArray(retPv), depth);
-    const exact = !cut;
-    if (pv.length > 0) killers[0] = pv[0];
+    const value = engine.search(state, depth, -Infinity, Infinity, 0);
+    const pv = engine.pv(state, depth);
+    const exact = engine.exact();
+    if (pv.length > 0) engine.preferAtRoot(pv[0]);
     if (!options.allBest || rootMoves.length === 0) return { value, pv, exact };
     // Every optimal root move: a narrow-window test of each against the root value.
     const max = game.toMove(state) === 0;
     const eps = epsilonOf(value);
     const bestMoves: number[] = [];
     for (const m of rootMoves) {
-      const v = ab(game.play(state, m), depth - 1, value - eps, value + eps, 1, 1);
+      const v = engine.search(game.play(state, m), depth - 1, value - eps, value + eps, 1);
       if (max ? v >= value - eps : v <= value + eps) bestMoves.push(m);
     }
     return { value, pv, exact, bestMoves };
   };
-  return deepen(options, start, counter, rootMoves[0], iteration);
+  return deepen(options, start, engine.counter, rootMoves[0], iteration);
 };

@@ -20,26 +20,25 @@ import {
 } from "./control.ts";
 import type { ChanceMode, SearchOptions, SearchResult } from "./types.ts";
 
-/**
- * Minimax search to `options.depth` (default 4), or iterative deepening within
- * `options.timeMs`. Ties keep the first best move in the game's move order.
- *
- * @example Nim with heaps 1 and 2: the first player wins by taking one from heap 2
- * ```ts
- * import { minimaxSearch } from "./minimax.ts";
- * import nim from "../../plugins/nim.ts";
- * const game = nim.create({ heaps: [1, 2], misere: false });
- * const r = minimaxSearch(game, game.initial(), { depth: 10 });
- * if (game.formatMove(game.initial(), r.move!) !== "2-1") throw new Error("wrong move");
- * ```
- */
-export const minimaxSearch = <S>(
+/** Plain minimax over one game, reusable for many roots (workers run it per task). */
+export interface MinimaxEngine<S> {
+  /** The minimax value of `s` to `depth` plies; `ply` is its distance from the root. */
+  readonly search: (s: S, depth: number, ply: number) => number;
+  /** Nodes visited so far. */
+  readonly counter: { nodes: number };
+  /** The line found by the last `search`. */
+  readonly pv: () => number[];
+  /** True when the last `search` reached no depth cut-off. */
+  readonly exact: () => boolean;
+}
+
+/** Builds the minimax engine; `start` is the clock origin of the time budget. */
+export const minimaxEngine = <S>(
   game: Game<S>,
-  state: S,
   options: SearchOptions = {},
   chance: ChanceMode = "min",
-): SearchResult => {
-  const start = performance.now();
+  start: number = performance.now(),
+): MinimaxEngine<S> => {
   const counter = { nodes: 0 };
   const stop = stopTest(options, start);
   const distance = options.distance === true;
@@ -95,27 +94,60 @@ export const minimaxSearch = <S>(
     return best;
   };
 
+  return {
+    search: (s, depth, ply) => {
+      cut = false;
+      return mm(s, depth, ply);
+    },
+    counter,
+    pv: () => pvToArray(retPv),
+    exact: () => !cut,
+  };
+};
+
+/**
+ * Minimax search to `options.depth` (default 4), or iterative deepening within
+ * `options.timeMs`. Ties keep the first best move in the game's move order.
+ *
+ * @example Nim with heaps 1 and 2: the first player wins by taking one from heap 2
+ * ```ts
+ * import { minimaxSearch } from "./minimax.ts";
+ * import nim from "../../plugins/nim.ts";
+ * const game = nim.create({ heaps: [1, 2], misere: false });
+ * const r = minimaxSearch(game, game.initial(), { depth: 10 });
+ * if (game.formatMove(game.initial(), r.move!) !== "2-1") throw new Error("wrong move");
+ * ```
+ */
+export const minimaxSearch = <S>(
+  game: Game<S>,
+  state: S,
+  options: SearchOptions = {},
+  chance: ChanceMode = "min",
+): SearchResult => {
+  const start = performance.now();
+  const engine = minimaxEngine(game, options, chance, start);
+  const counter = engine.counter;
   const rootMoves = game.toMove(state) === CHANCE ? [] : game.moves(state);
   const iteration = (depth: number): Iteration => {
-    cut = false;
     if (!options.allBest || rootMoves.length === 0 || depth === 0) {
-      const value = mm(state, depth, 0);
-      return { value, pv: rootMoves.length === 0 ? [] : pvToArray(retPv), exact: !cut };
+      const value = engine.search(state, depth, 0);
+      return { value, pv: rootMoves.length === 0 ? [] : engine.pv(), exact: engine.exact() };
     }
     // Every optimal root move: the root's loop, keeping each move's value.
     counter.nodes++;
     const max = game.toMove(state) === 0;
-    let value = max ? -Infinity : Infinity, pv: Pv | null = null;
+    let value = max ? -Infinity : Infinity, pv: number[] = [], exact = true;
     const values = rootMoves.map((m) => {
-      const v = mm(game.play(state, m), depth - 1, 1);
+      const v = engine.search(game.play(state, m), depth - 1, 1);
+      exact &&= engine.exact();
       if (max ? v > value : v < value) {
         value = v;
-        pv = { move: m, next: retPv };
+        pv = [m, ...engine.pv()];
       }
       return v;
     });
     const bestMoves = rootMoves.filter((_, i) => values[i] === value);
-    return { value, pv: pvToArray(pv), exact: !cut, bestMoves };
+    return { value, pv, exact, bestMoves };
   };
   if (options.timeMs === undefined) {
     // A fixed depth: one pass, as the seeds do (no deepening, so the node count is the tree's).

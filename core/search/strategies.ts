@@ -4,33 +4,75 @@
  * @module
  */
 import { alphabetaSearch } from "./alphabeta.ts";
+import { mctsSearch } from "./mcts.ts";
 import { minimaxSearch } from "./minimax.ts";
-import type { Strategy } from "./types.ts";
+import type { SearchOptions, SearchResult, Strategy } from "./types.ts";
+import type { Game } from "../game.ts";
+import { Effect } from "../deps.ts";
+import { parallelStrategies } from "../parallel/strategies.ts";
+import type { SearchFailed } from "../parallel/pool.ts";
 
 /** Plain minimax: every node to the depth; chance nodes minimize (seed 001). */
-export const minimax: Strategy = {
+export const minimaxStrategy: Strategy = {
   name: "minimax",
   description: "plain minimax, every node to the depth (chance nodes minimize)",
   search: (game, state, options) => minimaxSearch(game, state, options, "min"),
 };
 
 /** Alpha-beta with a transposition table, move ordering and iterative deepening. */
-export const alphabeta: Strategy = {
+export const alphabetaStrategy: Strategy = {
   name: "alphabeta",
   description: "alpha-beta with iterative deepening, transposition table and move ordering",
   search: (game, state, options) => alphabetaSearch(game, state, options, "min"),
 };
 
 /** Expectimax: chance nodes take the probability-weighted mean (seed 001). */
-export const expectimax: Strategy = {
+export const expectimaxStrategy: Strategy = {
   name: "expectimax",
   description: "expectiminimax: chance nodes average their outcomes by probability",
   search: (game, state, options) => alphabetaSearch(game, state, options, "expect"),
 };
 
+/**
+ * Monte Carlo tree search (UCT with random playouts); `mcts:N` runs N iterations, and
+ * `,c=X` sets the exploration constant (`mcts:1s,c=1.4`).
+ */
+export const mctsStrategy: Strategy = {
+  name: "mcts",
+  description: "Monte Carlo tree search (UCT, random playouts); mcts:N = N iterations (,c=1)",
+  search: (game, state, options) =>
+    mctsSearch(
+      game,
+      state,
+      options,
+      options.params?.c !== undefined ? { exploration: options.params.c } : {},
+    ),
+};
+
 /** Strategies every game can use, by name. */
 export const builtinStrategies: Readonly<Record<string, Strategy>> = {
-  minimax,
-  alphabeta,
-  expectimax,
+  minimax: minimaxStrategy,
+  alphabeta: alphabetaStrategy,
+  expectimax: expectimaxStrategy,
+  mcts: mctsStrategy,
 };
+
+/** Every strategy, sequential and parallel, by name. */
+export const allStrategies: Readonly<Record<string, Strategy>> = {
+  ...builtinStrategies,
+  ...parallelStrategies,
+};
+
+/**
+ * Runs any strategy as an Effect: a parallel one on the worker pool (the one in the
+ * context, or a temporary one), a sequential one synchronously.
+ */
+export const runStrategy = <S>(
+  strategy: Strategy,
+  game: Game<S>,
+  state: S,
+  options: SearchOptions,
+): Effect.Effect<SearchResult, SearchFailed> =>
+  strategy.parallel !== undefined
+    ? strategy.parallel(game, state, options)
+    : Effect.sync(() => strategy.search(game, state, options));

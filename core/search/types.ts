@@ -3,7 +3,9 @@
  *
  * @module
  */
+import type { Effect } from "../deps.ts";
 import type { Game } from "../game.ts";
+import type { SearchFailed } from "../parallel/pool.ts";
 import type { Rng } from "../rng.ts";
 import type { TranspositionTable } from "./tt.ts";
 
@@ -32,6 +34,8 @@ export interface SearchOptions {
   readonly shouldStop?: () => boolean;
   /** Called after each completed iteration of iterative deepening. */
   readonly onIteration?: (r: SearchResult) => void;
+  /** Strategy parameters from a player spec (`young_bros:9,par=2` gives `{ par: 2 }`). */
+  readonly params?: Readonly<Record<string, number>>;
 }
 
 /** The result of a search from one position. */
@@ -60,6 +64,15 @@ export interface Strategy {
   readonly name: string;
   /** One line for `--help`. */
   readonly description: string;
-  /** Runs the search. */
+  /** Runs the search (for a parallel strategy: its sequential counterpart). */
   readonly search: <S>(game: Game<S>, state: S, options: SearchOptions) => SearchResult;
+  /**
+   * A parallel strategy's search on the worker pool (the pool in the context, or a
+   * temporary one). Use `runStrategy` to run any strategy as an Effect.
+   */
+  readonly parallel?: <S>(
+    game: Game<S>,
+    state: S,
+    options: SearchOptions,
+  ) => Effect.Effect<SearchResult, SearchFailed>;
 }

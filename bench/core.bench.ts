@@ -1,0 +1,36 @@
+/**
+ * `deno bench bench/core.bench.ts`: the generic searches on the small games, and the
+ * cost of one protocol step (play + moves) with plain-array states.
+ */
+import { minimaxSearch } from "../core/search/minimax.ts";
+import { alphabetaSearch } from "../core/search/alphabeta.ts";
+import { TranspositionTable } from "../core/search/tt.ts";
+import { ticTacToeGame } from "../plugins/tictactoe.ts";
+import { nimGame } from "../plugins/nim.ts";
+
+const ttt = ticTacToeGame();
+const nim = nimGame({ heaps: [3, 4, 5], misere: false });
+
+Deno.bench(
+  "tic-tac-toe: minimax, full tree (549,946 nodes)",
+  { group: "ttt", baseline: true },
+  () => {
+    minimaxSearch(ttt, ttt.initial(), { depth: 9 });
+  },
+);
+Deno.bench("tic-tac-toe: alpha-beta depth 9, no table", { group: "ttt" }, () => {
+  alphabetaSearch(ttt, ttt.initial(), { depth: 9, tt: false });
+});
+Deno.bench("tic-tac-toe: alpha-beta depth 9, table", { group: "ttt" }, () => {
+  alphabetaSearch(ttt, ttt.initial(), { depth: 9, tt: new TranspositionTable(4) });
+});
+Deno.bench("nim 3,4,5: minimax to the end", { group: "nim", baseline: true }, () => {
+  minimaxSearch(nim, nim.initial(), { depth: 12 });
+});
+Deno.bench("nim 3,4,5: alpha-beta to the end, table", { group: "nim" }, () => {
+  alphabetaSearch(nim, nim.initial(), { depth: 12, tt: new TranspositionTable(4) });
+});
+Deno.bench("protocol step: play + moves on tic-tac-toe", { group: "step" }, () => {
+  let s = ttt.initial();
+  for (let i = 0; i < 9; i++) s = ttt.play(s, ttt.moves(s)[0]);
+});

@@ -1,0 +1,189 @@
+/**
+ * Seeded 2048 games with one player spec, for the tile-reaching figures:
+ *
+ * ```sh
+ * deno run --allow-read --allow-write --allow-import bench/game2048_games.ts \
+ *   --p1 expectimax:7 --games 100 --seed 1 --eval monotone --out out/2048_d7.jsonl
+ * deno run --allow-read --allow-import bench/game2048_games.ts --summary out/2048_d7.jsonl
+ * ```
+ *
+ * Game i uses seed S+i through `core/match.ts` `runGame` (the tiles come from the seeded
+ * `Random`, so a depth budget replays exactly). Each finished game is appended to the
+ * `--out` file as one JSON line (seed, moves, seconds, statistics), so a long run can be
+ * summarized while it goes (`--summary FILE`) and resumed (`--resume`: skips the seeds
+ * already in the file). The summary gives the share of games reaching each tile, the
+ * mean score, the time per move and the moves per second.
+ *
+ * @module
+ */
+import { parseArgs } from "../scripts/deps.ts";
+import { Effect, Result } from "../core/deps.ts";
+import { runGame } from "../core/match.ts";
+import { randomAgent, searchAgent } from "../core/players/agents.ts";
+import { parseSpec } from "../core/players/spec.ts";
+import { makeGame } from "../core/plugin.ts";
+import { builtinStrategies } from "../core/search/strategies.ts";
+import plugin from "../plugins/game2048/mod.ts";
+import { MILESTONES } from "../plugins/game2048/rules.ts";
+
+/** One finished game as the `--out` file stores it. */
+export interface GameRecord {
+  /** The game's seed. */
+  readonly seed: number;
+  /** The player spec. */
+  readonly p1: string;
+  /** The game's options. */
+  readonly options: unknown;
+  /** Slides played. */
+  readonly moves: number;
+  /** Time the player took over all its moves, in seconds. */
+  readonly seconds: number;
+  /** The game's statistics (score, maxTile, reached2048, ...). */
+  readonly stats: Readonly<Record<string, number>>;
+  /** How the game ended ("end", or "move limit"). */
+  readonly reason: string;
+}
+
+/** The figures of a set of games. */
+export interface Summary {
+  /** Number of games. */
+  readonly games: number;
+  /** Share of games reaching each tile, by tile. */
+  readonly reached: Readonly<Record<string, number>>;
+  /** Mean score. */
+  readonly meanScore: number;
+  /** Median score. */
+  readonly medianScore: number;
+  /** Mean number of slides per game. */
+  readonly meanMoves: number;
+  /** Milliseconds per slide over all games. */
+  readonly msPerMove: number;
+  /** Slides per second of thinking time. */
+  readonly movesPerSecond: number;
+  /** Largest tiles: how many games ended with each. */
+  readonly maxTiles: Readonly<Record<string, number>>;
+}
+
+/** Summarizes game records. */
+export const summarize = (records: readonly GameRecord[]): Summary => {
+  const n = records.length;
+  const reached: Record<string, number> = {};
+  for (const t of MILESTONES) {
+    reached[String(t)] = n === 0 ? 0 : records.filter((r) => r.stats.maxTile >= t).length / n;
+  }
+  const scores = records.map((r) => r.stats.score).sort((a, b) => a - b);
+  const moves = records.reduce((a, r) => a + r.moves, 0);
+  const seconds = records.reduce((a, r) => a + r.seconds, 0);
+  const maxTiles: Record<string, number> = {};
+  for (const r of records) maxTiles[r.stats.maxTile] = (maxTiles[r.stats.maxTile] ?? 0) + 1;
+  return {
+    games: n,
+    reached,
+    meanScore: n === 0 ? 0 : Math.round(scores.reduce((a, b) => a + b, 0) / n),
+    medianScore: n === 0 ? 0 : scores[Math.floor(n / 2)],
+    meanMoves: n === 0 ? 0 : Math.round(moves / n),
+    msPerMove: moves === 0 ? 0 : Math.round((seconds * 1000 / moves) * 100) / 100,
+    movesPerSecond: seconds === 0 ? 0 : Math.round((moves / seconds) * 10) / 10,
+    maxTiles,
+  };
+};
+
+/** Reads the records of a JSON-lines file (missing file: none). */
+export const readRecords = (path: string): GameRecord[] => {
+  let text = "";
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return [];
+    throw e;
+  }
+  return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+};
+
+/** Plays one seeded game and returns its record. */
+export const playOne = (
+  spec: string,
+  options: Readonly<Record<string, unknown>>,
+  seed: number,
+): GameRecord => {
+  const strategies = { ...builtinStrategies, ...plugin.strategies };
+  const parsed = parseSpec(spec, Object.keys(strategies));
+  if (Result.isFailure(parsed)) throw new Error(parsed.failure);
+  const p = parsed.success;
+  if (p.kind !== "search" || p.strategy === "randombest") {
+    throw new Error(`expected a search spec such as expectimax:7, got ${spec}`);
+  }
+  const { game, options: decoded } = Effect.runSync(makeGame(plugin, options));
+  const agent = searchAgent<readonly number[]>(strategies[p.strategy], {
+    ...(p.depth !== undefined ? { depth: p.depth } : {}),
+    ...(p.timeMs !== undefined ? { timeMs: p.timeMs } : {}),
+    ...(p.params !== undefined ? { params: p.params } : {}),
+  }, { ttMb: 1 });
+  const { transcript } = Effect.runSync(
+    runGame(game, [agent, randomAgent()], { seed, options: decoded, gameId: "2048" }),
+  );
+  let moves = 0, ms = 0;
+  for (const m of transcript.moves) {
+    if (m.by === 0) {
+      moves++;
+      ms += m.ms;
+    }
+  }
+  return {
+    seed,
+    p1: spec,
+    options: decoded,
+    moves,
+    seconds: Math.round(ms) / 1000,
+    stats: transcript.stats ?? {},
+    reason: transcript.result.reason,
+  };
+};
+
+const USAGE = `Usage: deno run --allow-read --allow-write --allow-import bench/game2048_games.ts
+         --p1 SPEC [--games N] [--seed S] [--width W] [--height H] [--eval E]
+         [--out FILE [--resume]]
+       deno run --allow-read --allow-import bench/game2048_games.ts --summary FILE
+`;
+
+const main = (): number => {
+  const a = parseArgs(Deno.args, {
+    string: ["p1", "games", "seed", "width", "height", "eval", "out", "summary"],
+    boolean: ["resume", "help"],
+  });
+  if (a.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (typeof a.summary === "string") {
+    console.log(JSON.stringify(summarize(readRecords(a.summary)), null, 2));
+    return 0;
+  }
+  if (typeof a.p1 !== "string") {
+    console.error(USAGE);
+    return 2;
+  }
+  const games = Number(typeof a.games === "string" ? a.games : 10);
+  const seed = Number(typeof a.seed === "string" ? a.seed : 1);
+  const options: Record<string, unknown> = {};
+  if (typeof a.width === "string") options.width = Number(a.width);
+  if (typeof a.height === "string") options.height = Number(a.height);
+  if (typeof a.eval === "string") options.eval = a.eval;
+  const out = typeof a.out === "string" ? a.out : undefined;
+  const done = new Set(out && a.resume ? readRecords(out).map((r) => r.seed) : []);
+  const records: GameRecord[] = [];
+  for (let i = 0; i < games; i++) {
+    if (done.has(seed + i)) continue;
+    const r = playOne(a.p1, options, seed + i);
+    records.push(r);
+    if (out) Deno.writeTextFileSync(out, JSON.stringify(r) + "\n", { append: true });
+    console.error(
+      `seed ${r.seed}: ${r.moves} moves, max tile ${r.stats.maxTile}, score ${r.stats.score}, ` +
+        `${(r.seconds * 1000 / Math.max(1, r.moves)).toFixed(2)} ms/move`,
+    );
+  }
+  console.log(JSON.stringify(summarize(out ? readRecords(out) : records), null, 2));
+  return 0;
+};
+
+if (import.meta.main) Deno.exit(main());

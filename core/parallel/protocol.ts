@@ -1,0 +1,87 @@
+/**
+ * The messages between the main thread and the search workers. Work travels as compact
+ * positions: a game's source (module URL and options, see `gameSource`) and a state,
+ * which must be plain data (arrays and objects of numbers), copied by structured clone.
+ *
+ * @module
+ */
+import type { GameSource } from "../plugin.ts";
+import type { ChanceMode } from "../search/types.ts";
+
+/** Settings shared by every task of one search. */
+export interface TaskSettings {
+  /** How chance nodes are treated. */
+  readonly chance: ChanceMode;
+  /** Prefer quick wins (distance-adjusted decisive values). */
+  readonly distance: boolean;
+  /**
+   * The search this task belongs to: a worker empties its table when a new search
+   * starts, so every search starts cold (results never depend on earlier searches).
+   */
+  readonly generation: number;
+}
+
+/** One unit of work for a worker. */
+export type Task =
+  | {
+    /** Plain minimax of `state` to `depth`. */
+    readonly kind: "minimax";
+    readonly state: unknown;
+    readonly depth: number;
+    readonly ply: number;
+  }
+  | {
+    /** Alpha-beta of `state` to `depth` within the window. */
+    readonly kind: "alphabeta";
+    readonly state: unknown;
+    readonly depth: number;
+    readonly ply: number;
+    readonly alpha: number;
+    readonly beta: number;
+  }
+  | {
+    /**
+     * Lazy SMP: iterative-deepening alpha-beta of the root with a shared table. Helper 0
+     * is the main searcher: when it finishes it raises the stop flag for the helpers.
+     */
+    readonly kind: "smp";
+    readonly state: unknown;
+    readonly depth: number;
+    readonly timeMs: number | undefined;
+    readonly helper: number;
+    readonly table: SharedArrayBuffer;
+  };
+
+/** A batch of tasks as sent to a worker (many small tasks travel in few messages). */
+export interface TaskMessage {
+  /** The job's id in the pool. */
+  readonly id: number;
+  /** Where the game comes from. */
+  readonly source: GameSource;
+  /** The search settings. */
+  readonly settings: TaskSettings;
+  /** The work, done in order. */
+  readonly tasks: readonly Task[];
+  /** One Int32 stop flag shared by all tasks of a search (non-zero: stop now). */
+  readonly stop: SharedArrayBuffer;
+}
+
+/** What a task found. */
+export interface TaskResult {
+  /** The value (player 0 maximizes). */
+  readonly value: number;
+  /** Nodes visited. */
+  readonly nodes: number;
+  /** The principal variation from the task's state. */
+  readonly pv: readonly number[];
+  /** True when no depth cut-off was reached. */
+  readonly exact: boolean;
+  /** Lazy SMP: the depth of the last completed iteration. */
+  readonly depth: number;
+}
+
+/** A worker's reply. */
+export type ReplyMessage =
+  | { readonly id: number; readonly type: "done"; readonly results: readonly TaskResult[] }
+  | { readonly id: number; readonly type: "stopped" }
+  | { readonly id: number; readonly type: "error"; readonly message: string };

@@ -1,0 +1,341 @@
+/**
+ * Parallel search strategies on the worker pool, generic over every plugin (a worker
+ * rebuilds the game from its source, so a user's plugin from a file or URL works too):
+ *
+ * - `par_then_mm` (seed 004): minimax over the first `par` plies, the positions there
+ *   searched with sequential minimax in parallel;
+ * - `par_then_ab` (seed 004): the same with sequential alpha-beta below;
+ * - `young_bros` (seed 004, Young Brothers Wait): at each node within `par` plies, the
+ *   eldest child is searched first, then its brothers in parallel with the narrowed
+ *   window; sequential alpha-beta below;
+ * - `lazy_smp`: every worker deepens the same root over one shared transposition table
+ *   in a `SharedArrayBuffer`, the first worker's result standing (the approach of
+ *   modern engines).
+ *
+ * Each returns the same value as its sequential counterpart on the same position and
+ * depth (minimax or alpha-beta; chance nodes minimize as they do there).
+ *
+ * @module
+ */
+import { Effect, Option } from "../deps.ts";
+import { byDistance, CHANCE, type Game } from "../game.ts";
+import { gameSource } from "../plugin.ts";
+import { alphabetaSearch } from "../search/alphabeta.ts";
+import { minimaxSearch } from "../search/minimax.ts";
+import type { SearchOptions, SearchResult, Strategy } from "../search/types.ts";
+import { SearchFailed, withPool, type WorkerPool } from "./pool.ts";
+import type { Task, TaskResult, TaskSettings } from "./protocol.ts";
+
+/** What one parallel iteration found. */
+interface Found {
+  readonly value: number;
+  readonly pv: readonly number[];
+  readonly nodes: number;
+  readonly exact: boolean;
+}
+
+type Pool = WorkerPool["Service"];
+
+let generation = 0;
+/** Settings for a new search (a new generation: workers' tables start empty). */
+const settingsFor = (options: SearchOptions): TaskSettings => ({
+  chance: "min",
+  distance: options.distance === true,
+  generation: ++generation,
+});
+
+const sourceOf = (game: Game<unknown>) => {
+  const source = gameSource(game);
+  return source === undefined
+    ? Effect.fail(
+      new SearchFailed({
+        message: "parallel search needs a game built from a plugin module " +
+          "(loadGame or makeGame with the module's URL), so that workers can rebuild it",
+      }),
+    )
+    : Effect.succeed(source);
+};
+
+const leafOf = <S>(game: Game<S>, s: S, ply: number, distance: boolean): Found => {
+  const v = game.value(s);
+  return { value: distance ? byDistance(v, ply) : v, pv: [], nodes: 1, exact: true };
+};
+
+const movesAt = <S>(game: Game<S>, s: S): readonly number[] =>
+  game.toMove(s) === CHANCE ? game.chances(s).map((c) => c.move) : game.moves(s);
+
+/** Backs up children's values: player 0 maximizes; player 1 and chance minimize. */
+const backUp = (max: boolean, moves: readonly number[], kids: readonly Found[]): Found => {
+  let best = 0, nodes = 1, exact = true;
+  for (let i = 0; i < kids.length; i++) {
+    nodes += kids[i].nodes;
+    exact &&= kids[i].exact;
+    if (i > 0 && (max ? kids[i].value > kids[best].value : kids[i].value < kids[best].value)) {
+      best = i;
+    }
+  }
+  return { value: kids[best].value, pv: [moves[best], ...kids[best].pv], nodes, exact };
+};
+
+const fromTask = (r: TaskResult): Found => ({
+  value: r.value,
+  pv: r.pv,
+  nodes: r.nodes,
+  exact: r.exact,
+});
+
+/**
+ * Iterative deepening over an effectful iteration: with a time budget, each iteration
+ * gets the time left and is interrupted (stopping the workers) when it runs out.
+ */
+const deepenParallel = <S>(
+  game: Game<S>,
+  state: S,
+  options: SearchOptions,
+  one: (depth: number) => Effect.Effect<Found, SearchFailed>,
+): Effect.Effect<SearchResult, SearchFailed> =>
+  Effect.gen(function* () {
+    const start = performance.now();
+    const moves = game.toMove(state) === CHANCE ? [] : game.moves(state);
+    const target = options.depth ?? (options.timeMs === undefined ? 4 : 1000);
+    let result: SearchResult = {
+      move: moves[0],
+      value: NaN,
+      pv: moves.length > 0 ? [moves[0]] : [],
+      nodes: 0,
+      depth: 0,
+      exact: false,
+      timeMs: 0,
+    };
+    let nodes = 0;
+    const first = options.timeMs === undefined ? target : 1;
+    for (let d = first; d <= target; d++) {
+      let found: Found;
+      if (options.timeMs === undefined) found = yield* one(d);
+      else {
+        const left = start + options.timeMs - performance.now();
+        if (left <= 0) break;
+        const r = yield* Effect.timeoutOption(one(d), left);
+        if (Option.isNone(r)) break;
+        found = r.value;
+      }
+      nodes += found.nodes;
+      result = {
+        move: found.pv[0],
+        value: found.value,
+        pv: found.pv,
+        nodes,
+        depth: d,
+        exact: found.exact,
+        timeMs: performance.now() - start,
+      };
+      options.onIteration?.(result);
+      if (found.exact) break;
+    }
+    return { ...result, nodes, timeMs: performance.now() - start };
+  });
+
+/** Seed 004's ParThenMM / ParThenAB: the frontier at `par` plies, searched in parallel. */
+const parThen =
+  (below: "minimax" | "alphabeta") =>
+  <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool) =>
+    Effect.gen(function* () {
+      const source = yield* sourceOf(game as Game<unknown>);
+      const distance = options.distance === true;
+      const settings = settingsFor(options);
+      const par = options.params?.par ?? (below === "minimax" ? 3 : 1);
+      return yield* deepenParallel(game, state, options, (depth) =>
+        Effect.gen(function* () {
+          // Expand the top of the tree on this thread, collecting the frontier as tasks.
+          type Top =
+            | { readonly kind: "leaf"; readonly found: Found }
+            | { readonly kind: "task"; readonly index: number }
+            | {
+              readonly kind: "node";
+              readonly max: boolean;
+              readonly moves: readonly number[];
+              readonly kids: Top[];
+            };
+          const tasks: Task[] = [];
+          const expand = (s: S, d: number, p: number, ply: number): Top => {
+            const moves = movesAt(game, s);
+            if (d <= 0 || moves.length === 0) {
+              return { kind: "leaf", found: { ...leafOf(game, s, ply, distance), exact: d > 0 } };
+            }
+            if (p <= 0) {
+              tasks.push(
+                below === "minimax" ? { kind: "minimax", state: s, depth: d, ply } : {
+                  kind: "alphabeta",
+                  state: s,
+                  depth: d,
+                  ply,
+                  alpha: -Infinity,
+                  beta: Infinity,
+                },
+              );
+              return { kind: "task", index: tasks.length - 1 };
+            }
+            return {
+              kind: "node",
+              max: game.toMove(s) === 0,
+              moves,
+              kids: moves.map((m) => expand(game.play(s, m), d - 1, p - 1, ply + 1)),
+            };
+          };
+          const top = expand(state, depth, par, 0);
+          const results = yield* pool.run(source, settings, tasks);
+          const resolve = (t: Top): Found =>
+            t.kind === "leaf"
+              ? t.found
+              : t.kind === "task"
+              ? fromTask(results[t.index])
+              : backUp(t.max, t.moves, t.kids.map(resolve));
+          return resolve(top);
+        }));
+    });
+
+/** Seed 004's YoungBros: the eldest brother first, then the rest in parallel. */
+const youngBrothers = <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool) =>
+  Effect.gen(function* () {
+    const source = yield* sourceOf(game as Game<unknown>);
+    const distance = options.distance === true;
+    const settings = settingsFor(options);
+    const par = options.params?.par ?? 3;
+    const task = (s: S, d: number, ply: number, alpha: number, beta: number) =>
+      Effect.map(
+        pool.run(source, settings, [{ kind: "alphabeta", state: s, depth: d, ply, alpha, beta }]),
+        (rs) => fromTask(rs[0]),
+      );
+    const ybw = (
+      s: S,
+      d: number,
+      p: number,
+      ply: number,
+      alpha: number,
+      beta: number,
+    ): Effect.Effect<Found, SearchFailed> =>
+      Effect.gen(function* () {
+        let moves = movesAt(game, s);
+        if (d <= 0 || moves.length === 0) {
+          return { ...leafOf(game, s, ply, distance), exact: d > 0 };
+        }
+        if (p <= 0) return yield* task(s, d, ply, alpha, beta);
+        const max = game.toMove(s) === 0;
+        if (game.orderMoves !== undefined && game.toMove(s) !== CHANCE) {
+          moves = game.orderMoves(s, moves);
+        }
+        // The eldest brother, searched sequentially, narrows the window...
+        const eldest = yield* task(game.play(s, moves[0]), d - 1, ply + 1, alpha, beta);
+        if (max ? eldest.value >= beta : eldest.value <= alpha) {
+          return { ...eldest, pv: [moves[0], ...eldest.pv], nodes: eldest.nodes + 1 };
+        }
+        const a = max ? Math.max(alpha, eldest.value) : alpha;
+        const b = max ? beta : Math.min(beta, eldest.value);
+        // ...then the younger brothers run in parallel within it.
+        const rest = yield* Effect.forEach(
+          moves.slice(1),
+          (m) => ybw(game.play(s, m), d - 1, p - 1, ply + 1, a, b),
+          { concurrency: "unbounded" },
+        );
+        return backUp(max, moves, [eldest, ...rest]);
+      });
+    return yield* deepenParallel(
+      game,
+      state,
+      options,
+      (depth) => ybw(state, depth, par, 0, -Infinity, Infinity),
+    );
+  });
+
+/** Lazy SMP: all workers deepen the root over one shared table; worker 0's result stands. */
+const lazySmp = <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool) =>
+  Effect.gen(function* () {
+    const source = yield* sourceOf(game as Game<unknown>);
+    const distance = options.distance === true;
+    const settings = settingsFor(options);
+    const start = performance.now();
+    const table = pool.sharedTable(
+      JSON.stringify([source, distance]),
+      options.params?.ttmb ?? 64,
+    );
+    table.clear(); // every search starts cold
+    const depth = options.depth ?? (options.timeMs === undefined ? 4 : 1000);
+    const tasks: Task[] = Array.from({ length: pool.size }, (_, helper) => ({
+      kind: "smp" as const,
+      state,
+      depth,
+      timeMs: options.timeMs,
+      helper,
+      table: table.buffer as SharedArrayBuffer,
+    }));
+    const results = yield* pool.run(source, settings, tasks);
+    const main = results[0];
+    const moves = game.toMove(state) === CHANCE ? [] : game.moves(state);
+    const result: SearchResult = {
+      move: main.pv[0] ?? moves[0],
+      value: main.value,
+      pv: main.pv,
+      nodes: results.reduce((n, r) => n + r.nodes, 0),
+      depth: main.depth,
+      exact: main.exact,
+      timeMs: performance.now() - start,
+    };
+    return result;
+  });
+
+const parallelStrategy = (
+  name: string,
+  description: string,
+  sequential: Strategy["search"],
+  run: <S>(
+    g: Game<S>,
+    s: S,
+    o: SearchOptions,
+    pool: Pool,
+  ) => Effect.Effect<SearchResult, SearchFailed>,
+): Strategy => ({
+  name,
+  description,
+  search: sequential,
+  parallel: (game, state, options) => withPool((pool) => run(game, state, options, pool)),
+});
+
+/** Seed 004's ParThenMM: parallel minimax for `par` plies (default 3), minimax below. */
+export const parThenMm: Strategy = parallelStrategy(
+  "par_then_mm",
+  "parallel minimax for the first par plies (,par=3), sequential minimax below",
+  (g, s, o) => minimaxSearch(g, s, o, "min"),
+  parThen("minimax"),
+);
+
+/** Seed 004's ParThenAB: parallel minimax for `par` plies (default 1), alpha-beta below. */
+export const parThenAb: Strategy = parallelStrategy(
+  "par_then_ab",
+  "parallel minimax for the first par plies (,par=1), sequential alpha-beta below",
+  (g, s, o) => alphabetaSearch(g, s, o, "min"),
+  parThen("alphabeta"),
+);
+
+/** Seed 004's YoungBros: Young Brothers Wait to `par` plies (default 3). */
+export const youngBros: Strategy = parallelStrategy(
+  "young_bros",
+  "Young Brothers Wait: eldest child first, brothers in parallel to par plies (,par=3)",
+  (g, s, o) => alphabetaSearch(g, s, o, "min"),
+  youngBrothers,
+);
+
+/** Lazy SMP over a shared transposition table. */
+export const lazySmpStrategy: Strategy = parallelStrategy(
+  "lazy_smp",
+  "Lazy SMP: every worker deepens the root over one shared transposition table",
+  (g, s, o) => alphabetaSearch(g, s, o, "min"),
+  lazySmp,
+);
+
+/** The parallel strategies by name. */
+export const parallelStrategies: Readonly<Record<string, Strategy>> = {
+  par_then_mm: parThenMm,
+  par_then_ab: parThenAb,
+  young_bros: youngBros,
+  lazy_smp: lazySmpStrategy,
+};

@@ -1,0 +1,104 @@
+/**
+ * A search worker: rebuilds games from their sources (module URL and options, loading
+ * any plugin, built-in or a user's), runs tasks with the sequential engines, and keeps
+ * one transposition table per game between tasks.
+ *
+ * @module
+ */
+/// <reference lib="deno.worker" />
+import { Effect } from "../deps.ts";
+import type { Game } from "../game.ts";
+import { makeGame, validatePlugin } from "../plugin.ts";
+import { alphabetaEngine } from "../search/alphabeta.ts";
+import { SearchStopped } from "../search/control.ts";
+import { minimaxEngine } from "../search/minimax.ts";
+import { alphabetaSearch } from "../search/alphabeta.ts";
+import { TranspositionTable } from "../search/tt.ts";
+import type { ReplyMessage, Task, TaskMessage, TaskResult } from "./protocol.ts";
+import type { GameSource } from "../plugin.ts";
+
+/** Table size per game in each worker (MB). */
+const WORKER_TT_MB = 32;
+
+const games = new Map<string, Promise<Game<unknown>>>();
+const tables = new Map<string, TranspositionTable>();
+const generations = new Map<string, number>();
+
+const keyOf = (source: GameSource) => JSON.stringify([source.url, source.options]);
+
+const gameFor = (source: GameSource): Promise<Game<unknown>> => {
+  const key = keyOf(source);
+  let g = games.get(key);
+  if (g === undefined) {
+    g = (async () => {
+      const mod = await import(source.url);
+      const plugin = validatePlugin(mod, source.url);
+      if (plugin._tag === "Failure") throw new Error(plugin.failure.message);
+      return (await Effect.runPromise(makeGame(plugin.success, source.options))).game;
+    })();
+    games.set(key, g);
+  }
+  return g;
+};
+
+const run = async (msg: TaskMessage): Promise<TaskResult[]> => {
+  const game = await gameFor(msg.source);
+  return msg.tasks.map((t) => runTask(game, msg, t));
+};
+
+const runTask = (game: Game<unknown>, msg: TaskMessage, t: Task): TaskResult => {
+  const flag = new Int32Array(msg.stop);
+  const shouldStop = () => Atomics.load(flag, 0) !== 0;
+  const { chance, distance } = msg.settings;
+  const tableKey = `${keyOf(msg.source)}|${chance}|${distance}`;
+  if (t.kind === "minimax") {
+    const e = minimaxEngine(game, { shouldStop, distance }, chance);
+    const value = e.search(t.state, t.depth, t.ply);
+    return { value, nodes: e.counter.nodes, pv: e.pv(), exact: e.exact(), depth: t.depth };
+  }
+  if (t.kind === "alphabeta") {
+    let tt = tables.get(tableKey);
+    if (tt === undefined && game.key !== undefined) {
+      tt = new TranspositionTable(WORKER_TT_MB);
+      tables.set(tableKey, tt);
+    }
+    if (tt !== undefined && generations.get(tableKey) !== msg.settings.generation) {
+      tt.clear(); // a new search starts cold
+      generations.set(tableKey, msg.settings.generation);
+    }
+    const e = alphabetaEngine(game, { shouldStop, distance, tt: tt ?? false }, chance);
+    const value = e.search(t.state, t.depth, t.alpha, t.beta, t.ply);
+    return {
+      value,
+      nodes: e.counter.nodes,
+      pv: e.pv(t.state, t.depth),
+      exact: e.exact(),
+      depth: t.depth,
+    };
+  }
+  // Lazy SMP: every helper deepens the same root over one shared table; odd helpers
+  // look one ply further, so that their entries lead the others' move ordering.
+  const tt = new TranspositionTable(0, t.table);
+  const r = alphabetaSearch(game, t.state, {
+    depth: t.depth + (t.helper % 2),
+    ...(t.timeMs !== undefined ? { timeMs: t.timeMs } : {}),
+    distance,
+    tt,
+    shouldStop,
+  }, chance);
+  if (t.helper === 0) Atomics.store(flag, 0, 1); // the main searcher is done: stop the rest
+  return { value: r.value, nodes: r.nodes, pv: r.pv, exact: r.exact, depth: r.depth };
+};
+
+self.onmessage = async (e: MessageEvent<TaskMessage>) => {
+  const msg = e.data;
+  let reply: ReplyMessage;
+  try {
+    reply = { id: msg.id, type: "done", results: await run(msg) };
+  } catch (err) {
+    reply = err instanceof SearchStopped
+      ? { id: msg.id, type: "stopped" }
+      : { id: msg.id, type: "error", message: err instanceof Error ? err.message : String(err) };
+  }
+  self.postMessage(reply);
+};

@@ -1,0 +1,53 @@
+/**
+ * 2048 on a w x h grid as seed 001 defines it: a two-player game where the computer
+ * places a 2 (probability 0.9) or a 4 (0.1) on a uniformly chosen empty cell, and the
+ * slider slides every tile left, right, up or down, merging equal neighbours once.
+ *
+ * In the protocol the slider is player 0 (it maximizes `value`), the computer's moves
+ * are chance moves, and player 1 ("computer") never moves. The game starts on the empty
+ * grid with the computer to move. Slides are written `L`, `R`, `U`, `D` (or left, right,
+ * up, down, arrows); tiles as the seed shows them, `NewTile (x,y) v` (x the column, y the
+ * row, from 0).
+ *
+ * The plugin's `expectimax` strategy is the fast 2048 expectimax (`expectimax.ts`);
+ * `minimax` is the core's (the computer minimizes, seed 001's minimax). Seed 001's own
+ * functions on `[[Int]]` grids are in `seed001.ts`.
+ *
+ * @module
+ */
+import { Effect, Schema } from "../../core/deps.ts";
+import { definePlugin, type GamePlugin } from "../../core/plugin.ts";
+import { expectimax2048 } from "./expectimax.ts";
+import { createGame, type EvalName, type State2048 } from "./rules.ts";
+
+const size = (what: string) =>
+  Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 16 }))
+    .annotate({ description: what })
+    .pipe(Schema.withDecodingDefaultKey(Effect.succeed(4)));
+
+/** 2048's options: the grid's size and the evaluation. */
+export const Game2048Options = Schema.Struct({
+  width: size("the grid's width (columns)"),
+  height: size("the grid's height (rows)"),
+  eval: Schema.Literals(["gradient", "monotone"])
+    .annotate({
+      description: "the evaluation: seed 001's gradient matrices, or monotone rows and " +
+        "columns, empty cells and merges (much stronger play)",
+    })
+    .pipe(Schema.withDecodingDefaultKey(Effect.succeed("gradient" as const))),
+});
+
+/** Decoded 2048 options. */
+export type Game2048Options = typeof Game2048Options.Type;
+
+/** The 2048 plugin (id `2048`). */
+const plugin: GamePlugin<Game2048Options, State2048> = definePlugin({
+  id: "2048",
+  name: "2048",
+  description: "slide and merge tiles on a w x h grid; the computer places 2s and 4s",
+  options: Game2048Options,
+  create: (o: Game2048Options) => createGame(o.width, o.height, o.eval as EvalName),
+  strategies: { expectimax: expectimax2048 },
+  defaultOpponent: "random",
+});
+export default plugin;

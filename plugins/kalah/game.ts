@@ -1,0 +1,106 @@
+/**
+ * Kalah as a `Game` of the protocol: south is player 0 (seed 004's player 0, seed 000's
+ * bob) and maximizes. Moves are houses counted from the mover's left (0-based
+ * internally, written 1..n). See `rules.ts` for the state layout.
+ *
+ * @module
+ */
+import { Result } from "../../core/deps.ts";
+import type { Game, Player } from "../../core/game.ts";
+import { hashInts } from "../../core/hash.ts";
+import { playBoard, PLAYERS, seedBoard } from "./board.ts";
+import {
+  initialState,
+  isOver,
+  type KalahConfig,
+  type KalahState,
+  movesFor,
+  orderKalahMoves,
+  play,
+  storeDiff,
+  util,
+} from "./rules.ts";
+
+/** How `render` draws the board: the play board, or seed 000's `showGame`. */
+export type BoardStyle = "play" | "seed000";
+
+/** Everything that builds a Kalah game. */
+export interface KalahGameOptions extends KalahConfig {
+  /** The picture `render` draws (default the play board). */
+  readonly board?: BoardStyle;
+}
+
+/** A Kalah game with its configuration attached (the fast searches read it). */
+export interface KalahGame extends Game<KalahState> {
+  /** The rules it was built with. */
+  readonly config: KalahConfig;
+}
+
+/** True when `game` is a Kalah game built by `kalahGame` (it carries its configuration). */
+export const isKalahGame = (game: Game<unknown>): game is Game<unknown> & KalahGame =>
+  game.id === "kalah" && typeof (game as { config?: unknown }).config === "object";
+
+/**
+ * Builds Kalah(pits, stones) with a capture rule and an evaluation.
+ *
+ * Values are stone margins from south's point of view: `util` (seed 004: south's houses
+ * and store minus north's) or `store` (seed 000: south's store minus north's). At the
+ * end of the game both are the final margin, which is also `outcome(s).margin`.
+ *
+ * @example
+ * ```ts
+ * import { kalahGame } from "./game.ts";
+ * const g = kalahGame({ pits: 6, stones: 4, capture: "nonempty", eval: "util" });
+ * const s = g.play(g.initial(), 2); // house 3: the last stone lands in the store
+ * if (g.toMove(s) !== 0 || g.formatMove(s, 5) !== "6") throw new Error();
+ * ```
+ */
+export const kalahGame = (options: KalahGameOptions): KalahGame => {
+  const config: KalahConfig = {
+    pits: options.pits,
+    stones: options.stones,
+    capture: options.capture,
+    eval: options.eval,
+  };
+  const n = config.pits;
+  const always = config.capture === "always";
+  const moves = movesFor(n);
+  const start = initialState(n, config.stones);
+  const board = options.board ?? "play";
+  const value = config.eval === "util"
+    ? (s: KalahState) => util(s, n)
+    : (s: KalahState) => (isOver(s, n) ? util(s, n) : storeDiff(s, n));
+  return {
+    id: "kalah",
+    config,
+    players: PLAYERS,
+    initial: () => start.slice(),
+    toMove: (s) => s[2 * n + 2] as Player,
+    moves,
+    chances: () => [],
+    play: (s, m) => play(s, n, m, always),
+    outcome: (s) => {
+      if (!isOver(s, n)) return undefined;
+      const margin = util(s, n);
+      return { winner: margin > 0 ? 0 : margin < 0 ? 1 : null, margin };
+    },
+    value,
+    render: (s) => (board === "play" ? playBoard(s, n) : seedBoard(s, n, config.stones)),
+    formatMove: (_s, m) => String(m + 1),
+    parseMove: (s, text) => {
+      const t = text.trim();
+      if (!/^\d+$/.test(t)) {
+        return Result.fail(`expected a house number 1-${n} (counted from your left)`);
+      }
+      const h = Number(t);
+      if (h < 1 || h > n) return Result.fail(`there is no house ${t}: houses are 1-${n}`);
+      if (isOver(s, n)) return Result.fail("the game is over");
+      const base = s[2 * n + 2] === 0 ? 0 : n + 1;
+      if (s[base + h - 1] === 0) return Result.fail(`house ${h} is empty`);
+      return Result.succeed(h - 1);
+    },
+    key: hashInts,
+    orderMoves: (s, ms) => orderKalahMoves(s, n, ms, always),
+    stats: (s) => ({ margin: util(s, n) }),
+  };
+};

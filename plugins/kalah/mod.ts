@@ -1,0 +1,93 @@
+/**
+ * Kalah / Kalaha(pits, stones): seeds 000 and 004 as one plugin.
+ *
+ * - Options: `pits` (houses a side), `stones` (per house), `capture` (`nonempty`, seed
+ *   004's rule, or `always`, seed 000's), `eval` (`util`, seed 004's, or `store`, seed
+ *   000's store difference) and `board` (`play` or seed 000's `seed000` picture).
+ * - South (player 0, who moves first) is seed 004's player 0 and seed 000's bob.
+ * - Strategies of its own: `seq_mm` and `seq_ab` (seed 004's searches, specialised) and
+ *   `solve` (the exact solver, for `deno task analyze kalah --solve`).
+ *
+ * See `plugins/kalah/README.md` for the rules, the seed mapping and the solver's results.
+ *
+ * @module
+ */
+import { Effect, Schema } from "../../core/deps.ts";
+import { definePlugin, type GamePlugin } from "../../core/plugin.ts";
+import type { SearchOptions, SearchResult, Strategy } from "../../core/search/types.ts";
+import type { Game } from "../../core/game.ts";
+import { fastSearch } from "./fast.ts";
+import { type KalahGame, kalahGame } from "./game.ts";
+import type { KalahState } from "./rules.ts";
+import { solveStrategy } from "./solve.ts";
+
+export { type BoardStyle, isKalahGame, type KalahGame, kalahGame } from "./game.ts";
+export type { CaptureRule, EvalName, KalahConfig, KalahState } from "./rules.ts";
+
+/** The largest number of houses a side. */
+export const MAX_PITS = 100;
+/** The largest number of stones per house (the total stays below 2^31). */
+export const MAX_STONES = 10_000_000;
+
+/** Kalah's options: every field has a default and a description. */
+export const KalahOptions = Schema.Struct({
+  pits: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_PITS }))
+    .annotate({ description: "houses per side" })
+    .pipe(Schema.withDecodingDefaultKey(Effect.succeed(6))),
+  stones: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: MAX_STONES }))
+    .annotate({ description: "stones per house at the start" })
+    .pipe(Schema.withDecodingDefaultKey(Effect.succeed(4))),
+  capture: Schema.Literals(["nonempty", "always"])
+    .annotate({
+      description: "a last stone in an empty own house captures when the opposite house " +
+        "is non-empty (seed 004) or always (seed 000)",
+    })
+    .pipe(Schema.withDecodingDefaultKey(Effect.succeed("nonempty" as const))),
+  eval: Schema.Literals(["util", "store"])
+    .annotate({
+      description: "the value searches use: houses + store difference (seed 004's util) " +
+        "or store difference (seed 000's value)",
+    })
+    .pipe(Schema.withDecodingDefaultKey(Effect.succeed("util" as const))),
+  board: Schema.Literals(["play", "seed000"])
+    .annotate({ description: "the board picture: numbered houses, or seed 000's showGame" })
+    .pipe(Schema.withDecodingDefaultKey(Effect.succeed("play" as const))),
+});
+
+/** Decoded Kalah options. */
+export type KalahOptions = typeof KalahOptions.Type;
+
+/** Seed 004's `SeqMM`: plain minimax in house order, specialised (same results as `minimax`). */
+export const seqMmStrategy: Strategy = {
+  name: "seq_mm",
+  description: "seed 004's SeqMM: plain minimax, Kalah-specialised (same result as minimax)",
+  search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult =>
+    fastSearch(game, state, options, "mm"),
+};
+
+/** Seed 004's `SeqAB`: alpha-beta without ordering or table, specialised. */
+export const seqAbStrategy: Strategy = {
+  name: "seq_ab",
+  description: "seed 004's SeqAB: alpha-beta in house order, Kalah-specialised",
+  search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult =>
+    fastSearch(game, state, options, "ab"),
+};
+
+/** The exact solver (`solve`). */
+export const kalahSolveStrategy: Strategy = solveStrategy;
+
+/** Builds the game for decoded options. */
+export const createKalah = (options: KalahOptions): KalahGame => kalahGame(options);
+
+/** The Kalah plugin. */
+const plugin: GamePlugin<KalahOptions, KalahState> = definePlugin({
+  id: "kalah",
+  name: "Kalah",
+  description: "sow stones round the board; capture, take extra turns, fill your store",
+  options: KalahOptions,
+  create: createKalah,
+  strategies: { seq_mm: seqMmStrategy, seq_ab: seqAbStrategy, solve: kalahSolveStrategy },
+  defaultOpponent: "alphabeta:1s",
+});
+
+export default plugin;

@@ -1,0 +1,134 @@
+/**
+ * Seed 004's AI modes, as `deno task kalah` names them, in one table: how many
+ * parameters each takes, how it searches, and its benchmark group. The sequential modes
+ * are the Kalah-specialised searches; the parallel modes (`par_then_mm`, `par_then_ab`,
+ * `young_bros`) run the core's parallel strategies on the program's worker pool, with
+ * seed 004's `parDepth` as their `par`.
+ *
+ * @module
+ */
+import type { Effect } from "../../core/deps.ts";
+import { Effect as E } from "../../core/deps.ts";
+import type { Game } from "../../core/game.ts";
+import type { SearchResult } from "../../core/search/types.ts";
+import type { SearchFailed } from "../../core/parallel/pool.ts";
+import { parallelStrategies } from "../../core/parallel/strategies.ts";
+import { runStrategy } from "../../core/search/strategies.ts";
+import { fastSearch } from "./fast.ts";
+
+/** A mode's parameters: `(depth)` or `(depth, parDepth)`. */
+export interface ModeParams {
+  /** The search depth limit (seed 004's `search_depth_limit`). */
+  readonly depth: number;
+  /** The parallelism depth limit (two-parameter modes only). */
+  readonly parDepth?: number;
+}
+
+/** One of seed 004's AI modes. */
+export interface ModeSpec {
+  /** Its name on the command line. */
+  readonly name: string;
+  /** 1: `(depth)`; 2: `(depth,parDepth)`. */
+  readonly arity: 1 | 2;
+  /** One line for the help text. */
+  readonly description: string;
+  /** Searches a position (a parallel mode on the worker pool). */
+  readonly search: <S>(
+    game: Game<S>,
+    state: S,
+    params: ModeParams,
+  ) => Effect.Effect<SearchResult, SearchFailed>;
+  /** Its benchmark group: the parameter sets seed 004's `Benchmark.hs` runs. */
+  readonly bench: readonly ModeParams[];
+}
+
+/** A parallel mode: the core strategy with seed 004's parDepth as `par`. */
+const parallel = (name: string) => <S>(game: Game<S>, state: S, p: ModeParams) =>
+  runStrategy(parallelStrategies[name], game, state, {
+    depth: p.depth,
+    params: { par: p.parDepth ?? 1 },
+  });
+
+/** Seed 004's modes in its order. */
+export const MODES: readonly ModeSpec[] = [
+  {
+    name: "seq_mm",
+    arity: 1,
+    description: "sequential minimax (SeqMM)",
+    search: (game, state, p) => E.sync(() => fastSearch(game, state, { depth: p.depth }, "mm")),
+    bench: [{ depth: 9 }],
+  },
+  {
+    name: "seq_ab",
+    arity: 1,
+    description: "sequential alpha-beta (SeqAB)",
+    search: (game, state, p) => E.sync(() => fastSearch(game, state, { depth: p.depth }, "ab")),
+    bench: [{ depth: 9 }],
+  },
+  {
+    name: "par_then_mm",
+    arity: 2,
+    description: "parallel minimax for parDepth plies, then minimax (ParThenMM)",
+    search: parallel("par_then_mm"),
+    bench: [1, 2, 3, 4, 5, 6, 7, 8, 9].map((parDepth) => ({ depth: 9, parDepth })),
+  },
+  {
+    name: "par_then_ab",
+    arity: 2,
+    description: "parallel minimax for parDepth plies, then alpha-beta (ParThenAB)",
+    search: parallel("par_then_ab"),
+    bench: [1, 2, 3, 4, 5, 6, 7, 8, 9].map((parDepth) => ({ depth: 9, parDepth })),
+  },
+  {
+    name: "young_bros",
+    arity: 2,
+    description: "young brothers wait: eldest child first, then the rest in parallel",
+    search: parallel("young_bros"),
+    bench: [1, 2, 3, 4, 5, 6, 7, 8, 9].map((parDepth) => ({ depth: 9, parDepth })),
+  },
+];
+
+/** A mode by name. */
+export const modeByName = (name: string): ModeSpec | undefined =>
+  MODES.find((m) => m.name === name);
+
+/** Seed 004's message for an unknown mode. */
+export const modeNamesMessage = (): string =>
+  `AI Mode must be one of [${MODES.map((m) => m.name).join(", ")}]`;
+
+/**
+ * Reads a mode's parameters as seed 004 does (Haskell's `read`): an integer, optionally
+ * in parentheses, for one-parameter modes (`9` or `(9)`); a pair `(9,2)` for the others.
+ * Errors are seed 004's messages.
+ *
+ * @example
+ * ```ts
+ * import { modeByName, parseParams } from "./modes.ts";
+ * const r = parseParams(modeByName("seq_mm")!, "(9)");
+ * if (!("params" in r) || r.params.depth !== 9) throw new Error();
+ * ```
+ */
+export const parseParams = (
+  mode: ModeSpec,
+  text: string,
+): { readonly params: ModeParams } | { readonly error: string } => {
+  const int = String.raw`\s*(-?\d+)\s*`;
+  if (mode.arity === 1) {
+    const m = new RegExp(`^\\s*(?:${int}|\\(${int}\\))\\s*$`).exec(text);
+    if (m === null) return { error: `AI params must be specified as "(search_depth_limit)"` };
+    const depth = Number(m[1] ?? m[2]);
+    if (depth < 0) return { error: "search_depth_limit must be non-negative" };
+    return { params: { depth } };
+  }
+  const m = new RegExp(`^\\s*\\(${int},${int}\\)\\s*$`).exec(text);
+  if (m === null) {
+    return {
+      error: `AI params must be specified as "(search_depth_limit,parallelism_depth_limit)"`,
+    };
+  }
+  const depth = Number(m[1]), parDepth = Number(m[2]);
+  if (depth < 0 || parDepth < 0) {
+    return { error: "search_depth_limit and parallelism_depth_limit must be non-negative" };
+  }
+  return { params: { depth, parDepth } };
+};

@@ -1,0 +1,489 @@
+/**
+ * The exact Kalah solver: MTD(f) over a fail-soft null-window alpha-beta (negamax with
+ * extra turns), a two-way transposition table of value bounds keyed by the houses
+ * only, Kalah move ordering, futility bounds from the stones left, and an endgame
+ * database (`db.ts`) for positions with few stones left.
+ *
+ * Values are the mover's *future* net gain (see `db.ts`): what the stores already hold
+ * does not matter, so transpositions that differ only in the stores share one entry.
+ * The final margin is the store difference plus that gain.
+ *
+ * @module
+ */
+import { type EndgameDb, flipHalves, rankPosition, sowRelative } from "./db.ts";
+
+/** How the solver is set up. */
+export interface SolverOptions {
+  /** Houses per side. */
+  readonly pits: number;
+  /** True for seed 000's capture rule. */
+  readonly captureAlways: boolean;
+  /** An endgame database for the same board and rule, if any. */
+  readonly db?: EndgameDb;
+  /** Transposition table memory in megabytes (default 256). */
+  readonly ttMb?: number;
+  /**
+   * Positions with fewer stones use only a 16 MB part of the table (default 0: none
+   * do; measured, it cost more nodes than it saved time).
+   */
+  readonly farStones?: number;
+  /**
+   * Positions with at least this many stones probe the table for every child before
+   * searching any (enhanced transposition cutoff); default: none (measured, it saved
+   * nodes but not time).
+   */
+  readonly etcMinStones?: number;
+  /** Polled every 65536 nodes; true stops the solve (it then throws `SolveStopped`). */
+  readonly shouldStop?: () => boolean;
+}
+
+/** Thrown out of a solve that was stopped. */
+export class SolveStopped extends Error {
+  /** Creates the sentinel. */
+  constructor() {
+    super("solve stopped");
+  }
+}
+
+/** The outcome of solving one position. */
+export interface Solved {
+  /** The mover's future net gain under perfect play. */
+  readonly value: number;
+  /** An optimal move (house from the mover's left, from 0), or -1 at the end. */
+  readonly move: number;
+  /** Positions searched. */
+  readonly nodes: number;
+  /** Null-window passes MTD(f) made. */
+  readonly passes: number;
+}
+
+/** Bytes per table entry (two 32-bit checks, two 16-bit bounds, move, work). */
+const ENTRY_BYTES = 16;
+const NONE = -32768;
+/** A child value not known before searching it. */
+const UNKNOWN = -1 << 30;
+
+/**
+ * A solver for one board width and capture rule; its table persists between solves
+ * (every entry is a true bound, valid forever).
+ */
+export class KalahSolver {
+  /** Houses per side. */
+  readonly pits: number;
+  /** Nodes searched so far (over all solves). */
+  nodes = 0;
+  private readonly k: number;
+  private readonly captureAlways: boolean;
+  private readonly db: EndgameDb | undefined;
+  private readonly dbMax: number;
+  private readonly mask: number;
+  private readonly nearMask: number;
+  private curMask: number;
+  private readonly farStones: number;
+  /**
+   * The table: buckets of two entries of four 32-bit words (one cache line holds a
+   * bucket): the two hash checks, the bounds (`lo << 16 | hi & 0xffff`) and
+   * `work << 8 | move + 1` (work 0 marks an empty entry).
+   */
+  private readonly table: Int32Array;
+  private readonly z1: Int32Array;
+  private readonly z2: Int32Array;
+  private readonly zMax: number;
+  private stack: Int32Array;
+  /** Per ply: the children's boards, moves, gains, kinds, stones and known values. */
+  private kids: Int32Array;
+  private cMove: Int32Array;
+  private cGain: Int32Array;
+  private cFlag: Int32Array;
+  private cLeft: Int32Array;
+  private cVal: Int32Array;
+  private order: Int32Array;
+  private score: Int32Array;
+  private readonly etcMinStones: number;
+  private readonly flag = new Int32Array(3);
+  private shouldStop: (() => boolean) | undefined;
+  private bounds = { lower: -Infinity, upper: Infinity, move: -1 };
+  private h1 = 0;
+  private h2 = 0;
+
+  /** Creates a solver (allocates the table). */
+  constructor(options: SolverOptions) {
+    this.pits = options.pits;
+    this.k = 2 * options.pits;
+    this.captureAlways = options.captureAlways;
+    if (options.db !== undefined) {
+      if (options.db.pits !== options.pits || options.db.captureAlways !== options.captureAlways) {
+        throw new RangeError("the endgame database is for another board or capture rule");
+      }
+    }
+    this.db = options.db;
+    this.dbMax = options.db?.maxStones ?? -1;
+    const mb = options.ttMb ?? 256;
+    const buckets = 2 ** Math.max(9, Math.floor(Math.log2((mb * 1024 * 1024) / (2 * ENTRY_BYTES))));
+    this.mask = buckets - 1;
+    // Positions with few stones use the table's first 16 MB only: there are many of them,
+    // their subtrees are cheap, and a compact region keeps their probes in cache.
+    this.nearMask = Math.min(this.mask, (16 * 1024 * 1024) / (2 * ENTRY_BYTES) - 1);
+    this.curMask = this.mask;
+    this.farStones = options.farStones ?? 0;
+    this.table = new Int32Array(buckets * 8);
+    this.zMax = 128;
+    this.z1 = new Int32Array(this.k * this.zMax);
+    this.z2 = new Int32Array(this.k * this.zMax);
+    let seed = 0x2545f491;
+    const rnd = () => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return seed | 0;
+    };
+    for (let i = 0; i < this.z1.length; i++) {
+      this.z1[i] = rnd();
+      this.z2[i] = rnd();
+    }
+    const plies = 64, n = this.pits;
+    this.stack = new Int32Array(plies * this.k);
+    this.kids = new Int32Array(plies * n * this.k);
+    this.cMove = new Int32Array(plies * n);
+    this.cGain = new Int32Array(plies * n);
+    this.cFlag = new Int32Array(plies * n);
+    this.cLeft = new Int32Array(plies * n);
+    this.cVal = new Int32Array(plies * n);
+    this.order = new Int32Array(plies * n);
+    this.score = new Int32Array(plies * n);
+    this.etcMinStones = options.etcMinStones ?? Infinity;
+    this.shouldStop = options.shouldStop;
+  }
+
+  /** Sets (or clears) the stop test polled during searches. */
+  setStop(test: (() => boolean) | undefined): void {
+    this.shouldStop = test;
+  }
+
+  /** The bounds the last (possibly interrupted) `solve` had proved, and its best move. */
+  lastBounds(): { readonly lower: number; readonly upper: number; readonly move: number } {
+    return { ...this.bounds };
+  }
+
+  /** The table's memory in bytes. */
+  get tableBytes(): number {
+    return (this.mask + 1) * 2 * ENTRY_BYTES;
+  }
+
+  /** The share of table slots in use (sampled). */
+  tableFill(): number {
+    const n = Math.min(2 * (this.mask + 1), 65536);
+    let used = 0;
+    for (let i = 0; i < n; i++) if (this.table[4 * i + 3] !== 0) used++;
+    return used / n;
+  }
+
+  /** Grows the per-ply arrays to hold `ply` and its children. */
+  private ensure(ply: number): void {
+    if ((ply + 2) * this.k <= this.stack.length) return;
+    const plies = Math.max(2 * (this.stack.length / this.k), ply + 2);
+    const n = this.pits;
+    const grow32 = (a: Int32Array, size: number) => {
+      const b = new Int32Array(size);
+      b.set(a);
+      return b;
+    };
+    this.stack = grow32(this.stack, plies * this.k);
+    this.kids = grow32(this.kids, plies * n * this.k);
+    this.cMove = grow32(this.cMove, plies * n);
+    this.cGain = grow32(this.cGain, plies * n);
+    this.cFlag = grow32(this.cFlag, plies * n);
+    this.cLeft = grow32(this.cLeft, plies * n);
+    this.cVal = grow32(this.cVal, plies * n);
+    this.order = grow32(this.order, plies * n);
+    this.score = grow32(this.score, plies * n);
+  }
+
+  /** Sets `h1`, `h2` to the Zobrist hash of the houses `h[off ..]`. */
+  private hash(h: Int32Array, off: number): void {
+    let a = 0, b = 0;
+    const z1 = this.z1, z2 = this.z2, zMax = this.zMax;
+    for (let j = 0; j < this.k; j++) {
+      const v = h[off + j];
+      if (v < zMax) {
+        a ^= z1[j * zMax + v];
+        b ^= z2[j * zMax + v];
+      } else {
+        a ^= Math.imul(z1[j * zMax] ^ v, 0x9e3779b1);
+        b ^= Math.imul(z2[j * zMax] ^ v, 0x85ebca77);
+      }
+    }
+    this.h1 = a;
+    this.h2 = b;
+  }
+
+  /** The table offset of the entry holding the current hash, or -1. */
+  private probe(): number {
+    const t = this.table;
+    const i = (this.h1 & this.curMask) << 3;
+    if (t[i] === this.h1 && t[i + 1] === this.h2 && t[i + 3] !== 0) return i;
+    if (t[i + 4] === this.h1 && t[i + 5] === this.h2 && t[i + 7] !== 0) return i + 4;
+    return -1;
+  }
+
+  /** Records bounds, best move and work (log2 nodes) for the current hash. */
+  private store(lo: number, hi: number, move: number, work: number): void {
+    const t = this.table;
+    const b = (this.h1 & this.curMask) << 3;
+    const w = work < 1 ? 1 : work > 255 ? 255 : work;
+    let i = -1;
+    if (t[b] === this.h1 && t[b + 1] === this.h2 && t[b + 3] !== 0) i = b;
+    else if (t[b + 4] === this.h1 && t[b + 5] === this.h2 && t[b + 7] !== 0) i = b + 4;
+    if (i >= 0) {
+      // Same position: tighten its bounds.
+      const old = t[i + 2];
+      const olo = old >> 16, ohi = (old << 16) >> 16;
+      const nlo = lo > olo ? lo : olo, nhi = hi < ohi ? hi : ohi;
+      t[i + 2] = (nlo << 16) | (nhi & 0xffff);
+      const meta = t[i + 3];
+      const ow = meta >>> 8;
+      t[i + 3] = ((w > ow ? w : ow) << 8) | (move >= 0 ? move + 1 : meta & 0xff);
+      return;
+    }
+    // Replace the entry that cost less to compute.
+    i = (t[b + 7] >>> 8) < (t[b + 3] >>> 8) ? b + 4 : b;
+    t[i] = this.h1;
+    t[i + 1] = this.h2;
+    t[i + 2] = (lo << 16) | (hi & 0xffff);
+    t[i + 3] = (w << 8) | (move + 1);
+  }
+
+  /**
+   * The null-window (or any-window) fail-soft search of the position at `ply`; its
+   * houses are `stack[ply * 2n ..]`, holding `stones` stones.
+   *
+   * All children are made first (into this ply's part of `kids`): finished games and
+   * database positions are then exact at once and searched first; with `etcMinStones`
+   * the table's bounds on the others may cut the node off before any search.
+   */
+  private search(ply: number, alpha: number, beta: number, stones: number): number {
+    const nodes = ++this.nodes;
+    if ((nodes & 0xffff) === 0 && this.shouldStop !== undefined && this.shouldStop()) {
+      throw new SolveStopped();
+    }
+    const n = this.pits, k = this.k;
+    const off = ply * k;
+    const h = this.stack;
+    if (stones <= this.dbMax && ply > 0) {
+      return this.db!.values[rankPosition(this.db!, h, off, stones)];
+    }
+    // Futility: the future gain lies within +-stones.
+    if (stones <= alpha) return stones;
+    if (-stones >= beta) return -stones;
+    let ttMove = -1;
+    this.hash(h, off);
+    const mask = stones >= this.farStones ? this.mask : this.nearMask;
+    this.curMask = mask;
+    const slot = this.probe();
+    if (slot >= 0) {
+      const t = this.table;
+      ttMove = (t[slot + 3] & 0xff) - 1;
+      if (ply > 0) {
+        const bounds = t[slot + 2];
+        const lo = bounds >> 16, hi = (bounds << 16) >> 16;
+        if (lo >= beta) return lo;
+        if (hi <= alpha) return hi;
+        if (lo === hi) return lo;
+        if (lo > alpha) alpha = lo;
+        if (hi < beta) beta = hi;
+      }
+    }
+    const h1 = this.h1, h2 = this.h2;
+    this.ensure(ply + 1);
+    const kids = this.kids, info = ply * n, kb = info * k;
+    const cMove = this.cMove, cGain = this.cGain, cFlag = this.cFlag, cLeft = this.cLeft;
+    const cVal = this.cVal, order = this.order, score = this.score;
+    const flag = this.flag, db = this.db, dbMax = this.dbMax, etc = stones >= this.etcMinStones;
+    let mine = 0;
+    for (let j = off; j < off + n; j++) mine += h[j];
+    const theirs = stones - mine;
+    let count = 0;
+    for (let i = n - 1; i >= 0; i--) {
+      if (h[off + i] === 0) continue;
+      const x = info + count, cb = kb + count * k;
+      for (let j = 0; j < k; j++) kids[cb + j] = h[off + j];
+      const gain = sowRelative(kids, cb, n, i, this.captureAlways, flag, mine, theirs);
+      const f = flag[0], left = flag[1] + flag[2];
+      if (f === 0) flipHalves(kids, cb, n);
+      cMove[x] = i;
+      cGain[x] = gain;
+      cFlag[x] = f;
+      cLeft[x] = left;
+      // An exact value when it is free: the end of the game, or the database.
+      let v = UNKNOWN;
+      if (f === 2) v = gain;
+      else if (left <= dbMax) {
+        const cv = db!.values[rankPosition(db!, kids, cb, left)];
+        v = f === 1 ? gain + cv : gain - cv;
+      } else if (etc) {
+        this.hash(kids, cb);
+        this.curMask = left >= this.farStones ? this.mask : this.nearMask;
+        const cs = this.probe();
+        if (cs >= 0) {
+          const bounds = this.table[cs + 2];
+          const lo = bounds >> 16, hi = (bounds << 16) >> 16;
+          const vLo = f === 1 ? gain + lo : gain - hi;
+          if (vLo >= beta) {
+            this.h1 = h1;
+            this.h2 = h2;
+            this.curMask = mask;
+            this.store(vLo, stones, i, 1);
+            if (ply === 0) this.rootMove = i;
+            return vLo;
+          }
+          if (lo === hi) v = vLo;
+        }
+      }
+      if (v !== UNKNOWN && v >= beta) {
+        this.h1 = h1;
+        this.h2 = h2;
+        this.curMask = mask;
+        this.store(v, stones, i, 1);
+        if (ply === 0) this.rootMove = i;
+        return v;
+      }
+      cVal[x] = v;
+      // Order: known values first (they cost nothing and raise alpha), the table's
+      // move, extra turns (nearest the store first), then by immediate gain.
+      let sc: number;
+      if (v !== UNKNOWN) sc = (1 << 22) + v;
+      else if (i === ttMove) sc = 1 << 21;
+      else if (f === 1) sc = (1 << 16) + i;
+      else sc = (gain << 8) + i;
+      let p = count++;
+      while (p > 0 && score[info + p - 1] < sc) {
+        score[info + p] = score[info + p - 1];
+        order[info + p] = order[info + p - 1];
+        p--;
+      }
+      score[info + p] = sc;
+      order[info + p] = x - info;
+    }
+    const a0 = alpha;
+    let best = -32767, bestMove = -1;
+    const coff = off + k;
+    const before = nodes;
+    for (let y = 0; y < count; y++) {
+      // Re-read the arrays: a deeper search may have grown them.
+      const c = this.order[info + y], x = info + c;
+      let v = this.cVal[x];
+      if (v === UNKNOWN) {
+        const st = this.stack, cb = kb + c * k, src = this.kids;
+        for (let j = 0; j < k; j++) st[coff + j] = src[cb + j];
+        const gain = this.cGain[x], left = this.cLeft[x];
+        v = this.cFlag[x] === 1
+          ? gain + this.search(ply + 1, alpha - gain, beta - gain, left)
+          : gain - this.search(ply + 1, gain - beta, gain - alpha, left);
+      }
+      if (v > best) {
+        best = v;
+        bestMove = this.cMove[x];
+        if (v > alpha) {
+          alpha = v;
+          if (alpha >= beta) break;
+        }
+      }
+    }
+    if (ply === 0) this.rootMove = bestMove;
+    const spent = this.nodes - before;
+    this.h1 = h1;
+    this.h2 = h2;
+    this.curMask = mask;
+    const lo = best >= beta ? best : best > a0 ? best : NONE;
+    const hi = best <= a0 ? best : best < beta ? best : -NONE;
+    this.store(
+      lo === NONE ? -stones : lo,
+      hi === -NONE ? stones : hi,
+      bestMove,
+      32 - Math.clz32(spent + 1),
+    );
+    return best;
+  }
+
+  private rootMove = -1;
+
+  /** The best move the table holds for mover-relative houses, or -1. */
+  tableMove(houses: ArrayLike<number>): number {
+    const stones = this.setRoot(houses);
+    this.hash(this.stack, 0);
+    this.curMask = stones >= this.farStones ? this.mask : this.nearMask;
+    const slot = this.probe();
+    return slot < 0 ? -1 : (this.table[slot + 3] & 0xff) - 1;
+  }
+
+  /** Loads mover-relative houses as the root. */
+  private setRoot(houses: ArrayLike<number>): number {
+    let stones = 0;
+    for (let j = 0; j < this.k; j++) {
+      this.stack[j] = houses[j];
+      stones += houses[j];
+    }
+    return stones;
+  }
+
+  /**
+   * Tests the root against a window: the fail-soft value (below `beta` means the true
+   * value is at most that; at or above means at least) and the move behind it.
+   */
+  probeRoot(
+    houses: ArrayLike<number>,
+    alpha: number,
+    beta: number,
+  ): { value: number; move: number } {
+    const stones = this.setRoot(houses);
+    this.rootMove = -1;
+    const value = this.search(0, alpha, beta, stones);
+    return { value, move: this.rootMove };
+  }
+
+  /**
+   * Solves mover-relative houses exactly with MTD(f), starting from `guess`.
+   *
+   * @example Kalah(2, 1): the mover's house 2 reaches the store, then house 1 ends it
+   * ```ts
+   * import { KalahSolver } from "./solver.ts";
+   * const solver = new KalahSolver({ pits: 2, captureAlways: false, ttMb: 1 });
+   * const r = solver.solve([1, 1, 1, 1]);
+   * if (r.value !== 2 || r.move !== 1) throw new Error(JSON.stringify(r));
+   * ```
+   */
+  solve(houses: ArrayLike<number>, guess = 0): Solved {
+    const start = this.nodes;
+    let stones = 0;
+    for (let j = 0; j < this.k; j++) stones += houses[j];
+    let mover = 0, other = 0;
+    for (let j = 0; j < this.pits; j++) mover += houses[j];
+    for (let j = this.pits; j < this.k; j++) other += houses[j];
+    if (mover === 0 || other === 0) {
+      return { value: mover - other, move: -1, nodes: 0, passes: 0 };
+    }
+    let lower = -stones, upper = stones;
+    let f = Math.max(lower, Math.min(upper, Math.round(guess)));
+    let move = -1, passes = 0;
+    this.bounds = { lower: -Infinity, upper: Infinity, move: -1 };
+    while (lower < upper) {
+      const beta = f === lower ? f + 1 : f;
+      const r = this.probeRoot(houses, beta - 1, beta);
+      passes++;
+      f = r.value;
+      if (f < beta) upper = f;
+      else {
+        lower = f;
+        move = r.move;
+      }
+      this.bounds = { lower, upper, move };
+    }
+    if (move < 0) {
+      // Only fail-lows happened: the value is the lower bound we started from; find a
+      // move that reaches it.
+      move = this.probeRoot(houses, lower - 1, lower).move;
+      passes++;
+    }
+    return { value: lower, move, nodes: this.nodes - start, passes };
+  }
+}

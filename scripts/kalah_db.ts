@@ -1,0 +1,92 @@
+/**
+ * `deno task kalah-db [--pits N] [--capture nonempty|always] [--stones K]`
+ *
+ * Builds the Kalah endgame database of every position with at most K stones left in
+ * the houses (default 20 for 6 houses a side) and writes it to `out/kalah-db/` (git-
+ * ignored: generate it, never commit it). `deno task analyze kalah --solve` then loads
+ * it. An existing smaller database is extended rather than rebuilt.
+ *
+ * @module
+ */
+import { Effect } from "../core/deps.ts";
+import { Terminal } from "../core/terminal.ts";
+import { buildDb, dbSize } from "../plugins/kalah/db.ts";
+import { dbFileName, defaultDbDir, loadDb, saveDb } from "../plugins/kalah/db_file.ts";
+import { intFlag, num, parseCommandLine, runMain, UsageError } from "./cli.ts";
+
+const USAGE =
+  `Usage: deno task kalah-db [--pits N] [--capture nonempty|always] [--stones K] [--dir DIR]
+Builds the Kalah endgame database (every position with at most K stones in the houses)
+into out/kalah-db/, where the exact solver (deno task analyze kalah --solve) finds it.
+
+  --pits N       houses per side (default 6)
+  --capture R    nonempty (seed 004, default) or always (seed 000)
+  --stones K     the largest number of stones left (default 20; memory: 1 byte a position)
+  --dir DIR      write there instead (the solver reads only out/kalah-db/)
+`;
+
+const main = Effect.gen(function* () {
+  const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, {
+    string: ["pits", "capture", "stones", "dir"],
+    boolean: [],
+  });
+  const term = yield* Terminal;
+  if (flags.help === true) {
+    yield* term.print(USAGE);
+    return 0;
+  }
+  const extra = [...positional, ...Object.keys(gameOptions).map((k) => `--${k}`)];
+  if (extra.length > 0) {
+    return yield* new UsageError({ message: `unexpected ${extra.join(" ")}` });
+  }
+  const pits = yield* intFlag(flags, "pits", 6, 1, 16);
+  const capture = typeof flags.capture === "string" ? flags.capture : "nonempty";
+  if (capture !== "nonempty" && capture !== "always") {
+    return yield* new UsageError({
+      message: `--capture must be nonempty or always, got '${capture}'`,
+    });
+  }
+  const stones = yield* intFlag(flags, "stones", 20, 0, 127);
+  const always = capture === "always";
+  const size = dbSize(pits, stones);
+  if (size > 2 ** 32) {
+    return yield* new UsageError({
+      message: `${num(size)} positions is too many; use fewer --stones`,
+    });
+  }
+  const dir = typeof flags.dir === "string"
+    ? new URL(`${flags.dir.replace(/\/?$/, "/")}`, `file://${Deno.cwd()}/`)
+    : defaultDbDir();
+  const existing = loadDb(pits, always, stones, dir);
+  yield* term.print(
+    `Kalah endgame database: ${pits} houses a side, capture ${capture}, up to ${stones} ` +
+      `stones: ${num(size)} positions (${(size / 2 ** 20).toFixed(0)} MB)\n` +
+      (existing ? `extending the database of up to ${existing.maxStones} stones\n` : ""),
+  );
+  if (existing !== undefined && existing.maxStones >= stones) {
+    yield* term.print(
+      `already built: ${new URL(dbFileName(pits, always, existing.maxStones), dir).pathname}\n`,
+    );
+    return 0;
+  }
+  const start = performance.now();
+  const db = yield* Effect.sync(() =>
+    buildDb(pits, always, stones, (level, positions, ms) => {
+      console.log(
+        `  level ${String(level).padStart(3)}: ${num(positions).padStart(13)} positions, ` +
+          `${(ms / 1000).toFixed(1)} s`,
+      );
+    }, existing)
+  );
+  const file = yield* Effect.sync(() => saveDb(db, dir));
+  const secs = (performance.now() - start) / 1000;
+  yield* term.print(
+    `built in ${secs.toFixed(1)} s (${
+      num((size - (existing ? dbSize(pits, existing.maxStones) : 0)) / secs)
+    } positions/s); ` +
+      `written to ${file.pathname}\n`,
+  );
+  return 0;
+});
+
+if (import.meta.main) runMain(main, "deno task kalah-db");

@@ -1,0 +1,148 @@
+/**
+ * `deno task testrun (minimax|expectimax) WIDTH HEIGHT DEPTH [--seed N] [--eval E] [--fast]`
+ *
+ * Seed 001's `testrun`: plays one whole game of 2048 on a WIDTH x HEIGHT grid. The
+ * slider chooses each slide with seed 001's minimax (the computer minimizing) or
+ * expectimax over the lazy game tree cut at DEPTH plies (`core/tree.ts`); the computer's
+ * tiles are drawn with the seed's weights (0.9 for a 2, 0.1 for a 4, on a uniformly chosen
+ * empty cell) from the seeded random, so `--seed` replays a game. The board is printed
+ * after every move with the seed's `showGame`; the final score and largest tile close.
+ *
+ * `--fast` searches with the fast engines instead of the tree (the core's plain minimax,
+ * the plugin's expectimax without a probability cut-off): the same values, much sooner.
+ *
+ * @module
+ */
+import { Effect } from "../core/deps.ts";
+import { CHANCE } from "../core/game.ts";
+import { runGame } from "../core/match.ts";
+import type { Agent } from "../core/players/agents.ts";
+import { freshSeed } from "../core/players/agents.ts";
+import { makeGame } from "../core/plugin.ts";
+import { minimaxSearch } from "../core/search/minimax.ts";
+import { Terminal } from "../core/terminal.ts";
+import { evaluate, expectimax, gameTree, minimax, takeTree } from "../core/tree.ts";
+import plugin from "../plugins/game2048/mod.ts";
+import { fastExpectimax } from "../plugins/game2048/expectimax.ts";
+import { type Game2048, maxTile, showCells, type State2048 } from "../plugins/game2048/rules.ts";
+import { intFlag, parseCommandLine, runMain, UsageError } from "./cli.ts";
+
+const USAGE = `Usage: deno task testrun (minimax|expectimax) WIDTH HEIGHT DEPTH [--seed N]
+Plays one game of 2048 (seed 001) on a WIDTH x HEIGHT grid, printing the board after
+every move, then the score and the largest tile.
+
+  minimax       the slider maximizes, the computer minimizes the value
+  expectimax    the slider maximizes, the computer's tiles are weighted by probability
+  WIDTH HEIGHT  the grid, 1-16 each (the seed's examples: 4 4)
+  DEPTH         plies searched from each position, 1-20 (slide, tile, slide, ...)
+  --seed N      seed of the computer's tiles (default: a fresh one, printed)
+  --eval E      gradient (seed 001's value, default) or monotone
+  --fast        search with the fast engines (same values as the tree, much sooner)
+
+Examples (the seed's): deno task testrun minimax 4 4 4
+                       deno task testrun expectimax 4 4 4
+`;
+
+const FLAGS = { string: ["seed", "eval"], boolean: ["fast"] } as const;
+
+/**
+ * The slider's player in `testrun`: seed 001's decision over the depth-cut tree, or the
+ * same from a fast search. It draws nothing from the seeded random, so the tiles of a seed
+ * are the same whichever algorithm slides.
+ */
+export const testrunAgent = (
+  kind: "minimax" | "expectimax",
+  depth: number,
+  fast: boolean,
+): Agent<State2048> => ({
+  name: `${kind}:${depth}`,
+  choose: (game, state) =>
+    Effect.sync(() => {
+      let move: number | undefined;
+      if (fast) {
+        move = kind === "minimax"
+          ? minimaxSearch(game, state, { depth }).move
+          : fastExpectimax(game as Game2048, state, { depth, minProbability: 0 }).move;
+      } else {
+        const tree = evaluate(game, takeTree(depth, gameTree(game, state)));
+        move = kind === "minimax" ? minimax(tree).move?.move : expectimax(tree).move;
+      }
+      return move === undefined
+        ? { _tag: "Stop", reason: "no legal move" } as const
+        : { _tag: "Move", move } as const;
+    }),
+});
+
+const main = Effect.gen(function* () {
+  const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);
+  const term = yield* Terminal;
+  if (flags.help === true) {
+    yield* term.print(USAGE);
+    return 0;
+  }
+  if (positional.length === 0) {
+    yield* Effect.sync(() => console.error(USAGE));
+    return 2;
+  }
+  const [kind, ...numbers] = positional;
+  if (kind !== "minimax" && kind !== "expectimax") {
+    return yield* new UsageError({
+      message: `the algorithm is minimax or expectimax, not '${kind}'`,
+    });
+  }
+  if (numbers.length !== 3 || numbers.some((n) => !/^\d+$/.test(n))) {
+    return yield* new UsageError({
+      message: `expected WIDTH HEIGHT DEPTH as numbers after ${kind}, got '${numbers.join(" ")}'`,
+    });
+  }
+  const extra = Object.keys(gameOptions);
+  if (extra.length > 0) {
+    return yield* new UsageError({ message: `unknown flag --${extra[0]}` });
+  }
+  const [width, height, depth] = numbers.map(Number);
+  if (depth < 1 || depth > 20) {
+    return yield* new UsageError({ message: `DEPTH must be from 1 to 20, got ${depth}` });
+  }
+  const seed = flags.seed === undefined
+    ? freshSeed()
+    : yield* intFlag(flags, "seed", 0, 0, 2 ** 31 - 1);
+  const evaluation = typeof flags.eval === "string" ? flags.eval : "gradient";
+  const { game, options } = yield* makeGame(plugin, { width, height, eval: evaluation });
+  const fast = flags.fast === true;
+  const n = width * height;
+  yield* term.print(
+    `2048 ${width}x${height}: the slider plays ${kind} at depth ${depth}` +
+      `${evaluation === "gradient" ? "" : ` (${evaluation} evaluation)`}` +
+      `${fast ? " (fast engine)" : ""}, seed ${seed}\n\n${
+        showCells(game.initial(), width, height)
+      }\n`,
+  );
+  const { final, transcript } = yield* runGame(
+    game,
+    [testrunAgent(kind, depth, fast), testrunAgent(kind, depth, fast)],
+    {
+      gameId: "2048",
+      options,
+      seed,
+      interrupted: term.interrupted,
+      onEvent: (e) =>
+        e._tag === "Moved"
+          ? term.print(
+            `\nMove: ${e.by === CHANCE ? e.notation : `Slide ${e.notation}`}\n` +
+              `${showCells(e.state, width, height)}\n`,
+          )
+          : Effect.void,
+    },
+  );
+  const slides = transcript.moves.filter((m) => m.by !== CHANCE).length;
+  const ended = transcript.result.reason === "end" ? "Game over" : "Stopped";
+  yield* term.print(
+    `\n${ended} after ${slides} slides (${transcript.moves.length} moves in all).\n` +
+      `Score: ${final[n + 1]}\nLargest tile: ${maxTile(final, n)}\n` +
+      `Replay: deno task testrun ${kind} ${width} ${height} ${depth} --seed ${seed}` +
+      `${evaluation === "gradient" ? "" : ` --eval ${evaluation}`}${fast ? " --fast" : ""}\n`,
+  );
+  return 0;
+});
+
+if (import.meta.main) runMain(main, "deno task testrun");

@@ -1,0 +1,220 @@
+/**
+ * The programs end to end, as a user runs them: piped input, exit codes, messages
+ * without stack traces, JSON output.
+ */
+import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+
+const root = new URL("../", import.meta.url);
+
+/** Runs a script with arguments and standard input; returns its exit code and output. */
+export const runScript = async (
+  script: string,
+  args: string[],
+  stdin = "",
+): Promise<{ code: number; stdout: string; stderr: string }> => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-read", "--allow-import", "--allow-write", script, ...args],
+    cwd: root,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(stdin));
+  await w.close();
+  const out = await child.output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+};
+
+const noTrace = (text: string) => {
+  assert(!/\n\s+at .*:\d+:\d+/.test(text), `a stack trace was printed:\n${text}`);
+};
+
+Deno.test("play: piped moves, a bad move re-prompts, quit ends cleanly (exit 0)", async () => {
+  const r = await runScript(
+    "scripts/play.ts",
+    ["tictactoe", "--p2", "alphabeta:9", "--seed", "3"],
+    "b2\nxx\nquit\n",
+  );
+  assertEquals(r.code, 0, r.stderr);
+  assertStringIncludes(r.stdout, "X plays b2");
+  assertStringIncludes(r.stdout, "Can't play 'xx'");
+  assertStringIncludes(r.stdout, "X gave up; O wins.");
+  assertStringIncludes(r.stdout, "--seed 3");
+  noTrace(r.stdout + r.stderr);
+});
+
+Deno.test("play: end of input ends the game with exit code 0", async () => {
+  const r = await runScript("scripts/play.ts", ["nim", "--heaps", "2,2"], "");
+  assertEquals(r.code, 0);
+  assertStringIncludes(r.stdout, "Input ended; the game stops here.");
+});
+
+Deno.test("play: AI against AI plays to the end; the transcript is saved", async () => {
+  const file = await Deno.makeTempFile({ suffix: ".json" });
+  const r = await runScript("scripts/play.ts", [
+    "nim",
+    "--heaps",
+    "1,2,3",
+    "--p1",
+    "random",
+    "--p2",
+    "alphabeta:10",
+    "--seed",
+    "9",
+    "--save",
+    file,
+  ]);
+  assertEquals(r.code, 0, r.stderr);
+  const t = JSON.parse(await Deno.readTextFile(file));
+  assertEquals(t.game, "nim");
+  assertEquals(t.seed, 9);
+  assertEquals(t.result.reason, "end");
+  assertEquals(t.result.winner, 1, "Nim 1,2,3 is lost for the first player against perfect play");
+  await Deno.remove(file);
+});
+
+Deno.test("play: the menu starts a game with one keypress", async () => {
+  const r = await runScript("scripts/play.ts", [], "\n");
+  assertEquals(r.code, 0, r.stderr);
+  assertStringIncludes(r.stdout, "Press Enter to play");
+  assertStringIncludes(r.stdout, "(human) vs");
+  assertStringIncludes(r.stdout, "Input ended");
+});
+
+Deno.test("play: the menu chooses game, options and sides, re-asking bad answers", async () => {
+  const r = await runScript(
+    "scripts/play.ts",
+    [],
+    "99\nnim\n1,x\n1,2\nno\nfalse\nrandom\nchess\nrandombest:4\n",
+  );
+  assertEquals(r.code, 0, r.stderr);
+  assertStringIncludes(r.stdout, "choose 1-");
+  assertStringIncludes(r.stdout, "--heaps (item 2): expected number");
+  assertStringIncludes(r.stdout, "--misere: expected boolean");
+  assertStringIncludes(r.stdout, "unknown player 'chess'");
+  assertStringIncludes(r.stdout, "first (random) vs second (randombest:4)");
+});
+
+Deno.test("bad flags: one clear message, exit code 2, no stack trace", async () => {
+  const cases: [string, string[], string][] = [
+    ["scripts/play.ts", ["chess"], "unknown game 'chess'"],
+    ["scripts/play.ts", ["nim", "--heaps", "1,x"], "--heaps (item 2)"],
+    ["scripts/play.ts", ["nim", "--p1", "alphabeta:x"], "--p1: bad budget 'x'"],
+    ["scripts/play.ts", ["nim", "--seed", "x"], "--seed must be an integer from 0"],
+    ["scripts/play.ts", ["./tests/fixtures/broken_plugin.ts"], "is not a ply plugin"],
+    ["scripts/analyze.ts", ["nim", "--depth", "x"], "--depth must be an integer from 0 to 1000"],
+    ["scripts/analyze.ts", ["tictactoe", "--moves", "a1,a1"], "move 2 'a1': a1 is taken"],
+    ["scripts/analyze.ts", ["nim", "--strategy", "magic"], "--strategy must be one of"],
+    ["scripts/match.ts", ["nim", "--games", "0"], "--games must be an integer from 1"],
+    ["scripts/match.ts", ["nim", "--p1", "human"], "a match is between AIs"],
+  ];
+  for (const [script, args, expected] of cases) {
+    const r = await runScript(script, args);
+    assertEquals(r.code, 2, `${script} ${args.join(" ")}: ${r.stdout}${r.stderr}`);
+    assertStringIncludes(r.stderr, expected);
+    noTrace(r.stderr);
+  }
+});
+
+Deno.test("--help prints usage, the games and the spec grammar (exit 0)", async () => {
+  for (const script of ["scripts/play.ts", "scripts/match.ts", "scripts/analyze.ts"]) {
+    const r = await runScript(script, ["--help"]);
+    assertEquals(r.code, 0);
+    assertStringIncludes(r.stdout, "Usage: deno task");
+    assertStringIncludes(r.stdout, "Player SPEC:");
+  }
+  const g = await runScript("scripts/play.ts", ["nim", "--help"]);
+  assertStringIncludes(g.stdout, "--heaps");
+  assertStringIncludes(g.stdout, "(default 3,4,5)");
+});
+
+Deno.test("analyze --json: best move, value, principal variation, nodes", async () => {
+  const r = await runScript("scripts/analyze.ts", [
+    "tictactoe",
+    "--moves",
+    "a1,b2,c3",
+    "--depth",
+    "9",
+    "--all",
+    "--json",
+  ]);
+  assertEquals(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assertEquals(j.toMove, "O");
+  assertEquals(j.value, 0);
+  assertEquals(j.exact, true);
+  assert(j.bestMoves.includes(j.bestMove));
+  assert(!j.bestMoves.includes("a3"), "a corner loses for O here");
+  assert(j.nodes > 0 && j.pv.length > 0);
+});
+
+Deno.test("analyze --solve: the exact value of Nim", async () => {
+  const r = await runScript("scripts/analyze.ts", ["nim", "--heaps", "3,4,5", "--solve", "--json"]);
+  const j = JSON.parse(r.stdout);
+  assertEquals(j.exact, true);
+  assertEquals(j.bestMove, "1-2");
+  assertStringIncludes(j.valueText, "first wins");
+});
+
+Deno.test("match --json: results per player with intervals, lengths, times", async () => {
+  const r = await runScript("scripts/match.ts", [
+    "tictactoe",
+    "--p1",
+    "alphabeta:9",
+    "--p2",
+    "random",
+    "--games",
+    "6",
+    "--seed",
+    "5",
+    "--json",
+  ]);
+  assertEquals(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assertEquals(j.games, 6);
+  assertEquals(j.results.p1.losses, 0);
+  assertEquals(j.results.p1.wins + j.results.p1.draws, 6);
+  assertEquals(j.results.p2.wins, 0);
+  assert(
+    j.results.p1.score95[0] <= j.results.p1.score && j.results.p1.score <= j.results.p1.score95[1],
+  );
+  assert(j.meanPlies >= 5);
+  assertEquals(r.stderr, "", "no progress line when the output is piped");
+  // Deterministic: the same seeds give the same results.
+  const again = JSON.parse(
+    (await runScript("scripts/match.ts", [
+      "tictactoe",
+      "--p1",
+      "alphabeta:9",
+      "--p2",
+      "random",
+      "--games",
+      "6",
+      "--seed",
+      "5",
+      "--json",
+    ])).stdout,
+  );
+  assertEquals(again.results.p1.wins, j.results.p1.wins);
+  assertEquals(again.meanPlies, j.meanPlies);
+});
+
+Deno.test("match on a solo game (2048): one player, no sides, the game's statistics", async () => {
+  const args = ["2048", "--width", "3", "--height", "3", "--games", "3", "--seed", "2"];
+  const r = await runScript("scripts/match.ts", [...args, "--p1", "expectimax:2", "--json"]);
+  assertEquals(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assertEquals(j.players, { p1: "expectimax:2", p2: null });
+  assertEquals(j.results, undefined, "no wins and losses against chance");
+  assert(j.stats.score > 0 && j.stats.maxTile >= 8);
+  assert(j.movesPerSecond > 0 && j.msPerMove >= 0);
+  const two = await runScript("scripts/match.ts", [...args, "--p1", "random", "--p2", "random"]);
+  assertEquals(two.code, 2);
+  assertStringIncludes(two.stderr, "give only --p1");
+});

@@ -1,0 +1,140 @@
+/**
+ * Parallel search on workers: every parallel strategy returns its sequential
+ * counterpart's value (the move may differ only among equally valued moves); a worker
+ * that throws fails the search with its error; interruption and the end of the pool's
+ * scope leave no worker running.
+ */
+import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import fc from "fast-check";
+import { Cause, Effect, Exit, Option } from "../core/deps.ts";
+import { CHANCE, type Game } from "../core/game.ts";
+import { loadGame } from "../mod.ts";
+import { makeRng } from "../core/rng.ts";
+import { alphabetaSearch } from "../core/search/alphabeta.ts";
+import { minimaxSearch } from "../core/search/minimax.ts";
+import { parallelStrategies } from "../core/parallel/strategies.ts";
+import { WorkerPool, workerPoolLayer } from "../core/parallel/pool.ts";
+import { runStrategy } from "../core/search/strategies.ts";
+import { ticTacToeGame } from "../plugins/tictactoe.ts";
+
+const randomPosition = <S>(game: Game<S>, seed: number, plies: number): S => {
+  const rng = makeRng(seed);
+  let s = game.initial();
+  for (let i = 0; i < plies; i++) {
+    const ms = game.toMove(s) === CHANCE ? game.chances(s).map((c) => c.move) : game.moves(s);
+    if (ms.length === 0) break;
+    s = game.play(s, ms[rng.int(ms.length)]);
+  }
+  return s;
+};
+
+/** Checks every parallel strategy against its sequential counterpart on random positions. */
+const agreement = (
+  specifier: string,
+  options: Record<string, unknown>,
+  depths: number[],
+  runs: number,
+) =>
+  Effect.gen(function* () {
+    const { game } = yield* loadGame(specifier, options);
+    const seeds = fc.sample(fc.integer({ min: 0, max: 1e9 }), { numRuns: runs, seed: 7 });
+    for (const [k, seed] of seeds.entries()) {
+      const s = randomPosition(game, seed, k % 7);
+      const depth = depths[k % depths.length];
+      const mm = minimaxSearch(game, s, { depth });
+      const ab = alphabetaSearch(game, s, { depth });
+      assertEquals(mm.value, ab.value);
+      for (const [name, strategy] of Object.entries(parallelStrategies)) {
+        const par = 1 + (k % 3);
+        const r = yield* runStrategy(strategy, game, s, { depth, params: { par } });
+        assertEquals(r.value, mm.value, `${name} (par ${par}) at depth ${depth}, seed ${seed}`);
+        if (name === "par_then_mm") {
+          assertEquals(r.nodes, mm.nodes, "par_then_mm visits minimax's nodes");
+        }
+        if (game.toMove(s) !== CHANCE && game.moves(s).length > 0) {
+          // A different move is fine only if it is worth as much.
+          const child = minimaxSearch(game, game.play(s, r.move!), { depth: depth - 1 });
+          assertEquals(child.value, mm.value, `${name}'s move ${r.move} is not optimal`);
+        }
+      }
+    }
+  });
+
+Deno.test("parallel strategies = sequential ones (Kalah, tic-tac-toe, Nim)", async () => {
+  await Effect.runPromise(
+    Effect.gen(function* () {
+      yield* agreement("kalah", { pits: 4, stones: 3 }, [3, 5, 6], 9);
+      yield* agreement("kalah", { pits: 3, stones: 2, capture: "always" }, [4, 7], 6);
+      yield* agreement("tictactoe", {}, [2, 3, 4, 5], 8);
+      yield* agreement("nim", { heaps: [2, 3, 4] }, [3, 5, 8], 6);
+    }).pipe(Effect.provide(workerPoolLayer(2))),
+  );
+});
+
+Deno.test("a user's plugin from a file searches in parallel (chance nodes too)", async () => {
+  await Effect.runPromise(
+    agreement(new URL("./fixtures/race.ts", import.meta.url).href, { goal: 5 }, [3, 5], 6).pipe(
+      Effect.provide(workerPoolLayer(2)),
+    ),
+  );
+});
+
+Deno.test("a worker that throws fails the search with the worker's error", async () => {
+  const exit = await Effect.runPromiseExit(
+    Effect.gen(function* () {
+      const { game } = yield* loadGame(new URL("./fixtures/crashy.ts", import.meta.url).href);
+      return yield* runStrategy(parallelStrategies.par_then_ab, game, game.initial(), {
+        depth: 6,
+        params: { par: 1 },
+      });
+    }).pipe(Effect.provide(workerPoolLayer(2))),
+  );
+  assert(Exit.isFailure(exit));
+  const err = Cause.findErrorOption(exit.cause);
+  assert(Option.isSome(err));
+  assertStringIncludes(String(err.value.message), "a search worker failed: boom: value() failed");
+});
+
+Deno.test("a game not built from a plugin module is refused with a clear message", async () => {
+  const exit = await Effect.runPromiseExit(
+    runStrategy(parallelStrategies.young_bros, ticTacToeGame(), ticTacToeGame().initial(), {
+      depth: 3,
+    }),
+  );
+  assert(Exit.isFailure(exit));
+  assertStringIncludes(String(Cause.pretty(exit.cause)), "needs a game built from a plugin module");
+});
+
+Deno.test("time budgets and interruption stop the workers; the scope ends them", async () => {
+  let pool: WorkerPool["Service"] | undefined;
+  await Effect.runPromise(
+    Effect.gen(function* () {
+      pool = yield* WorkerPool;
+      const { game } = yield* loadGame("nim", { heaps: [9, 10, 11, 12] });
+      // A time budget: iterative deepening keeps the last complete depth.
+      const r = yield* runStrategy(parallelStrategies.par_then_mm, game, game.initial(), {
+        timeMs: 300,
+        params: { par: 1 },
+      });
+      assert(r.depth >= 1 && r.depth < 42, "the budget ended the deepening");
+      assert(game.moves(game.initial()).includes(r.move!));
+      // An interrupted search (depth 40 would take ages): its tasks are stopped...
+      const cut = yield* Effect.timeoutOption(
+        runStrategy(parallelStrategies.par_then_mm, game, game.initial(), {
+          depth: 40,
+          params: { par: 1 },
+        }),
+        200,
+      );
+      assert(Option.isNone(cut));
+      // ...so the workers are free for the next search, which completes.
+      const next = yield* runStrategy(parallelStrategies.par_then_ab, game, game.initial(), {
+        depth: 2,
+      });
+      assertEquals(next.depth, 2);
+      assert(pool.stopped() >= 1, "the workers saw the stop flag and abandoned their tasks");
+      assert(pool.alive() > 0);
+    }).pipe(Effect.provide(workerPoolLayer(2))),
+  );
+  assertEquals(pool!.alive(), 0, "no worker outlives the pool's scope");
+});

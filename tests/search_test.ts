@@ -1,0 +1,179 @@
+/**
+ * The fast searches agree with the tree compositions and with each other, count nodes
+ * as the trees do, honour budgets, and prefer quick wins when asked.
+ */
+import { assert, assertEquals } from "@std/assert";
+import fc from "fast-check";
+import { CHANCE, type Game, WIN } from "../core/game.ts";
+import {
+  alphabeta,
+  evaluate,
+  expectimax,
+  gameTree,
+  minimax,
+  size,
+  takeTree,
+} from "../core/tree.ts";
+import { minimaxSearch } from "../core/search/minimax.ts";
+import { alphabetaSearch } from "../core/search/alphabeta.ts";
+import { TranspositionTable } from "../core/search/tt.ts";
+import { makeRng } from "../core/rng.ts";
+import { nimGame } from "../plugins/nim.ts";
+import { ticTacToeGame } from "../plugins/tictactoe.ts";
+import { raceGame } from "./fixtures/race.ts";
+
+/** A random reachable position: `plies` random moves (chance included) from the start. */
+const randomPosition = <S>(game: Game<S>, seed: number, plies: number): S => {
+  const rng = makeRng(seed);
+  let s = game.initial();
+  for (let i = 0; i < plies; i++) {
+    const ms = game.toMove(s) === CHANCE ? game.chances(s).map((c) => c.move) : game.moves(s);
+    if (ms.length === 0) break;
+    s = game.play(s, ms[rng.int(ms.length)]);
+  }
+  return s;
+};
+
+const games = {
+  tictactoe: ticTacToeGame(),
+  nim: nimGame({ heaps: [2, 3, 4], misere: false }),
+  misere: nimGame({ heaps: [1, 2, 3], misere: true }),
+  race: raceGame(5),
+} as const;
+
+for (const [name, game] of Object.entries(games) as [string, Game<readonly number[]>][]) {
+  Deno.test(`${name}: fast minimax = tree minimax, with the tree's node count`, () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1e9 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 0, max: 4 }),
+        (seed, plies, depth) => {
+          const s = randomPosition(game, seed, plies);
+          const cut = takeTree(depth, gameTree(game, s));
+          const fast = minimaxSearch(game, s, { depth });
+          assertEquals(fast.value, minimax(evaluate(game, cut)).value);
+          assertEquals(fast.nodes, size(cut));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  Deno.test(`${name}: alpha-beta = minimax = tree alpha-beta, table or not`, () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1e9 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.boolean(),
+        (seed, plies, depth, ordering) => {
+          const s = randomPosition(game, seed, plies);
+          const mm = minimaxSearch(game, s, { depth });
+          const tree = alphabeta(evaluate(game, takeTree(depth, gameTree(game, s)))).value;
+          for (const tt of [false as const, new TranspositionTable(1)]) {
+            const ab = alphabetaSearch(game, s, { depth, tt, ordering });
+            assertEquals(ab.value, mm.value, `alpha-beta (table ${tt !== false}) vs minimax`);
+            // With quick wins preferred, the two still agree (decisive values shift alike).
+            const tt2 = tt === false ? tt : new TranspositionTable(1); // one table, one setting
+            const abd = alphabetaSearch(game, s, { depth, tt: tt2, ordering, distance: true });
+            assertEquals(abd.value, minimaxSearch(game, s, { depth, distance: true }).value);
+            if (game.toMove(s) !== CHANCE && game.moves(s).length > 0) {
+              // The chosen move is optimal: its value equals the root value.
+              const child = minimaxSearch(game, game.play(s, ab.move!), { depth: depth - 1 });
+              assertEquals(child.value, mm.value);
+            }
+          }
+          assertEquals(tree, mm.value);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+}
+
+Deno.test("fast expectimax = seed 001's tree expectimax on the chance game", () => {
+  const game = games.race;
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 1e9 }),
+      fc.integer({ min: 0, max: 5 }),
+      fc.integer({ min: 1, max: 6 }),
+      (seed, plies, depth) => {
+        const s = randomPosition(game, seed, plies);
+        const tree = expectimax(evaluate(game, takeTree(depth, gameTree(game, s)))).value;
+        const fast = alphabetaSearch(game, s, { depth, tt: new TranspositionTable(1) }, "expect");
+        const plain = minimaxSearch(game, s, { depth }, "expect");
+        assert(Math.abs(fast.value - tree) < 1e-6 * Math.max(1, Math.abs(tree)));
+        assert(Math.abs(plain.value - tree) < 1e-6 * Math.max(1, Math.abs(tree)));
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
+
+Deno.test("tic-tac-toe is a draw under perfect play, by every search", () => {
+  const g = games.tictactoe;
+  assertEquals(minimaxSearch(g, g.initial(), { depth: 9 }).value, 0);
+  const ab = alphabetaSearch(g, g.initial(), { depth: 9, tt: new TranspositionTable(4) });
+  assertEquals(ab.value, 0);
+  assertEquals(ab.pv.length, 9, "the principal variation plays the game out");
+});
+
+Deno.test("Nim: fast searches follow the xor rule", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 4 }),
+      (heaps) => {
+        const g = nimGame({ heaps, misere: false });
+        const r = alphabetaSearch(g, g.initial(), { depth: 30, tt: new TranspositionTable(4) });
+        const x = heaps.reduce((a, b) => a ^ b, 0);
+        if (heaps.every((h) => h === 0)) return;
+        assertEquals(r.value === WIN, x !== 0);
+        assert(r.exact, "a search to the end is exact");
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
+
+Deno.test("distance: a quick win is preferred, a loss is delayed", () => {
+  const g = games.tictactoe;
+  // X: a1 b1 . / O: a2 b2 . -> X to move wins at once with c1.
+  let s = g.initial();
+  for (const m of [6, 3, 7, 4]) s = g.play(s, m);
+  const r = alphabetaSearch(g, s, { depth: 9, distance: true });
+  assertEquals(g.formatMove(s, r.move!), "c1");
+  assertEquals(r.value, WIN - 1);
+  const m = minimaxSearch(g, s, { depth: 9, distance: true });
+  assertEquals(m.value, WIN - 1);
+});
+
+Deno.test("allBest lists every optimal root move, as minimax does", () => {
+  const g = games.nim;
+  const s = g.initial();
+  const ab = alphabetaSearch(g, s, { depth: 12, allBest: true });
+  const mm = minimaxSearch(g, s, { depth: 12, allBest: true });
+  assertEquals(ab.bestMoves, mm.bestMoves);
+  assert(ab.bestMoves!.length >= 1);
+});
+
+Deno.test("a time budget stops the search with a legal move", () => {
+  const g = nimGame({ heaps: [7, 8, 9, 10], misere: false });
+  const t0 = performance.now();
+  const r = alphabetaSearch(g, g.initial(), { timeMs: 50, tt: false, ordering: false });
+  assert(performance.now() - t0 < 2000);
+  assert(g.moves(g.initial()).includes(r.move!));
+  assert(r.depth >= 1);
+});
+
+Deno.test("shouldStop interrupts a search, keeping the last complete iteration", () => {
+  const g = nimGame({ heaps: [7, 8, 9, 10], misere: false });
+  let polls = 0;
+  const r = minimaxSearch(g, g.initial(), {
+    depth: 40,
+    timeMs: 60_000,
+    shouldStop: () => ++polls > 3,
+  });
+  assert(r.depth < 40 && g.moves(g.initial()).includes(r.move!));
+});

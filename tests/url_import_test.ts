@@ -1,0 +1,117 @@
+/**
+ * `mod.ts` and the scripts work from a URL: the repository is served on 127.0.0.1, a
+ * fresh program imports `mod.ts` from there and plays a game (with a built-in plugin and
+ * with a plugin loaded by URL), and a script runs straight from its URL.
+ */
+import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+
+const root = new URL("../", import.meta.url);
+
+const serve = () => {
+  const ac = new AbortController();
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    signal: ac.signal,
+    onListen: () => {},
+  }, async (req) => {
+    const path = decodeURIComponent(new URL(req.url).pathname).replace(/^\/+/, "");
+    if (path.includes("..")) return new Response("no", { status: 403 });
+    try {
+      const body = await Deno.readFile(new URL(path, root));
+      return new Response(body, { headers: { "content-type": "application/typescript" } });
+    } catch {
+      return new Response("not found", { status: 404 });
+    }
+  });
+  const port = (server.addr as Deno.NetAddr).port;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    close: async () => {
+      ac.abort();
+      await server.finished;
+    },
+  };
+};
+
+const run = async (args: string[]) => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args,
+    stdout: "piped",
+    stderr: "piped",
+    stdin: "null",
+    env: { NO_COLOR: "1" },
+  }).output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+};
+
+Deno.test("mod.ts imports from a URL and plays games; a plugin loads by URL", async () => {
+  const { base, close } = serve();
+  try {
+    const program = await Deno.makeTempFile({ suffix: ".ts" });
+    await Deno.writeTextFile(
+      program,
+      `import { Effect } from "npm:effect@^4.1.0";
+import { alphabetaStrategy, loadGame, randomAgent, replay, runGame, searchAgent } from "${base}/mod.ts";
+const { game } = await Effect.runPromise(loadGame("nim", { heaps: [1, 2, 3] }));
+const { transcript, final } = Effect.runSync(
+  runGame(game, [randomAgent(), searchAgent(alphabetaStrategy, { depth: 10 })], { seed: 3 }),
+);
+const race = await Effect.runPromise(loadGame("${base}/tests/fixtures/race.ts", { goal: 4 }));
+const raced = Effect.runSync(runGame(race.game, [randomAgent(), randomAgent()], { seed: 1 }));
+console.log(JSON.stringify({
+  winner: transcript.result.winner,
+  replays: JSON.stringify(replay(game, transcript)) === JSON.stringify(final),
+  race: race.game.id,
+  raceEnd: raced.transcript.result.reason,
+}));
+`,
+    );
+    const r = await run(["run", "--allow-import", "--allow-read", program]);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(JSON.parse(r.stdout.trim()), {
+      winner: 1,
+      replays: true,
+      race: "race",
+      raceEnd: "end",
+    });
+    await Deno.remove(program);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("a script runs from its URL", async () => {
+  const { base, close } = serve();
+  try {
+    const r = await run([
+      "run",
+      "--allow-import",
+      "--allow-read",
+      `${base}/scripts/analyze.ts`,
+      "tictactoe",
+      "--depth",
+      "9",
+      "--json",
+    ]);
+    assertEquals(r.code, 0, r.stderr);
+    const j = JSON.parse(r.stdout);
+    assertEquals(j.value, 0);
+    assert(j.nodes > 0);
+    const bad = await run([
+      "run",
+      "--allow-import",
+      "--allow-read",
+      `${base}/scripts/play.ts`,
+      "chess",
+    ]);
+    assertEquals(bad.code, 2);
+    assertStringIncludes(bad.stderr, "unknown game 'chess'");
+  } finally {
+    await close();
+  }
+});
