@@ -58,6 +58,8 @@ export interface Row {
   readonly nodes: number;
   /** Mean wall time in ms. */
   readonly ms: number;
+  /** Best (smallest) wall time in ms: the steadier figure on a shared machine. */
+  readonly best: number;
 }
 
 const progress = (text: string) => {
@@ -66,14 +68,25 @@ const progress = (text: string) => {
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-/** Times the sequential baselines: fresh engine (and table) per run, as a task gets. */
-const sequential = <S>(game: Game<S>, state: S, depth: number, runs: number) => {
+/**
+ * Times the sequential baselines: a fresh engine per run, and an emptied table (allocated
+ * once, outside the timing, as a worker keeps its own), so each run starts cold.
+ */
+const sequential = <S>(
+  game: Game<S>,
+  state: S,
+  depth: number,
+  runs: number,
+  modes: readonly ("seq_mm" | "seq_ab")[] = ["seq_mm", "seq_ab"],
+) => {
   const rows: Row[] = [];
-  for (const mode of ["seq_mm", "seq_ab"] as const) {
+  const tt = game.key ? new TranspositionTable(32) : undefined;
+  for (const mode of modes) {
     const times: number[] = [];
     let value = 0, nodes = 0;
     for (let r = -1; r < runs; r++) { // run -1 warms the JIT up and is not timed
       progress(`${mode} depth ${depth}: run ${r + 1}/${runs}`);
+      tt?.clear();
       const t0 = performance.now();
       if (mode === "seq_mm") {
         const e = minimaxEngine(game, {}, "min");
@@ -82,7 +95,7 @@ const sequential = <S>(game: Game<S>, state: S, depth: number, runs: number) => 
       } else {
         const e = alphabetaEngine(
           game,
-          { tt: game.key ? new TranspositionTable(32) : false },
+          { tt: tt ?? false },
           "min",
         );
         value = e.search(state, depth, -Infinity, Infinity, 0);
@@ -90,7 +103,16 @@ const sequential = <S>(game: Game<S>, state: S, depth: number, runs: number) => 
       }
       if (r >= 0) times.push(performance.now() - t0);
     }
-    rows.push({ mode, workers: 0, parDepth: 0, depth, value, nodes, ms: mean(times) });
+    rows.push({
+      mode,
+      workers: 0,
+      parDepth: 0,
+      depth,
+      value,
+      nodes,
+      ms: mean(times),
+      best: Math.min(...times),
+    });
   }
   return rows;
 };
@@ -120,7 +142,16 @@ const parallel = <S>(
         value = res.value;
         nodes = res.nodes;
       }
-      rows.push({ mode, workers: w, parDepth: par, depth, value, nodes, ms: mean(times) });
+      rows.push({
+        mode,
+        workers: w,
+        parDepth: par,
+        depth,
+        value,
+        nodes,
+        ms: mean(times),
+        best: Math.min(...times),
+      });
     }
     return rows;
   }).pipe(Effect.provide(workerPoolLayer(w)));
@@ -260,28 +291,40 @@ export const runExperiment = (o: ExperimentOptions): Promise<Row[]> =>
         let d = o.depth, one = seqAb;
         while (one.ms < 700 && d < 40) {
           d++;
-          one = sequential(game, state, d, 1)[1];
+          one = sequential(game, state, d, 1, ["seq_ab"])[0];
           progress(`seq_ab depth ${d}: ${one.ms.toFixed(0)} ms`);
         }
         progress("");
-        const base = sequential(game, state, d, o.runs)[1];
-        console.log(`\nat depth ${d}, seq_ab takes ${base.ms.toFixed(0)} ms (mean of ${o.runs}):`);
+        const runs = Math.max(o.runs, 5);
+        const base = sequential(game, state, d, runs, ["seq_ab"])[0];
+        console.log(
+          `\nat depth ${d}, seq_ab takes ${base.best.toFixed(0)} ms at best, ` +
+            `${base.ms.toFixed(0)} ms on average (${runs} runs; times on this machine vary up ` +
+            `to 2x between identical runs, so the best times are compared):`,
+        );
         for (const mode of ["par_then_ab", "young_bros", "lazy_smp"]) {
-          const pars = mode === "lazy_smp" ? [0] : [1, 2, 3];
+          const pars = mode === "lazy_smp" ? [0] : [1, 2, 3, 4];
+          let one = NaN;
           for (const w of o.workers) {
-            const rs = yield* parallel(game, state, mode, w, d, pars, o.runs);
-            const b = rs.reduce((a, x) => (x.ms < a.ms ? x : a));
+            const rs = yield* parallel(game, state, mode, w, d, pars, runs);
+            const b = rs.reduce((a, x) => (x.best < a.best ? x : a));
+            if (w === 1) one = b.best;
             const ok = rs.every((x) => x.value === base.value);
             console.log(
               `  ${mode.padEnd(12)} ${w} worker${w > 1 ? "s" : " "} parDepth ${
                 b.parDepth || "-"
-              }: ${b.ms.toFixed(0).padStart(6)} ms  speed-up ${(base.ms / b.ms).toFixed(2)}x${
+              }: best ${b.best.toFixed(0).padStart(5)} ms (mean ${b.ms.toFixed(0).padStart(5)})  ${
+                (base.best / b.best).toFixed(2)
+              }x seq_ab, ${(one / b.best).toFixed(2)}x its 1-worker time${
                 ok ? "" : "  VALUE MISMATCH"
               }`,
             );
             rows.push(...rs);
           }
         }
+        yield* Effect.promise(() =>
+          Deno.writeTextFile(`${o.out}/seed004.json`, JSON.stringify({ ...o, rows }, null, 1))
+        );
       }
       return rows;
     }),

@@ -15,17 +15,14 @@ import { CHANCE } from "../core/game.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
 import type { SearchOptions, Strategy } from "../core/search/types.ts";
 import { Terminal } from "../core/terminal.ts";
-import { loadPlugin } from "../core/plugin.ts";
-import { builtins } from "../plugins/registry.ts";
 import {
   formatValue,
-  gameHelp,
-  gamesHelp,
   intFlag,
   num,
   openGame,
   parseCommandLine,
   parseMoves,
+  printHelp,
   runMain,
   strategiesFor,
   ttFlag,
@@ -66,13 +63,7 @@ const timeFlag = (text: string): Effect.Effect<number, UsageError> => {
 const main = Effect.gen(function* () {
   const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);
   const term = yield* Terminal;
-  if (flags.help === true) {
-    const extra = positional[0] === undefined
-      ? ""
-      : gameHelp((yield* loadPlugin(positional[0], builtins)).plugin) + "\n";
-    yield* term.print(USAGE + "\n" + extra + gamesHelp());
-    return 0;
-  }
+  if (flags.help === true) return yield* printHelp(USAGE, positional[0]);
   if (positional.length !== 1) {
     return yield* new UsageError({ message: "name one game to analyse" });
   }

@@ -29,7 +29,7 @@ import {
 } from "../core/parallel/pool.ts";
 import type { Strategy } from "../core/search/types.ts";
 import { parseSpec, type PlayerSpec, SPEC_GRAMMAR } from "../core/players/spec.ts";
-import { liveTerminal, type Terminal } from "../core/terminal.ts";
+import { liveTerminal, Terminal } from "../core/terminal.ts";
 import { DEFAULT_TT_MB } from "../core/search/tt.ts";
 
 /** A mistake in the command line; the message says what was expected. */
@@ -235,6 +235,23 @@ export const workersFromArgs = (args: readonly string[]): number | string => {
   const n = typeof v === "string" && /^\d+$/.test(v) ? Number(v) : NaN;
   return n >= 1 && n <= 256 ? n : `--workers must be an integer from 1 to 256, got '${String(v)}'`;
 };
+
+/**
+ * A program's `--help`: its usage, then the game's options and strategies if a game is
+ * named, then the games and the player SPEC grammar.
+ */
+export const printHelp = (
+  usage: string,
+  game: string | undefined,
+): Effect.Effect<number, PluginError, Terminal> =>
+  Effect.gen(function* () {
+    const term = yield* Terminal;
+    const extra = game === undefined
+      ? ""
+      : gameHelp((yield* loadPlugin(game, builtins)).plugin) + "\n";
+    yield* term.print(usage + "\n" + extra + gamesHelp());
+    return 0;
+  });
 
 const isUserError = (e: unknown): e is UserError =>
   e instanceof UsageError || e instanceof PluginError || e instanceof OptionsError;

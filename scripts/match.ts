@@ -15,16 +15,13 @@ import { agentFromSpec } from "../core/players/agents.ts";
 import { formatSpec } from "../core/players/spec.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
 import { Terminal } from "../core/terminal.ts";
-import { loadPlugin } from "../core/plugin.ts";
-import { builtins } from "../plugins/registry.ts";
 import {
-  gameHelp,
-  gamesHelp,
   intFlag,
   num,
   openGame,
   parseCommandLine,
   playerSpec,
+  printHelp,
   runMain,
   strategiesFor,
   ttFlag,
@@ -92,13 +89,7 @@ const summary = (t: Tally) => {
 const main = Effect.gen(function* () {
   const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);
   const term = yield* Terminal;
-  if (flags.help === true) {
-    const extra = positional[0] === undefined
-      ? ""
-      : gameHelp((yield* loadPlugin(positional[0], builtins)).plugin) + "\n";
-    yield* term.print(USAGE + "\n" + extra + gamesHelp());
-    return 0;
-  }
+  if (flags.help === true) return yield* printHelp(USAGE, positional[0]);
   if (positional.length !== 1) return yield* new UsageError({ message: "name one game" });
   const opened = yield* openGame(positional[0], gameOptions);
   const { game, plugin } = opened;

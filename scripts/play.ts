@@ -23,13 +23,12 @@ import {
 import { Terminal } from "../core/terminal.ts";
 import { builtinIds, builtins } from "../plugins/registry.ts";
 import {
-  gameHelp,
-  gamesHelp,
   intFlag,
   type OpenedGame,
   openGame,
   parseCommandLine,
   playerSpec,
+  printHelp,
   runMain,
   strategiesFor,
   ttFlag,
@@ -246,13 +245,7 @@ const askSides = (
 const main = Effect.gen(function* () {
   const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);
   const term = yield* Terminal;
-  if (flags.help === true) {
-    if (positional[0] !== undefined) {
-      const { plugin } = yield* loadPlugin(positional[0], builtins);
-      yield* term.print(USAGE + "\n" + gameHelp(plugin) + "\n" + gamesHelp());
-    } else yield* term.print(USAGE + "\n" + gamesHelp());
-    return 0;
-  }
+  if (flags.help === true) return yield* printHelp(USAGE, positional[0]);
   if (positional.length > 1) {
     return yield* new UsageError({ message: `one game at a time, got ${positional.join(" ")}` });
   }

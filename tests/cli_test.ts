@@ -3,33 +3,7 @@
  * without stack traces, JSON output.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-
-const root = new URL("../", import.meta.url);
-
-/** Runs a script with arguments and standard input; returns its exit code and output. */
-export const runScript = async (
-  script: string,
-  args: string[],
-  stdin = "",
-): Promise<{ code: number; stdout: string; stderr: string }> => {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-read", "--allow-import", "--allow-write", script, ...args],
-    cwd: root,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  const w = child.stdin.getWriter();
-  await w.write(new TextEncoder().encode(stdin));
-  await w.close();
-  const out = await child.output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-};
+import { runScript } from "./tools/helpers.ts";
 
 const noTrace = (text: string) => {
   assert(!/\n\s+at .*:\d+:\d+/.test(text), `a stack trace was printed:\n${text}`);

@@ -4,33 +4,7 @@
  * through `deno task analyze kalah --solve`, and `deno task kalah-db` into a directory.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-
-const root = new URL("../", import.meta.url);
-
-/** Runs a script; returns its exit code and output. */
-const run = async (
-  script: string,
-  args: string[],
-  stdin = "",
-): Promise<{ code: number; stdout: string; stderr: string }> => {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-read", "--allow-write", "--allow-import", script, ...args],
-    cwd: root,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  const w = child.stdin.getWriter();
-  await w.write(new TextEncoder().encode(stdin));
-  await w.close();
-  const out = await child.output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-};
+import { runScript as run } from "./tools/helpers.ts";
 
 const kalah = (args: string[], stdin = "") => run("scripts/kalah.ts", args, stdin);
 

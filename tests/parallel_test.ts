@@ -5,28 +5,17 @@
  * scope leave no worker running.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { randomPosition } from "./tools/helpers.ts";
 import fc from "fast-check";
 import { Cause, Effect, Exit, Option } from "../core/deps.ts";
-import { CHANCE, type Game } from "../core/game.ts";
+import { CHANCE } from "../core/game.ts";
 import { loadGame } from "../mod.ts";
-import { makeRng } from "../core/rng.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
 import { parallelStrategies } from "../core/parallel/strategies.ts";
 import { WorkerPool, workerPoolLayer } from "../core/parallel/pool.ts";
 import { runStrategy } from "../core/search/strategies.ts";
 import { ticTacToeGame } from "../plugins/tictactoe.ts";
-
-const randomPosition = <S>(game: Game<S>, seed: number, plies: number): S => {
-  const rng = makeRng(seed);
-  let s = game.initial();
-  for (let i = 0; i < plies; i++) {
-    const ms = game.toMove(s) === CHANCE ? game.chances(s).map((c) => c.move) : game.moves(s);
-    if (ms.length === 0) break;
-    s = game.play(s, ms[rng.int(ms.length)]);
-  }
-  return s;
-};
 
 /** Checks every parallel strategy against its sequential counterpart on random positions. */
 const agreement = (

@@ -3,6 +3,7 @@
  * as the trees do, honour budgets, and prefer quick wins when asked.
  */
 import { assert, assertEquals } from "@std/assert";
+import { randomPosition } from "./tools/helpers.ts";
 import fc from "fast-check";
 import { CHANCE, type Game, WIN } from "../core/game.ts";
 import {
@@ -17,22 +18,9 @@ import {
 import { minimaxSearch } from "../core/search/minimax.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
-import { makeRng } from "../core/rng.ts";
 import { nimGame } from "../plugins/nim.ts";
 import { ticTacToeGame } from "../plugins/tictactoe.ts";
 import { raceGame } from "./fixtures/race.ts";
-
-/** A random reachable position: `plies` random moves (chance included) from the start. */
-const randomPosition = <S>(game: Game<S>, seed: number, plies: number): S => {
-  const rng = makeRng(seed);
-  let s = game.initial();
-  for (let i = 0; i < plies; i++) {
-    const ms = game.toMove(s) === CHANCE ? game.chances(s).map((c) => c.move) : game.moves(s);
-    if (ms.length === 0) break;
-    s = game.play(s, ms[rng.int(ms.length)]);
-  }
-  return s;
-};
 
 const games = {
   tictactoe: ticTacToeGame(),

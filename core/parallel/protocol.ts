@@ -19,6 +19,11 @@ export interface TaskSettings {
    * starts, so every search starts cold (results never depend on earlier searches).
    */
   readonly generation: number;
+  /**
+   * A transposition table in shared memory for every alpha-beta task of the search (the
+   * workers share what they find); without it each worker keeps its own.
+   */
+  readonly table?: SharedArrayBuffer;
 }
 
 /** One unit of work for a worker. */
@@ -41,15 +46,15 @@ export type Task =
   }
   | {
     /**
-     * Lazy SMP: iterative-deepening alpha-beta of the root with a shared table. Helper 0
-     * is the main searcher: when it finishes it raises the stop flag for the helpers.
+     * Lazy SMP: iterative-deepening alpha-beta of the root over the shared table
+     * (`TaskSettings.table`). Helper 0 is the main searcher: when it finishes it raises
+     * the stop flag for the others, which search the root moves in other orders.
      */
     readonly kind: "smp";
     readonly state: unknown;
     readonly depth: number;
     readonly timeMs: number | undefined;
     readonly helper: number;
-    readonly table: SharedArrayBuffer;
   };
 
 /** A batch of tasks as sent to a worker (many small tasks travel in few messages). */

@@ -6,11 +6,14 @@
  *   searched with sequential minimax in parallel;
  * - `par_then_ab` (seed 004): the same with sequential alpha-beta below;
  * - `young_bros` (seed 004, Young Brothers Wait): at each node within `par` plies, the
- *   eldest child is searched first, then its brothers in parallel with the narrowed
- *   window; sequential alpha-beta below;
+ *   eldest child is searched first (itself the same way), then its brothers in parallel
+ *   with the narrowed window; sequential alpha-beta below;
  * - `lazy_smp`: every worker deepens the same root over one shared transposition table
- *   in a `SharedArrayBuffer`, the first worker's result standing (the approach of
- *   modern engines).
+ *   in a `SharedArrayBuffer`, each taking the root moves in another order, the first
+ *   worker's result standing (the approach of modern engines).
+ *
+ * The alpha-beta strategies share one table in a `SharedArrayBuffer` between all their
+ * tasks, so that no worker searches again what another one already did.
  *
  * Each returns the same value as its sequential counterpart on the same position and
  * depth (minimax or alpha-beta; chance nodes minimize as they do there).
@@ -19,7 +22,7 @@
  */
 import { Effect, Option } from "../deps.ts";
 import { byDistance, CHANCE, type Game } from "../game.ts";
-import { gameSource } from "../plugin.ts";
+import { type GameSource, gameSource } from "../plugin.ts";
 import { alphabetaSearch } from "../search/alphabeta.ts";
 import { minimaxSearch } from "../search/minimax.ts";
 import type { SearchOptions, SearchResult, Strategy } from "../search/types.ts";
@@ -37,12 +40,30 @@ interface Found {
 type Pool = WorkerPool["Service"];
 
 let generation = 0;
-/** Settings for a new search (a new generation: workers' tables start empty). */
-const settingsFor = (options: SearchOptions): TaskSettings => ({
-  chance: "min",
-  distance: options.distance === true,
-  generation: ++generation,
-});
+/**
+ * Settings for a new search: a new generation (workers' own tables start empty) and, for
+ * the alpha-beta strategies, the pool's shared table for the game, emptied, so that every
+ * worker sees what the others found (it is kept across searches, and its size is bounded
+ * by the `ttmb` parameter, default 64 MB).
+ */
+const settingsFor = (
+  options: SearchOptions,
+  shared?: { readonly pool: Pool; readonly source: GameSource },
+): TaskSettings => {
+  const distance = options.distance === true;
+  if (shared === undefined) return { chance: "min", distance, generation: ++generation };
+  const table = shared.pool.sharedTable(
+    JSON.stringify([shared.source, distance]),
+    options.params?.ttmb ?? 64,
+  );
+  table.clear(); // every search starts cold
+  return {
+    chance: "min",
+    distance,
+    generation: ++generation,
+    table: table.buffer as SharedArrayBuffer,
+  };
+};
 
 const sourceOf = (game: Game<unknown>) => {
   const source = gameSource(game);
@@ -142,7 +163,10 @@ const parThen =
     Effect.gen(function* () {
       const source = yield* sourceOf(game as Game<unknown>);
       const distance = options.distance === true;
-      const settings = settingsFor(options);
+      const settings = settingsFor(
+        options,
+        below === "alphabeta" ? { pool, source } : undefined,
+      );
       const par = options.params?.par ?? (below === "minimax" ? 3 : 1);
       return yield* deepenParallel(game, state, options, (depth) =>
         Effect.gen(function* () {
@@ -194,12 +218,15 @@ const parThen =
         }));
     });
 
+/** A younger brother refuted its node: the others stop. */
+const REFUTED = Symbol("refuted");
+
 /** Seed 004's YoungBros: the eldest brother first, then the rest in parallel. */
 const youngBrothers = <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool) =>
   Effect.gen(function* () {
     const source = yield* sourceOf(game as Game<unknown>);
     const distance = options.distance === true;
-    const settings = settingsFor(options);
+    const settings = settingsFor(options, { pool, source });
     const par = options.params?.par ?? 3;
     const task = (s: S, d: number, ply: number, alpha: number, beta: number) =>
       Effect.map(
@@ -224,20 +251,39 @@ const youngBrothers = <S>(game: Game<S>, state: S, options: SearchOptions, pool:
         if (game.orderMoves !== undefined && game.toMove(s) !== CHANCE) {
           moves = game.orderMoves(s, moves);
         }
-        // The eldest brother, searched sequentially, narrows the window...
-        const eldest = yield* task(game.play(s, moves[0]), d - 1, ply + 1, alpha, beta);
+        // The eldest brother, searched first (itself by Young Brothers Wait, so that its
+        // own younger brothers run in parallel), narrows the window...
+        const eldest = yield* ybw(game.play(s, moves[0]), d - 1, p - 1, ply + 1, alpha, beta);
         if (max ? eldest.value >= beta : eldest.value <= alpha) {
           return { ...eldest, pv: [moves[0], ...eldest.pv], nodes: eldest.nodes + 1 };
         }
-        const a = max ? Math.max(alpha, eldest.value) : alpha;
-        const b = max ? beta : Math.min(beta, eldest.value);
-        // ...then the younger brothers run in parallel within it.
-        const rest = yield* Effect.forEach(
-          moves.slice(1),
-          (m) => ybw(game.play(s, m), d - 1, p - 1, ply + 1, a, b),
-          { concurrency: "unbounded" },
+        // ...then the younger brothers run in parallel (all queued at once, so that no
+        // worker waits), each starting with the window as it stands when it starts; one
+        // that refutes the node stops the others (interrupting their workers' searches).
+        let a = max ? Math.max(alpha, eldest.value) : alpha;
+        let b = max ? beta : Math.min(beta, eldest.value);
+        const found: (Found | undefined)[] = [];
+        const brother = (m: number, i: number) =>
+          Effect.suspend(() => {
+            if (a >= b) return Effect.void;
+            return Effect.flatMap(ybw(game.play(s, m), d - 1, p - 1, ply + 1, a, b), (r) => {
+              found[i] = r;
+              if (max) a = Math.max(a, r.value);
+              else b = Math.min(b, r.value);
+              return a >= b ? Effect.fail(REFUTED) : Effect.void;
+            });
+          });
+        yield* Effect.forEach(moves.slice(1), brother, { concurrency: "unbounded" }).pipe(
+          Effect.catchIf((e): e is typeof REFUTED => e === REFUTED, () => Effect.void),
         );
-        return backUp(max, moves, [eldest, ...rest]);
+        const done = moves.slice(1).flatMap((m, i) => {
+          const f = found[i];
+          return f === undefined ? [] : [[m, f] as const];
+        });
+        return backUp(max, [moves[0], ...done.map(([m]) => m)], [
+          eldest,
+          ...done.map(([, f]) => f),
+        ]);
       });
     return yield* deepenParallel(
       game,
@@ -251,14 +297,8 @@ const youngBrothers = <S>(game: Game<S>, state: S, options: SearchOptions, pool:
 const lazySmp = <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool) =>
   Effect.gen(function* () {
     const source = yield* sourceOf(game as Game<unknown>);
-    const distance = options.distance === true;
-    const settings = settingsFor(options);
+    const settings = settingsFor(options, { pool, source });
     const start = performance.now();
-    const table = pool.sharedTable(
-      JSON.stringify([source, distance]),
-      options.params?.ttmb ?? 64,
-    );
-    table.clear(); // every search starts cold
     const depth = options.depth ?? (options.timeMs === undefined ? 4 : 1000);
     const tasks: Task[] = Array.from({ length: pool.size }, (_, helper) => ({
       kind: "smp" as const,
@@ -266,7 +306,6 @@ const lazySmp = <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool)
       depth,
       timeMs: options.timeMs,
       helper,
-      table: table.buffer as SharedArrayBuffer,
     }));
     const results = yield* pool.run(source, settings, tasks);
     const main = results[0];

@@ -41,6 +41,24 @@ const gameFor = (source: GameSource): Promise<Game<unknown>> => {
   return g;
 };
 
+/**
+ * The table for a search: the shared one when the search has one, else this worker's own
+ * for the game (emptied when a new search starts, so every search starts cold).
+ */
+const tableFor = (key: string, settings: TaskMessage["settings"]): TranspositionTable => {
+  if (settings.table !== undefined) return new TranspositionTable(0, settings.table);
+  let tt = tables.get(key);
+  if (tt === undefined) {
+    tt = new TranspositionTable(WORKER_TT_MB);
+    tables.set(key, tt);
+  }
+  if (generations.get(key) !== settings.generation) {
+    tt.clear();
+    generations.set(key, settings.generation);
+  }
+  return tt;
+};
+
 const run = async (msg: TaskMessage): Promise<TaskResult[]> => {
   const game = await gameFor(msg.source);
   return msg.tasks.map((t) => runTask(game, msg, t));
@@ -57,15 +75,7 @@ const runTask = (game: Game<unknown>, msg: TaskMessage, t: Task): TaskResult => 
     return { value, nodes: e.counter.nodes, pv: e.pv(), exact: e.exact(), depth: t.depth };
   }
   if (t.kind === "alphabeta") {
-    let tt = tables.get(tableKey);
-    if (tt === undefined && game.key !== undefined) {
-      tt = new TranspositionTable(WORKER_TT_MB);
-      tables.set(tableKey, tt);
-    }
-    if (tt !== undefined && generations.get(tableKey) !== msg.settings.generation) {
-      tt.clear(); // a new search starts cold
-      generations.set(tableKey, msg.settings.generation);
-    }
+    const tt = game.key === undefined ? undefined : tableFor(tableKey, msg.settings);
     const e = alphabetaEngine(game, { shouldStop, distance, tt: tt ?? false }, chance);
     const value = e.search(t.state, t.depth, t.alpha, t.beta, t.ply);
     return {
@@ -76,11 +86,18 @@ const runTask = (game: Game<unknown>, msg: TaskMessage, t: Task): TaskResult => 
       depth: t.depth,
     };
   }
-  // Lazy SMP: every helper deepens the same root over one shared table; odd helpers
-  // look one ply further, so that their entries lead the others' move ordering.
-  const tt = new TranspositionTable(0, t.table);
-  const r = alphabetaSearch(game, t.state, {
-    depth: t.depth + (t.helper % 2),
+  // Lazy SMP: every helper deepens the same root to the same depth over one shared table
+  // (so that each can use what the others found), helper k taking the root moves from the
+  // k-th on first: the helpers spread over the tree, and their entries feed the main one.
+  const tt = tableFor(tableKey, msg.settings);
+  const moves = game.moves(t.state);
+  const rotated = (s: unknown, ms: readonly number[]) =>
+    s === t.state && ms.length > 1
+      ? [...ms.slice(t.helper % ms.length), ...ms.slice(0, t.helper % ms.length)]
+      : (game.orderMoves?.(s, ms) ?? ms);
+  const helperGame = t.helper === 0 || moves.length < 2 ? game : { ...game, orderMoves: rotated };
+  const r = alphabetaSearch(helperGame, t.state, {
+    depth: t.depth,
     ...(t.timeMs !== undefined ? { timeMs: t.timeMs } : {}),
     distance,
     tt,

@@ -146,7 +146,10 @@ export const humanAgent = <S>(): Agent<S, Terminal> => ({
       );
       while (true) {
         const line = yield* term.readLine(`${me} to move (or quit): `);
-        if (Option.isNone(line)) return { _tag: "Stop", reason: "end of input" } as const;
+        if (Option.isNone(line)) {
+          const reason = (yield* term.interrupted) ? "interrupted" : "end of input";
+          return { _tag: "Stop", reason } as const;
+        }
         const text = line.value.trim();
         if (text === "") continue;
         if (QUIT.has(text.toLowerCase())) return { _tag: "Stop", reason: "quit" } as const;
