@@ -11,9 +11,13 @@ import { ticTacToeGame } from "../plugins/tictactoe.ts";
 import { nimGame } from "../plugins/nim.ts";
 import type { Game } from "../core/game.ts";
 import type { SearchResult } from "../core/search/types.ts";
+import type { SuiteFlags } from "./suites.ts";
 
 /** What the suite does. */
 export const description = "generic minimax / alpha-beta throughput on tic-tac-toe and Nim";
+
+/** The suite's flags (none). */
+export const flags: SuiteFlags = {};
 
 const best = <S>(runs: number, f: () => SearchResult): SearchResult => {
   let r = f();

@@ -17,10 +17,18 @@ import { countAlphaBetaTree, countGameTree } from "../plugins/domineering/count.
 import { type Board, board, gametree, legalMoves, moveLegal } from "../plugins/domineering/lab.ts";
 import { domineeringGame, type DomState, geometry } from "../plugins/domineering/board.ts";
 import { createSolver } from "../plugins/domineering/solver.ts";
+import type { SuiteFlags } from "./suites.ts";
 
 /** What the suite does. */
 export const description =
   "Domineering: seed 003's 4x4/5x5 node counts, bitboards vs the lab, the solver on rectangles";
+
+/** The suite's flags. */
+export const flags: SuiteFlags = {
+  boolean: ["quick"],
+  value: ["rects", "squares"],
+  usage: "[--quick] [--rects N] [--squares N]",
+};
 
 const timed = <A>(f: () => A): { value: A; ms: number } => {
   const t = performance.now();

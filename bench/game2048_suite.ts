@@ -17,9 +17,13 @@ import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { packCells, slideBoard } from "../plugins/game2048/board.ts";
 import { fastExpectimax, type Representation } from "../plugins/game2048/expectimax.ts";
 import { createGame, slideCells, type State2048 } from "../plugins/game2048/rules.ts";
+import type { SuiteFlags } from "./suites.ts";
 
 /** What the suite does. */
 export const description = "2048: slides/s and expectimax nodes/s, compact board vs plain";
+
+/** The suite's flags. */
+export const flags: SuiteFlags = { value: ["depth"], usage: "[--depth D]" };
 
 /** Slider positions from a seeded game played by the fast expectimax at depth 3. */
 export const samplePositions = (count: number, seed = 2048): State2048[] => {

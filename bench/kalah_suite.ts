@@ -25,10 +25,19 @@ import type { KalahState } from "../plugins/kalah/rules.ts";
 import { clearSolvers, solveKalah, solverFor } from "../plugins/kalah/solve.ts";
 import { defaultWorkers } from "../core/parallel/pool.ts";
 import { runExperiment } from "./parallel_experiment.ts";
+import type { SuiteFlags } from "./suites.ts";
 
 /** What the suite does. */
 export const description =
   "Kalah: depth-9 minimax/alpha-beta nodes/s, the sowing shortcut, exact solves";
+
+/** The suite's flags. */
+export const flags: SuiteFlags = {
+  boolean: ["quick", "solves", "no-parallel", "no-throughput"],
+  value: ["depth", "runs", "max-par", "solve", "capture"],
+  usage: "[--quick] [--no-throughput] [--no-parallel] [--depth D] [--runs R] [--max-par P]\n" +
+    "  [--solves] [--solve PITS STONES [--capture always]]",
+};
 
 const best = (runs: number, f: () => SearchResult): SearchResult => {
   let r = f();
@@ -114,31 +123,8 @@ const parallelExperiment = async (args: readonly string[], quick: boolean): Prom
   });
 };
 
-/** Runs the suite. */
-export const run = (args: readonly string[]): Promise<void> => {
-  const quick = args.includes("--quick");
-  const solveAt = args.indexOf("--solve");
-  if (solveAt >= 0) {
-    const pits = Number(args[solveAt + 1]), stones = Number(args[solveAt + 2]);
-    const capture = args.includes("always") ? "always" : "nonempty";
-    if (!(pits >= 1 && stones >= 0)) {
-      console.error("usage: deno task bench kalah --solve PITS STONES [--capture always]");
-      return Promise.resolve();
-    }
-    console.log(`deno task bench kalah --solve ${pits} ${stones} --capture ${capture}`);
-    const { r, dbMs, setup, total } = solveOne(pits, stones, capture);
-    const mem = Deno.memoryUsage();
-    console.log(
-      `Kalah(${pits}, ${stones}) capture ${capture}: value ${r.value}, move ${r.move! + 1}, ` +
-        `${r.nodes} nodes; database ${setup.dbSource} (${setup.db?.maxStones ?? 0} stones, ` +
-        `${mb(setup.db?.values.length ?? 0)}, ${(dbMs / 1000).toFixed(1)} s); search ` +
-        `${(r.timeMs / 1000).toFixed(1)} s; total ${(total / 1000).toFixed(1)} s; ` +
-        `table ${mb(setup.solver.tableBytes)}; rss ${mb(mem.rss)}`,
-    );
-    console.log(`principal variation: ${r.pv.map((m) => m + 1).join(" ")}`);
-    return Promise.resolve();
-  }
-
+/** Depth-9 nodes per second from the initial Kalah(6, 4), and the sowing shortcut. */
+const throughput = (quick: boolean): void => {
   const classic = kalahGame({ pits: 6, stones: 4, capture: "nonempty", eval: "util" });
   const start = classic.initial();
   const runs = quick ? 2 : 5;
@@ -187,7 +173,34 @@ export const run = (args: readonly string[]): Promise<void> => {
     } us/move ` +
       `(ratio ${(large / small).toFixed(2)})`,
   );
+};
 
+/** Runs the suite. */
+export const run = (args: readonly string[]): Promise<void> => {
+  const quick = args.includes("--quick");
+  const solveAt = args.indexOf("--solve");
+  if (solveAt >= 0) {
+    const pits = Number(args[solveAt + 1]), stones = Number(args[solveAt + 2]);
+    const capture = args.includes("always") ? "always" : "nonempty";
+    if (!(pits >= 1 && stones >= 0)) {
+      console.error("usage: deno task bench kalah --solve PITS STONES [--capture always]");
+      return Promise.resolve();
+    }
+    console.log(`deno task bench kalah --solve ${pits} ${stones} --capture ${capture}`);
+    const { r, dbMs, setup, total } = solveOne(pits, stones, capture);
+    const mem = Deno.memoryUsage();
+    console.log(
+      `Kalah(${pits}, ${stones}) capture ${capture}: value ${r.value}, move ${r.move! + 1}, ` +
+        `${r.nodes} nodes; database ${setup.dbSource} (${setup.db?.maxStones ?? 0} stones, ` +
+        `${mb(setup.db?.values.length ?? 0)}, ${(dbMs / 1000).toFixed(1)} s); search ` +
+        `${(r.timeMs / 1000).toFixed(1)} s; total ${(total / 1000).toFixed(1)} s; ` +
+        `table ${mb(setup.solver.tableBytes)}; rss ${mb(mem.rss)}`,
+    );
+    console.log(`principal variation: ${r.pv.map((m) => m + 1).join(" ")}`);
+    return Promise.resolve();
+  }
+
+  if (!args.includes("--no-throughput")) throughput(quick);
   if (!args.includes("--solves")) return parallelExperiment(args, quick);
   console.log("exact solves, every board with P * S <= 12 (value for south, first move):");
   for (const capture of ["nonempty", "always"] as const) {

@@ -24,10 +24,18 @@ import { TranspositionTable } from "../core/search/tt.ts";
 import type { SearchOptions, SearchResult } from "../core/search/types.ts";
 import { pentagoGame, type PentagoOptions } from "../plugins/pentago/mod.ts";
 import { naiveGame } from "../plugins/pentago/naive.ts";
+import type { SuiteFlags } from "./suites.ts";
 
 /** What the suite does. */
 export const description =
   "Pentago: bitboards vs plain board, alpha-beta nodes/s, MCTS playouts/s, dedupe/shuffle";
+
+/** The suite's flags. */
+export const flags: SuiteFlags = {
+  boolean: ["quick"],
+  value: ["json"],
+  usage: "[--quick] [--json FILE]",
+};
 
 /** The fixed midgame position (12 marbles, white to move), as moves from the start. */
 export const MIDGAME: string =

@@ -4,10 +4,12 @@
  *
  * @module
  */
-import { suites } from "../bench/suites.ts";
+import { checkSuiteArgs, suites } from "../bench/suites.ts";
 
 const USAGE = `Usage: deno task bench [SUITE] [ARGS ...]
-Runs a benchmark suite and prints its figures. Suites: ${Object.keys(suites).join(", ")}.
+Runs a benchmark suite and prints its figures (SUITE --help: its flags). Suites: ${
+  Object.keys(suites).join(", ")
+}.
 `;
 
 if (import.meta.main) {
@@ -24,5 +26,16 @@ if (import.meta.main) {
     console.error(`error: unknown suite '${name}'; suites: ${Object.keys(suites).join(", ")}`);
     Deno.exit(2);
   }
-  await (await load()).run(rest);
+  const suite = await load();
+  if (rest.includes("--help") || rest.includes("-h")) {
+    console.log(`Usage: deno task bench ${name} ${suite.flags.usage ?? ""}`.trimEnd());
+    console.log(suite.description);
+    Deno.exit(0);
+  }
+  const problems = checkSuiteArgs(suite.flags, rest);
+  if (problems.length > 0) {
+    for (const p of problems) console.error(`error: ${p}`);
+    Deno.exit(2);
+  }
+  await suite.run(rest);
 }

@@ -87,6 +87,9 @@ Deno.test("bad flags: one clear message, exit code 2, no stack trace", async () 
     ["scripts/analyze.ts", ["nim", "--strategy", "magic"], "--strategy must be one of"],
     ["scripts/match.ts", ["nim", "--games", "0"], "--games must be an integer from 1"],
     ["scripts/match.ts", ["nim", "--p1", "human"], "a match is between AIs"],
+    ["scripts/bench.ts", ["chess"], "unknown suite 'chess'"],
+    ["scripts/bench.ts", ["kalah", "--no-throughputs"], "unknown flag --no-throughputs; flags:"],
+    ["scripts/bench.ts", ["2048", "--depth"], "--depth needs a value"],
   ];
   for (const [script, args, expected] of cases) {
     const r = await runScript(script, args);
@@ -103,6 +106,9 @@ Deno.test("--help prints usage, the games and the spec grammar (exit 0)", async 
     assertStringIncludes(r.stdout, "Usage: deno task");
     assertStringIncludes(r.stdout, "Player SPEC:");
   }
+  const b = await runScript("scripts/bench.ts", ["kalah", "--help"]);
+  assertEquals(b.code, 0);
+  assertStringIncludes(b.stdout, "Usage: deno task bench kalah [--quick]");
   const g = await runScript("scripts/play.ts", ["nim", "--help"]);
   assertStringIncludes(g.stdout, "--heaps");
   assertStringIncludes(g.stdout, "(default 3,4,5)");

@@ -293,7 +293,7 @@ const youngBrothers = <S>(game: Game<S>, state: S, options: SearchOptions, pool:
     );
   });
 
-/** Lazy SMP: all workers deepen the root over one shared table; worker 0's result stands. */
+/** Lazy SMP: all workers deepen the root over one shared table; the deepest result stands. */
 const lazySmp = <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool) =>
   Effect.gen(function* () {
     const source = yield* sourceOf(game as Game<unknown>);
@@ -308,7 +308,9 @@ const lazySmp = <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool)
       helper,
     }));
     const results = yield* pool.run(source, settings, tasks);
-    const main = results[0];
+    // The deepest completed search stands (the first to reach the target depth stopped
+    // the others); among equals, helper 0's.
+    const main = results.reduce((a, r) => (r.depth > a.depth ? r : a));
     const moves = game.toMove(state) === CHANCE ? [] : game.moves(state);
     const result: SearchResult = {
       move: main.pv[0] ?? moves[0],

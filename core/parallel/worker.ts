@@ -88,7 +88,7 @@ const runTask = (game: Game<unknown>, msg: TaskMessage, t: Task): TaskResult => 
   }
   // Lazy SMP: every helper deepens the same root to the same depth over one shared table
   // (so that each can use what the others found), helper k taking the root moves from the
-  // k-th on first: the helpers spread over the tree, and their entries feed the main one.
+  // k-th on first: the helpers spread over the tree, and their entries feed each other.
   const tt = tableFor(tableKey, msg.settings);
   const moves = game.moves(t.state);
   const rotated = (s: unknown, ms: readonly number[]) =>
@@ -103,7 +103,8 @@ const runTask = (game: Game<unknown>, msg: TaskMessage, t: Task): TaskResult => 
     tt,
     shouldStop,
   }, chance);
-  if (t.helper === 0) Atomics.store(flag, 0, 1); // the main searcher is done: stop the rest
+  // The first searcher to complete the target depth ends the search for all.
+  if (r.depth >= t.depth || r.exact) Atomics.store(flag, 0, 1);
   return { value: r.value, nodes: r.nodes, pv: r.pv, exact: r.exact, depth: r.depth };
 };
 

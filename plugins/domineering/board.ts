@@ -15,6 +15,7 @@
 import { Result } from "../../core/deps.ts";
 import type { Game, Player as ProtocolPlayer } from "../../core/game.ts";
 import { WIN } from "../../core/game.ts";
+import { hashInts } from "../../core/hash.ts";
 import { type Board, type Cell, cellKey, type Player } from "./lab.ts";
 
 /** The largest width or height of a board's bounding box. */
@@ -279,18 +280,14 @@ export const orderByHarm = (g: Geometry, s: DomState, moves: readonly number[]):
   return scored.map((x) => x.m);
 };
 
-const hashState = (h: number, s: DomState): number => {
-  let h1 = 0xdeadbeef ^ h, h2 = 0x41c6ce57 ^ h;
-  for (let i = 0; i <= h; i++) {
-    const v = i === h ? s[2 * h] : s[i];
-    h1 = Math.imul(h1 ^ v, 2654435761);
-    h2 = Math.imul(h2 ^ v, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+/** A key for the free cells and the turn (the rest of the state follows from them). */
+const stateHasher = (h: number): (s: DomState) => number => {
+  const scratch = new Int32Array(h + 1);
+  return (s) => {
+    for (let i = 0; i < h; i++) scratch[i] = s[i];
+    scratch[h] = s[2 * h];
+    return hashInts(scratch);
+  };
 };
 
 /**
@@ -325,7 +322,7 @@ export const domineeringGame = (g: Geometry): DomineeringGame => {
     render: (s) => renderState(g, s),
     formatMove: (_s, m) => formatCell(g, m),
     parseMove: (s, text) => parseCell(g, s, text),
-    key: (s) => hashState(h, s),
+    key: stateHasher(h),
     orderMoves: (s, ms) => orderByHarm(g, s, ms),
   };
 };
