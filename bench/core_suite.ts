@@ -12,6 +12,7 @@ import { nimGame } from "../plugins/nim.ts";
 import type { Game } from "../core/game.ts";
 import type { SearchResult } from "../core/search/types.ts";
 import type { SuiteFlags } from "./suites.ts";
+import { bestOf, searchRow } from "./report.ts";
 
 /** What the suite does. */
 export const description = "generic minimax / alpha-beta throughput on tic-tac-toe and Nim";
@@ -19,21 +20,8 @@ export const description = "generic minimax / alpha-beta throughput on tic-tac-t
 /** The suite's flags (none). */
 export const flags: SuiteFlags = {};
 
-const best = <S>(runs: number, f: () => SearchResult): SearchResult => {
-  let r = f();
-  for (let i = 1; i < runs; i++) {
-    const x = f();
-    if (x.timeMs < r.timeMs) r = x;
-  }
-  return r;
-};
-
-const row = (name: string, r: SearchResult) =>
-  console.log(
-    `${name.padEnd(44)} ${String(r.nodes).padStart(10)} nodes ${
-      r.timeMs.toFixed(1).padStart(8)
-    } ms ${((r.nodes / r.timeMs) / 1000).toFixed(2).padStart(7)} M nodes/s  value ${r.value}`,
-  );
+const best = bestOf;
+const row = (name: string, r: SearchResult) => searchRow(name, r, 44, false);
 
 /** Runs the suite. */
 export const run = (): Promise<void> => {

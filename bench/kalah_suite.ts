@@ -26,6 +26,7 @@ import { clearSolvers, solveKalah, solverFor } from "../plugins/kalah/solve.ts";
 import { defaultWorkers } from "../core/parallel/pool.ts";
 import { runExperiment } from "./parallel_experiment.ts";
 import type { SuiteFlags } from "./suites.ts";
+import { bestOf, searchRow } from "./report.ts";
 
 /** What the suite does. */
 export const description =
@@ -39,24 +40,10 @@ export const flags: SuiteFlags = {
     "  [--solves] [--solve PITS STONES [--capture always]]",
 };
 
-const best = (runs: number, f: () => SearchResult): SearchResult => {
-  let r = f();
-  for (let i = 1; i < runs; i++) {
-    const x = f();
-    if (x.timeMs < r.timeMs) r = x;
-  }
-  return r;
-};
-
-const row = (name: string, r: SearchResult) =>
-  console.log(
-    `${name.padEnd(50)} ${String(r.nodes).padStart(10)} nodes ${
-      r.timeMs.toFixed(1).padStart(8)
-    } ms ${((r.nodes / r.timeMs) / 1000).toFixed(2).padStart(7)} M nodes/s  value ${r.value}` +
-      `  move ${r.move === undefined ? "-" : r.move + 1}`,
-  );
-
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+
+const best = bestOf;
+const row = (name: string, r: SearchResult) => searchRow(name, r, 50, true);
 
 /** Time per move over a fixed random game, repeated; microseconds. */
 const moveTime = (game: Game<KalahState>, plies: number): number => {

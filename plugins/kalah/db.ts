@@ -248,9 +248,9 @@ export const buildDb = (
   const stack = new Int32Array((maxDepth + 1) * k);
   const start = performance.now();
 
-  const w = k + 1, lap = 2 * n + 1;
-  // The search of one position (its houses at `stack[d * k]`), with sowing and ranking
-  // inlined: this loop runs for every position of the database.
+  const w = k + 1, flag = new Int32Array(3);
+  // The search of one position (its houses at `stack[d * k]`), with ranking inlined: this
+  // loop runs for every position of the database.
   const solve = (d: number): number => {
     const off = d * k;
     let mine0 = 0, theirs0 = 0;
@@ -263,54 +263,10 @@ export const buildDb = (
       const g = stack[off + i];
       if (g === 0) continue;
       for (let j = 0; j < k; j++) stack[c0 + j] = stack[off + j];
-      // Sow (as `sowRelative`).
-      stack[c0 + i] = 0;
-      let mine = mine0 - g, theirs = theirs0, gain = 0, rest = g - 1;
-      if (rest >= lap) {
-        const q = Math.floor(rest / lap);
-        rest -= q * lap;
-        for (let j = c0; j < c0 + k; j++) stack[j] += q;
-        gain += q;
-        mine += n * q;
-        theirs += n * q;
-      }
-      let c = i;
-      for (let x = 0; x < rest; x++) {
-        if (++c === lap) c = 0;
-        if (c < n) {
-          stack[c0 + c]++;
-          mine++;
-        } else if (c === n) gain++;
-        else {
-          stack[c0 + c - 1]++;
-          theirs++;
-        }
-      }
-      if (++c === lap) c = 0;
-      let next = 0;
-      if (c === n) {
-        gain++;
-        next = 1;
-      } else if (c > n) {
-        stack[c0 + c - 1]++;
-        theirs++;
-      } else if (stack[c0 + c] === 0) {
-        const opp = c0 + 2 * n - 1 - c;
-        const taken = stack[opp];
-        if (captureAlways || taken > 0) {
-          gain += taken + 1;
-          stack[opp] = 0;
-          theirs -= taken;
-        } else {
-          stack[c0 + c] = 1;
-          mine++;
-        }
-      } else {
-        stack[c0 + c]++;
-        mine++;
-      }
+      const gain = sowRelative(stack, c0, n, i, captureAlways, flag, mine0, theirs0);
+      const next = flag[0], mine = flag[1], theirs = flag[2];
       let v: number;
-      if (mine === 0 || theirs === 0) v = gain + mine - theirs;
+      if (next === 2) v = gain;
       else {
         // Rank the child as its mover sees it (flipped unless it is an extra turn).
         const left = mine + theirs;
