@@ -165,3 +165,56 @@ Deno.test("shouldStop interrupts a search, keeping the last complete iteration",
   });
   assert(r.depth < 40 && g.moves(g.initial()).includes(r.move!));
 });
+
+Deno.test("transposition table: store, probe, depth rule, clear, sharing, torn entries", () => {
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.record({
+          key: fc.integer({ min: 0, max: 2 ** 53 - 1 }),
+          depth: fc.integer({ min: 0, max: 30000 }),
+          flag: fc.integer({ min: 1, max: 7 }),
+          value: fc.double({ noNaN: true }),
+          move: fc.integer({ min: -1, max: 1000 }),
+        }),
+        { minLength: 1, maxLength: 50 },
+      ),
+      (entries) => {
+        const tt = TranspositionTable.shared(1);
+        const view = new TranspositionTable(0, tt.buffer);
+        assertEquals(view.size, tt.size);
+        // A model: the last stored entry per slot, unless a deeper one of the same key stays.
+        const model = new Map<number, (typeof entries)[number]>();
+        for (const e of entries) {
+          const slot = (e.key % 4294967296) & (tt.size - 1);
+          const old = model.get(slot);
+          if (!(old !== undefined && old.key === e.key && old.depth > e.depth)) model.set(slot, e);
+          tt.store(e.key, e.depth, e.flag, e.value, e.move);
+        }
+        for (const e of model.values()) {
+          for (const t of [tt, view]) {
+            assert(t.probe(e.key));
+            assertEquals([t.hitDepth, t.hitFlag, t.hitValue, t.hitMove], [
+              e.depth,
+              e.flag,
+              e.value,
+              e.move,
+            ]);
+          }
+        }
+        tt.clear();
+        for (const e of entries) assert(!view.probe(e.key), "cleared for every view");
+        assertEquals(tt.fill(), 0);
+        // An entry stored after a clear is found; a torn one (a field changed) is a miss.
+        const e = entries[0];
+        view.store(e.key, e.depth, e.flag, e.value, e.move);
+        assert(tt.probe(e.key));
+        const slot = (e.key % 4294967296) & (tt.size - 1);
+        const words = new Int32Array(tt.buffer);
+        words[8 * slot + 5] ^= 1 << 20; // the move, as a concurrent writer half-done
+        assert(!tt.probe(e.key), "a torn entry reads as a miss");
+      },
+    ),
+    { numRuns: 200 },
+  );
+});

@@ -36,16 +36,6 @@ const toRoot = (v: number, ply: number): number =>
   v >= WIN_THRESHOLD ? v - ply : v <= -WIN_THRESHOLD ? v + ply : v;
 const same = (v: number, _ply: number): number => v;
 
-/** Moves `first` (if present) to the front, keeping the order of the rest. */
-const front = (ms: readonly number[], first: number): readonly number[] => {
-  const i = ms.indexOf(first);
-  if (i <= 0) return ms;
-  const out = ms.slice();
-  out.splice(i, 1);
-  out.unshift(first);
-  return out;
-};
-
 /** The alpha-beta node search, reusable for one root or many (workers run it per task). */
 export interface AlphaBetaEngine<S> {
   /** Searches `s` to `depth` plies within the window; `ply` is its distance from the root. */
@@ -175,19 +165,26 @@ export const alphabetaEngine = <S>(
       }
     }
 
+    // The table's move first, then the killer, then the rest in the game's order (no
+    // arrays are made for this: it runs at every node).
+    let first = -1, second = -1;
     if (ordering && ms.length > 1) {
       if (game.orderMoves !== undefined && depth > 1 && tm !== CHANCE) ms = game.orderMoves(s, ms);
       const k = killers[ply];
-      if (k !== undefined && k !== ttMove) ms = front(ms, k);
-      if (ttMove >= 0) ms = front(ms, ttMove);
+      if (ttMove >= 0 && ms.includes(ttMove)) first = ttMove;
+      if (k !== undefined && k !== ttMove && ms.includes(k)) {
+        if (first < 0) first = k;
+        else second = k;
+      }
     }
 
     const cutBefore = cut;
     cut = false;
     const a0 = alpha, b0 = beta;
     let best = max ? -Infinity : Infinity, bestMove = -1, bestPv: Pv | null = null;
-    for (let i = 0; i < ms.length; i++) {
-      const m = ms[i];
+    for (let i = -2; i < ms.length; i++) {
+      const m = i === -2 ? first : i === -1 ? second : ms[i];
+      if (i < 0 ? m < 0 : m === first || m === second) continue;
       const v = ab(game.play(s, m), depth - 1, alpha, beta, ply + 1, prob);
       if (max ? v > best : v < best) {
         best = v;

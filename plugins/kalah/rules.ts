@@ -306,6 +306,8 @@ export const moveKind = (
   return MoveKind.Plain;
 };
 
+let kinds = new Int8Array(16);
+
 /**
  * Kalah move ordering: extra-turn moves first (nearest the store first, which keeps the
  * others' counts), then captures, then the rest in house order.
@@ -316,13 +318,12 @@ export const orderKalahMoves = (
   ms: readonly number[],
   captureAlways: boolean,
 ): number[] => {
-  const extra: number[] = [], capture: number[] = [], rest: number[] = [];
-  for (let i = ms.length - 1; i >= 0; i--) {
-    const k = moveKind(s, n, ms[i], captureAlways);
-    if (k === MoveKind.Extra) extra.push(ms[i]);
-    else if (k === MoveKind.Capture) capture.push(ms[i]);
-    else rest.push(ms[i]);
-  }
-  rest.reverse();
-  return extra.concat(capture, rest);
+  // One array per call: the kinds go to a scratch buffer, then three passes fill it.
+  if (kinds.length < ms.length) kinds = new Int8Array(2 * ms.length);
+  for (let i = 0; i < ms.length; i++) kinds[i] = moveKind(s, n, ms[i], captureAlways);
+  const out: number[] = [];
+  for (let i = ms.length - 1; i >= 0; i--) if (kinds[i] === MoveKind.Extra) out.push(ms[i]);
+  for (let i = ms.length - 1; i >= 0; i--) if (kinds[i] === MoveKind.Capture) out.push(ms[i]);
+  for (let i = 0; i < ms.length; i++) if (kinds[i] === MoveKind.Plain) out.push(ms[i]);
+  return out;
 };
