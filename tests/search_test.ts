@@ -218,3 +218,44 @@ Deno.test("transposition table: store, probe, depth rule, clear, sharing, torn e
     { numRuns: 200 },
   );
 });
+
+Deno.test("busy marks (ABDADA's deferral) change the order of search, never the value", () => {
+  const games: [string, Game<readonly number[]>][] = [
+    ["tic-tac-toe", ticTacToeGame() as Game<readonly number[]>],
+    ["nim", nimGame({ heaps: [3, 4, 5], misere: false }) as Game<readonly number[]>],
+  ];
+  for (const [name, game] of games) {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1e9 }),
+        fc.integer({ min: 0, max: 4 }),
+        fc.integer({ min: 3, max: 6 }),
+        (seed, plies, depth) => {
+          const s = randomPosition(game, seed, plies);
+          if (game.moves(s).length < 2) return;
+          // Another worker seems busy on every grandchild and on all children but one: the
+          // search must defer them and still search them all.
+          const busy = new Int32Array(1 << 12);
+          const mark = (x: readonly number[]) => {
+            const k = game.key!(x);
+            busy[Math.floor(k / 4294967296) & (busy.length - 1)] = (k % 4294967296) | 1;
+          };
+          for (const m of game.moves(s).slice(1)) {
+            const c = game.play(s, m);
+            mark(c);
+            for (const m2 of game.moves(c)) mark(game.play(c, m2));
+          }
+          const plain = alphabetaSearch(game, s, { depth, tt: new TranspositionTable(1) });
+          const deferred = alphabetaSearch(game, s, {
+            depth,
+            tt: new TranspositionTable(1),
+            busy,
+          });
+          assertEquals(deferred.value, plain.value, `${name}: seed ${seed}, depth ${depth}`);
+          assertEquals(deferred.value, minimaxSearch(game, s, { depth }).value);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }
+});

@@ -24,6 +24,8 @@ export interface TaskSettings {
    * workers share what they find); without it each worker keeps its own.
    */
   readonly table?: SharedArrayBuffer;
+  /** Lazy SMP: the shared marks of positions being searched (`SearchOptions.busy`). */
+  readonly busy?: SharedArrayBuffer;
 }
 
 /** One unit of work for a worker. */
@@ -47,8 +49,9 @@ export type Task =
   | {
     /**
      * Lazy SMP: iterative-deepening alpha-beta of the root over the shared table
-     * (`TaskSettings.table`). Helper 0 is the main searcher: when it finishes it raises
-     * the stop flag for the others, which search the root moves in other orders.
+     * (`TaskSettings.table`) and busy marks (`TaskSettings.busy`). The first helper to
+     * finish raises the stop flag for the others; helper k takes the root moves from
+     * the k-th on.
      */
     readonly kind: "smp";
     readonly state: unknown;

@@ -293,11 +293,20 @@ const youngBrothers = <S>(game: Game<S>, state: S, options: SearchOptions, pool:
     );
   });
 
-/** Lazy SMP: all workers deepen the root over one shared table; the deepest result stands. */
+/** Slots of Lazy SMP's busy marks (a power of two). */
+const BUSY_SLOTS = 1 << 16;
+
+/**
+ * Lazy SMP: all workers deepen the root over one shared table, each deferring the
+ * children another is searching (ABDADA's rule); the deepest result stands.
+ */
 const lazySmp = <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool) =>
   Effect.gen(function* () {
     const source = yield* sourceOf(game as Game<unknown>);
-    const settings = settingsFor(options, { pool, source });
+    const settings: TaskSettings = {
+      ...settingsFor(options, { pool, source }),
+      busy: new SharedArrayBuffer(4 * BUSY_SLOTS),
+    };
     const start = performance.now();
     const depth = options.depth ?? (options.timeMs === undefined ? 4 : 1000);
     const tasks: Task[] = Array.from({ length: pool.size }, (_, helper) => ({

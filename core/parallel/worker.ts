@@ -101,6 +101,7 @@ const runTask = (game: Game<unknown>, msg: TaskMessage, t: Task): TaskResult => 
     ...(t.timeMs !== undefined ? { timeMs: t.timeMs } : {}),
     distance,
     tt,
+    ...(msg.settings.busy !== undefined ? { busy: new Int32Array(msg.settings.busy) } : {}),
     shouldStop,
   }, chance);
   // The first searcher to complete the target depth ends the search for all.

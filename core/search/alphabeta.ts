@@ -27,6 +27,8 @@ import type { ChanceMode, SearchOptions, SearchResult } from "./types.ts";
 /** A table flag bit: the entry's subtree reached no depth cut-off. */
 const COMPLETE = 4;
 const MAX_DEPTH = 30000;
+/** Nodes at least this far from the horizon take part in the busy marks (`SearchOptions.busy`). */
+const BUSY_DEPTH = 3;
 
 /** Converts a distance-adjusted decisive value to distance-from-this-node form for storage. */
 const toNode = (v: number, ply: number): number =>
@@ -75,6 +77,8 @@ export const alphabetaEngine = <S>(
     ? undefined
     : (options.tt ?? new TranspositionTable(4));
   const killers: number[] = [];
+  const busy = keyOf === undefined ? undefined : options.busy;
+  const busyMask = (busy?.length ?? 1) - 1;
   let cut = false;
   let retPv: Pv | null = null;
 
@@ -182,10 +186,32 @@ export const alphabetaEngine = <S>(
     cut = false;
     const a0 = alpha, b0 = beta;
     let best = max ? -Infinity : Infinity, bestMove = -1, bestPv: Pv | null = null;
-    for (let i = -2; i < ms.length; i++) {
-      const m = i === -2 ? first : i === -1 ? second : ms[i];
-      if (i < 0 ? m < 0 : m === first || m === second) continue;
-      const v = ab(game.play(s, m), depth - 1, alpha, beta, ply + 1, prob);
+    // With shared busy marks, a child another worker is searching waits until the end.
+    const marking = busy !== undefined && depth >= BUSY_DEPTH && tm !== CHANCE;
+    let deferred: number[] | undefined, searched = 0;
+    for (let i = -2; i < ms.length + (deferred?.length ?? 0); i++) {
+      let m: number;
+      if (i < ms.length) {
+        m = i === -2 ? first : i === -1 ? second : ms[i];
+        if (i < 0 ? m < 0 : m === first || m === second) continue;
+      } else m = deferred![i - ms.length];
+      const c = game.play(s, m);
+      let v: number;
+      if (marking) {
+        const ck = keyOf!(c);
+        const slot = Math.floor(ck / 4294967296) & busyMask, tag = (ck % 4294967296) | 1;
+        if (searched > 0 && i < ms.length && busy![slot] === tag) {
+          (deferred ??= []).push(m);
+          continue;
+        }
+        busy![slot] = tag;
+        searched++;
+        v = ab(c, depth - 1, alpha, beta, ply + 1, prob);
+        if (busy![slot] === tag) busy![slot] = 0;
+      } else {
+        searched++;
+        v = ab(c, depth - 1, alpha, beta, ply + 1, prob);
+      }
       if (max ? v > best : v < best) {
         best = v;
         bestMove = m;

@@ -30,6 +30,12 @@ export interface SearchOptions {
   readonly minProbability?: number;
   /** Seeded generator for strategies that randomize (tie-breaks, playouts). */
   readonly rng?: Rng;
+  /**
+   * Marks, shared between workers, of the positions being searched right now (Lazy SMP
+   * sets it): a node searches its other children before one another worker is on
+   * (ABDADA's deferral). Any power-of-two length.
+   */
+  readonly busy?: Int32Array;
   /** Polled every few thousand nodes; returning true stops the search (interruption). */
   readonly shouldStop?: () => boolean;
   /** Called after each completed iteration of iterative deepening. */
