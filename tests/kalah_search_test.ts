@@ -187,6 +187,16 @@ Deno.test("the solver agrees with alpha-beta to the end and a plain negamax (pro
   );
 });
 
+Deno.test("the solver names a move when the worst bound is the value (found by the property)", () => {
+  // South's only move loses every stone left: the value equals the futility bound, which
+  // once settled the root test before any move was tried.
+  const game = kalahGame({ pits: 4, stones: 1, capture: "nonempty", eval: "util" });
+  const s: KalahState = [1, 0, 0, 0, 1, 2, 0, 0, 2, 2, 0];
+  const solved = solveKalah(game, s, {}, SMALL);
+  assertEquals([solved.value, solved.move], [-6, 0]);
+  assertEquals(referenceValue(game, game.play(s, 0)), -6);
+});
+
 Deno.test("every optimal root move (--all) is found, and only those", () => {
   for (const capture of ["nonempty", "always"] as const) {
     const game = kalahGame({ pits: 3, stones: 3, capture, eval: "util" });

@@ -272,9 +272,12 @@ export class KalahSolver {
     if (stones <= this.dbMax && ply > 0) {
       return this.db!.values[rankPosition(this.db!, h, off, stones)];
     }
-    // Futility: the future gain lies within +-stones.
-    if (stones <= alpha) return stones;
-    if (-stones >= beta) return -stones;
+    // Futility: the future gain lies within +-stones (not at the root, which must name
+    // a move even when the bound alone settles the test).
+    if (ply > 0) {
+      if (stones <= alpha) return stones;
+      if (-stones >= beta) return -stones;
+    }
     let ttMove = -1;
     this.hash(h, off);
     const mask = stones >= this.farStones ? this.mask : this.nearMask;
