@@ -60,6 +60,8 @@ export interface Row {
   readonly ms: number;
   /** Best (smallest) wall time in ms: the steadier figure on a shared machine. */
   readonly best: number;
+  /** Median wall time in ms. */
+  readonly median: number;
 }
 
 const progress = (text: string) => {
@@ -67,6 +69,10 @@ const progress = (text: string) => {
 };
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b), h = s.length >> 1;
+  return s.length % 2 === 1 ? s[h] : (s[h - 1] + s[h]) / 2;
+};
 
 /**
  * Times the sequential baselines: a fresh engine per run, and an emptied table (allocated
@@ -112,6 +118,7 @@ const sequential = <S>(
       nodes,
       ms: mean(times),
       best: Math.min(...times),
+      median: median(times),
     });
   }
   return rows;
@@ -151,6 +158,7 @@ const parallel = <S>(
         nodes,
         ms: mean(times),
         best: Math.min(...times),
+        median: median(times),
       });
     }
     return rows;
@@ -300,22 +308,24 @@ export const runExperiment = (o: ExperimentOptions): Promise<Row[]> =>
         console.log(
           `\nat depth ${d}, seq_ab takes ${base.best.toFixed(0)} ms at best, ` +
             `${base.ms.toFixed(0)} ms on average (${runs} runs; times on this machine vary up ` +
-            `to 2x between identical runs, so the best times are compared):`,
+            `to 2x between identical runs, so best and median times are compared):`,
         );
         for (const mode of ["par_then_ab", "young_bros", "lazy_smp"]) {
           const pars = mode === "lazy_smp" ? [0] : [1, 2, 3, 4];
-          let one = NaN;
+          let one = NaN, oneMedian = NaN;
           for (const w of o.workers) {
             const rs = yield* parallel(game, state, mode, w, d, pars, runs);
             const b = rs.reduce((a, x) => (x.best < a.best ? x : a));
-            if (w === 1) one = b.best;
+            if (w === 1) [one, oneMedian] = [b.best, b.median];
             const ok = rs.every((x) => x.value === base.value);
             console.log(
               `  ${mode.padEnd(12)} ${w} worker${w > 1 ? "s" : " "} parDepth ${
                 b.parDepth || "-"
-              }: best ${b.best.toFixed(0).padStart(5)} ms (mean ${b.ms.toFixed(0).padStart(5)})  ${
-                (base.best / b.best).toFixed(2)
-              }x seq_ab, ${(one / b.best).toFixed(2)}x its 1-worker time${
+              }: best ${b.best.toFixed(0).padStart(5)} ms (median ${
+                b.median.toFixed(0).padStart(5)
+              })  ${(base.best / b.best).toFixed(2)}x seq_ab, ${
+                (one / b.best).toFixed(2)
+              }x its 1-worker time (medians: ${(oneMedian / b.median).toFixed(2)}x)${
                 ok ? "" : "  VALUE MISMATCH"
               }`,
             );
