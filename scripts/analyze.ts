@@ -148,6 +148,7 @@ const main = Effect.gen(function* () {
         nodes: r.nodes,
         timeMs: Math.round(r.timeMs * 10) / 10,
         nodesPerSecond: Math.round(nps),
+        notes: r.notes ?? [],
       }) + "\n",
     );
     return 0;
@@ -164,7 +165,8 @@ const main = Effect.gen(function* () {
       `value: ${formatValue(game, r.value)}\n` +
       `principal variation: ${notation(r.pv).join(" ")}\n` +
       `nodes: ${num(r.nodes)}  time: ${(r.timeMs / 1000).toFixed(3)} s  ` +
-      `(${num(nps)} nodes/s)\n`,
+      `(${num(nps)} nodes/s)\n` +
+      (r.notes ?? []).map((line) => `${line}\n`).join(""),
   );
   return 0;
 });

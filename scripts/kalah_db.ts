@@ -1,5 +1,5 @@
 /**
- * `deno task kalah-db [--pits N] [--capture nonempty|always] [--stones K]`
+ * `deno task kalah-db [--pits N] [--capture nonempty|always] [--stones K] [--workers W]`
  *
  * Builds the Kalah endgame database of every position with at most K stones left in
  * the houses (default 20 for 6 houses a side) and writes it to `out/kalah-db/` (git-
@@ -10,24 +10,30 @@
  */
 import { Effect } from "../core/deps.ts";
 import { Terminal } from "../core/terminal.ts";
-import { buildDb, dbSize } from "../plugins/kalah/db.ts";
+import { dbSize } from "../plugins/kalah/db.ts";
+import { buildDbParallel } from "../plugins/kalah/db_build.ts";
 import { dbFileName, defaultDbDir, loadDb, saveDb } from "../plugins/kalah/db_file.ts";
 import { intFlag, num, parseCommandLine, runMain, UsageError } from "./cli.ts";
 
+/** The default number of build threads. */
+const CORES = Math.max(1, Math.min(16, navigator.hardwareConcurrency || 1));
+
 const USAGE =
-  `Usage: deno task kalah-db [--pits N] [--capture nonempty|always] [--stones K] [--dir DIR]
+  `Usage: deno task kalah-db [--pits N] [--capture nonempty|always] [--stones K] [--workers W]
+                          [--dir DIR]
 Builds the Kalah endgame database (every position with at most K stones in the houses)
 into out/kalah-db/, where the exact solver (deno task analyze kalah --solve) finds it.
 
   --pits N       houses per side (default 6)
   --capture R    nonempty (seed 004, default) or always (seed 000)
   --stones K     the largest number of stones left (default 20; memory: 1 byte a position)
+  --workers W    threads building it (default: this machine's cores, ${CORES})
   --dir DIR      write there instead (the solver reads only out/kalah-db/)
 `;
 
 const main = Effect.gen(function* () {
   const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, {
-    string: ["pits", "capture", "stones", "dir"],
+    string: ["pits", "capture", "stones", "dir", "workers"],
     boolean: [],
   });
   const term = yield* Terminal;
@@ -47,6 +53,7 @@ const main = Effect.gen(function* () {
     });
   }
   const stones = yield* intFlag(flags, "stones", 20, 0, 127);
+  const workers = yield* intFlag(flags, "workers", CORES, 1, 64);
   const always = capture === "always";
   const size = dbSize(pits, stones);
   if (size > 2 ** 32) {
@@ -70,8 +77,8 @@ const main = Effect.gen(function* () {
     return 0;
   }
   const start = performance.now();
-  const db = yield* Effect.sync(() =>
-    buildDb(pits, always, stones, (level, positions, ms) => {
+  const db = yield* Effect.promise(() =>
+    buildDbParallel(pits, always, stones, workers, (level, positions, ms) => {
       console.log(
         `  level ${String(level).padStart(3)}: ${num(positions).padStart(13)} positions, ` +
           `${(ms / 1000).toFixed(1)} s`,
@@ -81,7 +88,7 @@ const main = Effect.gen(function* () {
   const file = yield* Effect.sync(() => saveDb(db, dir));
   const secs = (performance.now() - start) / 1000;
   yield* term.print(
-    `built in ${secs.toFixed(1)} s (${
+    `built in ${secs.toFixed(1)} s on ${workers} thread${workers === 1 ? "" : "s"} (${
       num((size - (existing ? dbSize(pits, existing.maxStones) : 0)) / secs)
     } positions/s); ` +
       `written to ${file.pathname}\n`,

@@ -15,13 +15,16 @@ import {
   dbSize,
   lookup,
   nextComposition,
+  predictSow,
   rankFlipped,
   rankPosition,
+  sowRelative,
 } from "../plugins/kalah/db.ts";
 import { dbFileName, listDbs, loadDb, saveDb } from "../plugins/kalah/db_file.ts";
+import { buildDbParallel } from "../plugins/kalah/db_build.ts";
 import { type KalahState, orderKalahMoves } from "../plugins/kalah/rules.ts";
 import { KalahSolver } from "../plugins/kalah/solver.ts";
-import { solveKalah, spotDbStones } from "../plugins/kalah/solve.ts";
+import { databaseNotes, solveKalah, spotDbStones } from "../plugins/kalah/solve.ts";
 
 type Capture = "nonempty" | "always";
 
@@ -259,6 +262,42 @@ Deno.test("ranking: every composition in order, flipped ranks equal ranks of the
   assertEquals(db.values.length, dbSize(2, 5));
 });
 
+Deno.test("predictSow foretells sowRelative's gain, kind and sides without sowing", () => {
+  // Houses with laps (up to 3 * lap stones), empty houses, captures, extra turns and ends.
+  const boardArb = fc.integer({ min: 1, max: 7 }).chain((n) =>
+    fc.record({
+      n: fc.constant(n),
+      h: fc.array(
+        fc.oneof(
+          fc.constant(0),
+          fc.integer({ min: 0, max: 4 }),
+          fc.integer({ min: 0, max: 3 * (2 * n + 1) + 1 }),
+        ),
+        { minLength: 2 * n, maxLength: 2 * n },
+      ),
+      i: fc.integer({ min: 0, max: n - 1 }),
+      always: fc.boolean(),
+    })
+  );
+  fc.assert(
+    fc.property(boardArb, ({ n, h, i, always }) => {
+      fc.pre(h[i] > 0);
+      const houses = Int32Array.from(h);
+      let mine = 0, theirs = 0;
+      for (let j = 0; j < n; j++) mine += h[j];
+      for (let j = n; j < 2 * n; j++) theirs += h[j];
+      const told = new Int32Array(3), done = new Int32Array(3);
+      const gain = predictSow(houses, 0, n, i, always, told, mine, theirs);
+      assertEquals([...houses], h, "predictSow leaves the houses alone");
+      assertEquals(
+        [gain, ...told],
+        [sowRelative(houses, 0, n, i, always, done, mine, theirs), ...done],
+      );
+    }),
+    { numRuns: 3000 },
+  );
+});
+
 Deno.test("database values equal the solver's, every position, both rules", () => {
   for (const [pits, k] of [[2, 7], [3, 5]]) {
     for (const always of [false, true]) {
@@ -276,6 +315,30 @@ Deno.test("database values equal the solver's, every position, both rules", () =
       const h = new Int32Array(2 * pits).fill(3);
       assertEquals(withDb.solve(h).value, solver.solve(h).value);
     }
+  }
+});
+
+Deno.test("a database built on workers equals the one built on one thread", async () => {
+  for (const always of [false, true]) {
+    // Levels of 6 stones on 6 houses span several stripes, so both workers take part.
+    const one = buildDb(3, always, 9);
+    const levels: number[] = [];
+    const two = await buildDbParallel(3, always, 9, 2, (level) => levels.push(level));
+    assertEquals(two.values, one.values);
+    assertEquals(levels, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert(!(two.values.buffer instanceof SharedArrayBuffer));
+    // Extending a smaller database keeps its levels and builds only the others.
+    levels.length = 0;
+    const grown = await buildDbParallel(
+      3,
+      always,
+      9,
+      3,
+      (level) => levels.push(level),
+      buildDb(3, always, 6),
+    );
+    assertEquals(grown.values, one.values);
+    assertEquals(levels, [7, 8, 9]);
   }
 });
 
@@ -307,4 +370,21 @@ Deno.test("the spot database stays small and below the game's stones", () => {
   assertEquals(spotDbStones(2, 4), 3);
   assert(dbSize(6, spotDbStones(6, 48)) <= 2_500_000);
   assertEquals(spotDbStones(6, 0), 0);
+});
+
+Deno.test("solve notes name the database and, when slow without a file, the command for one", () => {
+  const db = buildDb(12, true, 2);
+  const solver = new KalahSolver({ pits: 12, captureAlways: true, ttMb: 1, db });
+  const built = { solver, db, dbSource: "built", dbMs: 0 } as const;
+  assertEquals(databaseNotes(built, 24, 100), ["endgame database: built on the spot (2 stones)"]);
+  assertEquals(databaseNotes(built, 24, 5000), [
+    "endgame database: built on the spot (2 stones)",
+    "faster with a database file: deno task kalah-db --pits 12 --stones 10 --capture always " +
+    "(125 MB, built once)",
+  ]);
+  // Never a database as big as the game, and never a file when one is in use.
+  assertEquals(databaseNotes(built, 3, 5000).length, 1);
+  assertEquals(databaseNotes({ ...built, dbSource: "file" }, 24, 5000), [
+    "endgame database: out/kalah-db/kalah-p12-always-s2.bin",
+  ]);
 });

@@ -62,6 +62,8 @@ export interface SearchResult {
   readonly timeMs: number;
   /** Every optimal root move (with `allBest`), in move order. */
   readonly bestMoves?: readonly number[];
+  /** What else the strategy wants its user to know (`analyze` prints each line). */
+  readonly notes?: readonly string[];
 }
 
 /** A named search strategy: a plain synchronous function over the protocol. */

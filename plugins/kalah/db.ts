@@ -200,6 +200,67 @@ export const sowRelative = (
   return gain;
 };
 
+/**
+ * What `sowRelative` would return and write into `out` for the mover's house `i`, in
+ * O(1) and without touching the houses: the solver orders and settles moves with it and
+ * sows only the ones it searches.
+ */
+export const predictSow = (
+  h: ArrayLike<number>,
+  off: number,
+  n: number,
+  i: number,
+  captureAlways: boolean,
+  out: Int32Array,
+  mine: number,
+  theirs: number,
+): number => {
+  const lap = 2 * n + 1;
+  const g = h[off + i];
+  mine -= g;
+  let gain = 0, rest = g - 1, q = 0;
+  if (rest >= lap) {
+    q = Math.floor(rest / lap);
+    rest -= q * lap;
+    gain += q;
+    mine += n * q;
+    theirs += n * q;
+  }
+  // The other stones but the last reach cycle positions i + 1 .. e (own houses
+  // 0..n-1, the store n, the opponent's n+1..2n; past 2n it wraps to 0).
+  const e = i + rest;
+  const top = e < lap - 1 ? e : lap - 1;
+  if (e >= n) gain++;
+  mine += (e < n - 1 ? e : n - 1) - i;
+  if (top > n) theirs += top - n;
+  if (e >= lap) mine += e - lap + 1;
+  const c = (e + 1) % lap;
+  let next = 0;
+  if (c === n) {
+    gain++;
+    next = 1;
+  } else if (c > n) theirs++;
+  else if ((c === i ? 0 : h[off + c]) + q === 0) {
+    const opp = 2 * n - 1 - c;
+    const d = (opp + 1 - i + lap) % lap;
+    const taken = h[off + opp] + q + (d <= rest ? 1 : 0);
+    if (captureAlways || taken > 0) {
+      gain += taken + 1;
+      theirs -= taken;
+    } else mine++;
+  } else mine++;
+  if (mine === 0 || theirs === 0) {
+    gain += mine - theirs;
+    next = 2;
+    mine = 0;
+    theirs = 0;
+  }
+  out[0] = next;
+  out[1] = mine;
+  out[2] = theirs;
+  return gain;
+};
+
 /** Swaps the two halves of `h[off .. off + 2n - 1]` (the other player's view). */
 export const flipHalves = (h: Int32Array, off: number, n: number): void => {
   for (let j = off; j < off + n; j++) {
@@ -213,41 +274,25 @@ export const flipHalves = (h: Int32Array, off: number, n: number): void => {
 export type BuildProgress = (level: number, positions: number, ms: number) => void;
 
 /**
- * Builds the database of every position with at most `maxStones` stones, level by level
- * (each level needs only itself and the levels below).
- *
- * @example Kalah with one house a side: one stone each, the mover sows into the store
- * and moves again with an empty side, so the sweep gives north its stone: net 0
- * ```ts
- * import { buildDb, lookup } from "./db.ts";
- * const db = buildDb(1, false, 2);
- * if (lookup(db, Int32Array.from([1, 1]), 0, 2) !== 0) throw new Error();
- * ```
+ * The builder of one database's levels over `values` (every entry up to `maxStones`
+ * stones, `UNKNOWN` where not yet known): `(s, part, parts)` settles the positions of
+ * level `s` in stripes `part`, `part + parts`, ... (every position for `part` 0 of 1;
+ * a level has about 16 stripes per part, of 64 to 4096 positions). Levels below `s` must be settled first. Positions of the
+ * same level that a move reaches are settled on the way, whichever stripe holds them, so
+ * builders sharing `values` may settle one twice, always to the same value.
  */
-export const buildDb = (
+export const levelSolver = (
   pits: number,
   captureAlways: boolean,
   maxStones: number,
-  progress?: BuildProgress,
-  from?: EndgameDb,
-): EndgameDb => {
+  values: Int8Array,
+): (s: number, part: number, parts: number) => void => {
   if (maxStones > 127) throw new RangeError("an endgame database holds at most 127 stones");
   const n = pits, k = 2 * n;
   const { binom, offsets } = tables(pits, maxStones);
-  const total = offsets[maxStones + 1];
-  const values = new Int8Array(total).fill(UNKNOWN);
-  let firstLevel = 0;
-  if (from !== undefined && from.pits === pits && from.captureAlways === captureAlways) {
-    // The levels a smaller database already holds are kept as they are.
-    firstLevel = Math.min(from.maxStones, maxStones) + 1;
-    values.set(from.values.subarray(0, offsets[firstLevel]));
-  }
-  const db: EndgameDb = { pits, captureAlways, maxStones, values, offsets, binom };
   // One board per recursion level (same-level chains are at most s * n long).
   const maxDepth = maxStones * n + 4;
   const stack = new Int32Array((maxDepth + 1) * k);
-  const start = performance.now();
-
   const w = k + 1, flag = new Int32Array(3);
   // The search of one position (its houses at `stack[d * k]`), with ranking inlined: this
   // loop runs for every position of the database.
@@ -292,25 +337,84 @@ export const buildDb = (
     }
     return best;
   };
-
   const h = new Int32Array(k);
-  for (let s = firstLevel; s <= maxStones; s++) {
+  return (s, part, parts) => {
     // Enumerate the level in rank order: compositions of s into k parts, lexicographic.
-    let idx = offsets[s];
+    let idx = offsets[s], i = 0;
+    const size = offsets[s + 1] - offsets[s];
+    const stripe = Math.min(4096, Math.max(64, Math.ceil(size / (16 * parts))));
     h.fill(0);
     h[k - 1] = s;
     while (true) {
-      if (values[idx] === UNKNOWN) {
+      if (values[idx] === UNKNOWN && Math.floor(i / stripe) % parts === part) {
         for (let j = 0; j < k; j++) stack[j] = h[j];
         values[idx] = solve(0);
       }
       idx++;
+      i++;
       if (!nextComposition(h, k)) break;
     }
-    progress?.(s, offsets[s + 1] - offsets[s], performance.now() - start);
-  }
-  return db;
+  };
 };
+
+/**
+ * The values of a database under construction: `UNKNOWN` everywhere but the levels
+ * `from` (a smaller database of the same board and rule) already holds, in a
+ * `SharedArrayBuffer` when `shared`. Returns them with the first level left to build.
+ */
+export const startValues = (
+  pits: number,
+  captureAlways: boolean,
+  maxStones: number,
+  from: EndgameDb | undefined,
+  shared: boolean,
+): { readonly values: Int8Array; readonly firstLevel: number } => {
+  if (maxStones > 127) throw new RangeError("an endgame database holds at most 127 stones");
+  const total = dbSize(pits, maxStones);
+  const values = new Int8Array(shared ? new SharedArrayBuffer(total) : new ArrayBuffer(total));
+  values.fill(UNKNOWN);
+  let firstLevel = 0;
+  if (from !== undefined && from.pits === pits && from.captureAlways === captureAlways) {
+    // The levels a smaller database already holds are kept as they are.
+    firstLevel = Math.min(from.maxStones, maxStones) + 1;
+    values.set(from.values.subarray(0, dbSize(pits, firstLevel - 1)));
+  }
+  return { values, firstLevel };
+};
+
+/**
+ * Builds the database of every position with at most `maxStones` stones, level by level
+ * (each level needs only itself and the levels below), on this thread; `db_build.ts`
+ * shares the levels between workers.
+ *
+ * @example Kalah with one house a side: one stone each, the mover sows into the store
+ * and moves again with an empty side, so the sweep gives north its stone: net 0
+ * ```ts
+ * import { buildDb, lookup } from "./db.ts";
+ * const db = buildDb(1, false, 2);
+ * if (lookup(db, Int32Array.from([1, 1]), 0, 2) !== 0) throw new Error();
+ * ```
+ */
+export const buildDb = (
+  pits: number,
+  captureAlways: boolean,
+  maxStones: number,
+  progress?: BuildProgress,
+  from?: EndgameDb,
+): EndgameDb => {
+  const { values, firstLevel } = startValues(pits, captureAlways, maxStones, from, false);
+  const settle = levelSolver(pits, captureAlways, maxStones, values);
+  const start = performance.now();
+  for (let s = firstLevel; s <= maxStones; s++) {
+    settle(s, 0, 1);
+    progress?.(s, levelSize(pits, s), performance.now() - start);
+  }
+  return dbFromValues(pits, captureAlways, maxStones, values);
+};
+
+/** The number of positions with exactly `s` stones on `2 * pits` houses. */
+export const levelSize = (pits: number, s: number): number =>
+  binomial(s + 2 * pits - 1, 2 * pits - 1);
 
 /** The stones in `k` houses from `off`. */
 export const stonesIn = (h: Int32Array, off: number, k: number): number => {

@@ -15,7 +15,7 @@ import { alphabetaSearch } from "../../core/search/alphabeta.ts";
 import type { SearchOptions, SearchResult } from "../../core/search/types.ts";
 import { ENTRY_BYTES } from "../../core/search/tt.ts";
 import { buildDb, dbSize, type EndgameDb, flipHalves, sowRelative } from "./db.ts";
-import { loadDb } from "./db_file.ts";
+import { dbFileName, loadDb } from "./db_file.ts";
 import { isKalahGame } from "./game.ts";
 import { KalahSolver, SolveStopped } from "./solver.ts";
 
@@ -78,6 +78,41 @@ export const solverFor = (
   const setup = { solver, db, dbSource, dbMs: performance.now() - t0 };
   solvers.set(id, setup);
   return setup;
+};
+
+/** The largest database file worth suggesting: 2^28 positions (256 MB). */
+const FILE_DB_POSITIONS = 2 ** 28;
+
+/** Solves slower than this (milliseconds) without a database file suggest building one. */
+const SUGGEST_DB_MS = 2000;
+
+/**
+ * What `analyze` tells the user about the database behind a solve, and the command that
+ * builds a bigger one when the solve was slow without it.
+ */
+export const databaseNotes = (
+  setup: SolverSetup,
+  total: number,
+  timeMs: number,
+): string[] => {
+  const { solver, db, dbSource } = setup;
+  const always = solver.captureAlways;
+  const notes = [
+    dbSource === "file"
+      ? `endgame database: out/kalah-db/${dbFileName(solver.pits, always, db!.maxStones)}`
+      : dbSource === "built"
+      ? `endgame database: built on the spot (${db!.maxStones} stones)`
+      : "endgame database: none (the game is small)",
+  ];
+  const k = spotDbStones(solver.pits, total, FILE_DB_POSITIONS);
+  if (dbSource !== "file" && timeMs > SUGGEST_DB_MS && k > (db?.maxStones ?? 0)) {
+    const positions = dbSize(solver.pits, k);
+    notes.push(
+      `faster with a database file: deno task kalah-db --pits ${solver.pits} --stones ${k}` +
+        `${always ? " --capture always" : ""} (${Math.round(positions / 2 ** 20)} MB, built once)`,
+    );
+  }
+  return notes;
 };
 
 /** Forgets the solvers kept between calls (frees their tables). */
@@ -256,6 +291,7 @@ export const solveKalah = <S>(
         if (v === r.value) bestMoves.push(i);
       }
     }
+    const timeMs = performance.now() - start;
     return {
       move: r.move,
       value: toSouth(r.value),
@@ -263,8 +299,9 @@ export const solveKalah = <S>(
       nodes: solver.nodes - nodes0,
       depth: pv.length,
       exact: true,
-      timeMs: performance.now() - start,
+      timeMs,
       ...(bestMoves ? { bestMoves } : {}),
+      notes: databaseNotes(setup, total, timeMs),
     };
   } catch (e) {
     if (!(e instanceof SolveStopped)) throw e;

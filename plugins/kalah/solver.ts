@@ -10,7 +10,14 @@
  *
  * @module
  */
-import { type EndgameDb, flipHalves, rankPosition, sowRelative } from "./db.ts";
+import {
+  type EndgameDb,
+  flipHalves,
+  predictSow,
+  rankFlipped,
+  rankPosition,
+  sowRelative,
+} from "./db.ts";
 
 /** How the solver is set up. */
 export interface SolverOptions {
@@ -22,17 +29,6 @@ export interface SolverOptions {
   readonly db?: EndgameDb;
   /** Transposition table memory in megabytes (default 256). */
   readonly ttMb?: number;
-  /**
-   * Positions with fewer stones use only a 16 MB part of the table (default 0: none
-   * do; measured, it cost more nodes than it saved time).
-   */
-  readonly farStones?: number;
-  /**
-   * Positions with at least this many stones probe the table for every child before
-   * searching any (enhanced transposition cutoff); default: none (measured, it saved
-   * nodes but not time).
-   */
-  readonly etcMinStones?: number;
   /** Polled every 65536 nodes; true stops the solve (it then throws `SolveStopped`). */
   readonly shouldStop?: () => boolean;
 }
@@ -72,14 +68,12 @@ export class KalahSolver {
   readonly pits: number;
   /** Nodes searched so far (over all solves). */
   nodes = 0;
+  /** True for seed 000's capture rule. */
+  readonly captureAlways: boolean;
   private readonly k: number;
-  private readonly captureAlways: boolean;
   private readonly db: EndgameDb | undefined;
   private readonly dbMax: number;
   private readonly mask: number;
-  private readonly nearMask: number;
-  private curMask: number;
-  private readonly farStones: number;
   /**
    * The table: buckets of two entries of four 32-bit words (one cache line holds a
    * bucket): the two hash checks, the bounds (`lo << 16 | hi & 0xffff`) and
@@ -88,6 +82,9 @@ export class KalahSolver {
   private readonly table: Int32Array;
   private readonly z1: Int32Array;
   private readonly z2: Int32Array;
+  /** `z1`, `z2` with the halves swapped: house j's keys are those of house j + n. */
+  private readonly y1: Int32Array;
+  private readonly y2: Int32Array;
   private readonly zMax: number;
   private stack: Int32Array;
   /** Per ply: the children's boards, moves, gains, kinds, stones and known values. */
@@ -99,12 +96,11 @@ export class KalahSolver {
   private cVal: Int32Array;
   private order: Int32Array;
   private score: Int32Array;
-  private readonly etcMinStones: number;
   private readonly flag = new Int32Array(3);
   private shouldStop: (() => boolean) | undefined;
   private bounds = { lower: -Infinity, upper: Infinity, move: -1 };
-  private h1 = 0;
-  private h2 = 0;
+  /** Per ply: the four keys of its houses (see `hashFull`). */
+  private hs: Int32Array;
 
   /** Creates a solver (allocates the table). */
   constructor(options: SolverOptions) {
@@ -121,11 +117,6 @@ export class KalahSolver {
     const mb = options.ttMb ?? 256;
     const buckets = 2 ** Math.max(9, Math.floor(Math.log2((mb * 1024 * 1024) / (2 * ENTRY_BYTES))));
     this.mask = buckets - 1;
-    // Positions with few stones use the table's first 16 MB only: there are many of them,
-    // their subtrees are cheap, and a compact region keeps their probes in cache.
-    this.nearMask = Math.min(this.mask, (16 * 1024 * 1024) / (2 * ENTRY_BYTES) - 1);
-    this.curMask = this.mask;
-    this.farStones = options.farStones ?? 0;
     this.table = new Int32Array(buckets * 8);
     this.zMax = 128;
     this.z1 = new Int32Array(this.k * this.zMax);
@@ -141,8 +132,16 @@ export class KalahSolver {
       this.z1[i] = rnd();
       this.z2[i] = rnd();
     }
+    const half = this.pits * this.zMax;
+    this.y1 = new Int32Array(this.z1.length);
+    this.y2 = new Int32Array(this.z2.length);
+    this.y1.set(this.z1.subarray(half));
+    this.y1.set(this.z1.subarray(0, half), half);
+    this.y2.set(this.z2.subarray(half));
+    this.y2.set(this.z2.subarray(0, half), half);
     const plies = 64, n = this.pits;
     this.stack = new Int32Array(plies * this.k);
+    this.hs = new Int32Array(plies * 4);
     this.kids = new Int32Array(plies * n * this.k);
     this.cMove = new Int32Array(plies * n);
     this.cGain = new Int32Array(plies * n);
@@ -151,7 +150,6 @@ export class KalahSolver {
     this.cVal = new Int32Array(plies * n);
     this.order = new Int32Array(plies * n);
     this.score = new Int32Array(plies * n);
-    this.etcMinStones = options.etcMinStones ?? Infinity;
     this.shouldStop = options.shouldStop;
   }
 
@@ -189,6 +187,7 @@ export class KalahSolver {
       return b;
     };
     this.stack = grow32(this.stack, plies * this.k);
+    this.hs = grow32(this.hs, plies * 4);
     this.kids = grow32(this.kids, plies * n * this.k);
     this.cMove = grow32(this.cMove, plies * n);
     this.cGain = grow32(this.cGain, plies * n);
@@ -199,67 +198,126 @@ export class KalahSolver {
     this.score = grow32(this.score, plies * n);
   }
 
-  /** Sets `h1`, `h2` to the Zobrist hash of the houses `h[off ..]`. */
-  private hash(h: Int32Array, off: number): void {
-    let a = 0, b = 0;
-    const z1 = this.z1, z2 = this.z2, zMax = this.zMax;
-    for (let j = 0; j < this.k; j++) {
-      const v = h[off + j];
-      if (v < zMax) {
-        a ^= z1[j * zMax + v];
-        b ^= z2[j * zMax + v];
-      } else {
-        a ^= Math.imul(z1[j * zMax] ^ v, 0x9e3779b1);
-        b ^= Math.imul(z2[j * zMax] ^ v, 0x85ebca77);
-      }
-    }
-    this.h1 = a;
-    this.h2 = b;
+  /** One house's share of a Zobrist key: `z` keys house `j`'s counts below `zMax`. */
+  private zKey(z: Int32Array, j: number, v: number): number {
+    const zMax = this.zMax;
+    return v < zMax ? z[j * zMax + v] : Math.imul(z[j * zMax] ^ v, 0x9e3779b1);
   }
 
-  /** The table offset of the entry holding the current hash, or -1. */
-  private probe(): number {
+  /**
+   * Writes into `hs[at .. at + 3]` the keys of the houses `h[off ..]`: two 32-bit
+   * Zobrist keys as they stand, then two of the halves swapped (the opponent's view),
+   * so that a child's keys follow from its parent's whichever side moves next.
+   */
+  private hashFull(h: Int32Array, off: number, hs: Int32Array, at: number): void {
+    let a1 = 0, a2 = 0, b1 = 0, b2 = 0;
+    const z1 = this.z1, z2 = this.z2, y1 = this.y1, y2 = this.y2;
+    for (let j = 0; j < this.k; j++) {
+      const v = h[off + j];
+      a1 ^= this.zKey(z1, j, v);
+      a2 ^= this.zKey(z2, j, v);
+      b1 ^= this.zKey(y1, j, v);
+      b2 ^= this.zKey(y2, j, v);
+    }
+    hs[at] = a1;
+    hs[at + 1] = a2;
+    hs[at + 2] = b1;
+    hs[at + 3] = b2;
+  }
+
+  /**
+   * Sets the keys of ply `ply + 1` (`hs[4 * ply + 4 ..]`) from those of ply `ply`: its
+   * houses `h[off + 2n ..]` were just sown from `h[off ..]` and not yet flipped; only the
+   * houses that changed count, and `flip` swaps the two views.
+   */
+  private hashChild(h: Int32Array, off: number, ply: number, flip: boolean): void {
+    const hs = this.hs, at = 4 * ply, coff = off + this.k;
+    let a1 = hs[at], a2 = hs[at + 1], b1 = hs[at + 2], b2 = hs[at + 3];
+    const z1 = this.z1, z2 = this.z2, y1 = this.y1, y2 = this.y2;
+    for (let j = 0; j < this.k; j++) {
+      const v = h[off + j], w = h[coff + j];
+      if (v !== w) {
+        a1 ^= this.zKey(z1, j, v) ^ this.zKey(z1, j, w);
+        a2 ^= this.zKey(z2, j, v) ^ this.zKey(z2, j, w);
+        b1 ^= this.zKey(y1, j, v) ^ this.zKey(y1, j, w);
+        b2 ^= this.zKey(y2, j, v) ^ this.zKey(y2, j, w);
+      }
+    }
+    const to = at + 4;
+    if (flip) {
+      hs[to] = b1;
+      hs[to + 1] = b2;
+      hs[to + 2] = a1;
+      hs[to + 3] = a2;
+    } else {
+      hs[to] = a1;
+      hs[to + 1] = a2;
+      hs[to + 2] = b1;
+      hs[to + 3] = b2;
+    }
+  }
+
+  /** The table offset of the entry for the keys `h1`, `h2`, or -1. */
+  private probe(h1: number, h2: number): number {
     const t = this.table;
-    const i = (this.h1 & this.curMask) << 3;
-    if (t[i] === this.h1 && t[i + 1] === this.h2 && t[i + 3] !== 0) return i;
-    if (t[i + 4] === this.h1 && t[i + 5] === this.h2 && t[i + 7] !== 0) return i + 4;
+    const i = (h1 & this.mask) << 3;
+    if (t[i] === h1 && t[i + 1] === h2 && t[i + 3] !== 0) return i;
+    if (t[i + 4] === h1 && t[i + 5] === h2 && t[i + 7] !== 0) return i + 4;
     return -1;
   }
 
-  /** Records bounds, best move and work (log2 nodes) for the current hash. */
-  private store(lo: number, hi: number, move: number, work: number): void {
+  /**
+   * The slot to record the keys `h1`, `h2` in, chosen when probing (the bucket is then
+   * in cache): the probed entry `slot` if found, else the one that cost less to compute.
+   */
+  private victim(h1: number, slot: number): number {
+    if (slot >= 0) return slot;
+    const t = this.table, b = (h1 & this.mask) << 3;
+    return ((t[b + 7] >>> 8) & 0xff) < ((t[b + 3] >>> 8) & 0xff) ? b + 4 : b;
+  }
+
+  /**
+   * Records bounds, best move and work (log2 nodes) for the keys `h1`, `h2` in the
+   * slot `victim` chose, without reading it again (the subtree searched since has
+   * likely pushed it out of the cache). `prior` and `priorMeta` are the bounds and
+   * move word found there when probing (`prior` is 0 when nothing was): bounds are
+   * true forever, so the new ones are intersected with them.
+   */
+  private put(
+    at: number,
+    h1: number,
+    h2: number,
+    lo: number,
+    hi: number,
+    move: number,
+    work: number,
+    prior: number,
+    priorMeta: number,
+  ): void {
     const t = this.table;
-    const b = (this.h1 & this.curMask) << 3;
-    const w = work < 1 ? 1 : work > 255 ? 255 : work;
-    let i = -1;
-    if (t[b] === this.h1 && t[b + 1] === this.h2 && t[b + 3] !== 0) i = b;
-    else if (t[b + 4] === this.h1 && t[b + 5] === this.h2 && t[b + 7] !== 0) i = b + 4;
-    if (i >= 0) {
-      // Same position: tighten its bounds.
-      const old = t[i + 2];
-      const olo = old >> 16, ohi = (old << 16) >> 16;
-      const nlo = lo > olo ? lo : olo, nhi = hi < ohi ? hi : ohi;
-      t[i + 2] = (nlo << 16) | (nhi & 0xffff);
-      const meta = t[i + 3];
-      const ow = meta >>> 8;
-      t[i + 3] = ((w > ow ? w : ow) << 8) | (move >= 0 ? move + 1 : meta & 0xff);
-      return;
+    let w = work < 1 ? 1 : work > 255 ? 255 : work;
+    let mv = move + 1;
+    if (priorMeta !== 0) {
+      const olo = prior >> 16, ohi = (prior << 16) >> 16;
+      if (olo > lo) lo = olo;
+      if (ohi < hi) hi = ohi;
+      const ow = (priorMeta >>> 8) & 0xff;
+      if (ow > w) w = ow;
+      if (move < 0) mv = priorMeta & 0xff;
     }
-    // Replace the entry that cost less to compute.
-    i = (t[b + 7] >>> 8) < (t[b + 3] >>> 8) ? b + 4 : b;
-    t[i] = this.h1;
-    t[i + 1] = this.h2;
-    t[i + 2] = (lo << 16) | (hi & 0xffff);
-    t[i + 3] = (w << 8) | (move + 1);
+    t[at] = h1;
+    t[at + 1] = h2;
+    t[at + 2] = (lo << 16) | (hi & 0xffff);
+    t[at + 3] = (w << 8) | mv;
   }
 
   /**
    * The null-window (or any-window) fail-soft search of the position at `ply`; its
    * houses are `stack[ply * 2n ..]`, holding `stones` stones.
    *
-   * All children are made first (into this ply's part of `kids`): finished games and
-   * database positions are then exact at once and searched first; with `etcMinStones`
-   * the table's bounds on the others may cut the node off before any search.
+   * Every move is first foretold (`predictSow`): games it ends and database positions
+   * it reaches are exact at once and come first; the others are ordered and sown only
+   * when searched.
    */
   private search(ply: number, alpha: number, beta: number, stones: number): number {
     const nodes = ++this.nodes;
@@ -279,12 +337,15 @@ export class KalahSolver {
       if (-stones >= beta) return -stones;
     }
     let ttMove = -1;
-    this.hash(h, off);
-    const mask = stones >= this.farStones ? this.mask : this.nearMask;
-    this.curMask = mask;
-    const slot = this.probe();
+    const hs = this.hs, hat = 4 * ply;
+    const h1 = hs[hat], h2 = hs[hat + 1];
+    const slot = this.probe(h1, h2);
+    const dst = this.victim(h1, slot);
+    let prior = 0, priorMeta = 0;
     if (slot >= 0) {
       const t = this.table;
+      prior = t[slot + 2];
+      priorMeta = t[slot + 3];
       ttMove = (t[slot + 3] & 0xff) - 1;
       if (ply > 0) {
         const bounds = t[slot + 2];
@@ -296,59 +357,41 @@ export class KalahSolver {
         if (hi < beta) beta = hi;
       }
     }
-    const h1 = this.h1, h2 = this.h2;
     this.ensure(ply + 1);
     const kids = this.kids, info = ply * n, kb = info * k;
     const cMove = this.cMove, cGain = this.cGain, cFlag = this.cFlag, cLeft = this.cLeft;
     const cVal = this.cVal, order = this.order, score = this.score;
-    const flag = this.flag, db = this.db, dbMax = this.dbMax, etc = stones >= this.etcMinStones;
+    const flag = this.flag, db = this.db, dbMax = this.dbMax, always = this.captureAlways;
     let mine = 0;
     for (let j = off; j < off + n; j++) mine += h[j];
     const theirs = stones - mine;
     let count = 0;
     for (let i = n - 1; i >= 0; i--) {
       if (h[off + i] === 0) continue;
-      const x = info + count, cb = kb + count * k;
-      for (let j = 0; j < k; j++) kids[cb + j] = h[off + j];
-      const gain = sowRelative(kids, cb, n, i, this.captureAlways, flag, mine, theirs);
+      const x = info + count;
+      const gain = predictSow(h, off, n, i, always, flag, mine, theirs);
       const f = flag[0], left = flag[1] + flag[2];
-      if (f === 0) flipHalves(kids, cb, n);
       cMove[x] = i;
       cGain[x] = gain;
       cFlag[x] = f;
       cLeft[x] = left;
-      // An exact value when it is free: the end of the game, or the database.
+      // An exact value when it is free: the end of the game, or the database (whose
+      // children are sown here; the others only when searched).
       let v = UNKNOWN;
       if (f === 2) v = gain;
       else if (left <= dbMax) {
-        const cv = db!.values[rankPosition(db!, kids, cb, left)];
+        const cb = kb + count * k;
+        for (let j = 0; j < k; j++) kids[cb + j] = h[off + j];
+        sowRelative(kids, cb, n, i, always, flag, mine, theirs);
+        const cv = f === 1
+          ? db!.values[rankPosition(db!, kids, cb, left)]
+          : db!.values[rankFlipped(db!, kids, cb, left)];
         v = f === 1 ? gain + cv : gain - cv;
-      } else if (etc) {
-        this.hash(kids, cb);
-        this.curMask = left >= this.farStones ? this.mask : this.nearMask;
-        const cs = this.probe();
-        if (cs >= 0) {
-          const bounds = this.table[cs + 2];
-          const lo = bounds >> 16, hi = (bounds << 16) >> 16;
-          const vLo = f === 1 ? gain + lo : gain - hi;
-          if (vLo >= beta) {
-            this.h1 = h1;
-            this.h2 = h2;
-            this.curMask = mask;
-            this.store(vLo, stones, i, 1);
-            if (ply === 0) this.rootMove = i;
-            return vLo;
-          }
-          if (lo === hi) v = vLo;
+        if (v >= beta) {
+          this.put(dst, h1, h2, v, stones, i, 1, prior, priorMeta);
+          if (ply === 0) this.rootMove = i;
+          return v;
         }
-      }
-      if (v !== UNKNOWN && v >= beta) {
-        this.h1 = h1;
-        this.h2 = h2;
-        this.curMask = mask;
-        this.store(v, stones, i, 1);
-        if (ply === 0) this.rootMove = i;
-        return v;
       }
       cVal[x] = v;
       // Order: known values first (they cost nothing and raise alpha), the table's
@@ -376,10 +419,14 @@ export class KalahSolver {
       const c = this.order[info + y], x = info + c;
       let v = this.cVal[x];
       if (v === UNKNOWN) {
-        const st = this.stack, cb = kb + c * k, src = this.kids;
-        for (let j = 0; j < k; j++) st[coff + j] = src[cb + j];
+        // Sow the child into the next ply's place, with its keys.
+        const st = this.stack, extra = this.cFlag[x] === 1;
+        for (let j = 0; j < k; j++) st[coff + j] = st[off + j];
+        sowRelative(st, coff, n, this.cMove[x], always, flag, mine, theirs);
+        this.hashChild(st, off, ply, !extra);
+        if (!extra) flipHalves(st, coff, n);
         const gain = this.cGain[x], left = this.cLeft[x];
-        v = this.cFlag[x] === 1
+        v = extra
           ? gain + this.search(ply + 1, alpha - gain, beta - gain, left)
           : gain - this.search(ply + 1, gain - beta, gain - alpha, left);
       }
@@ -394,16 +441,18 @@ export class KalahSolver {
     }
     if (ply === 0) this.rootMove = bestMove;
     const spent = this.nodes - before;
-    this.h1 = h1;
-    this.h2 = h2;
-    this.curMask = mask;
     const lo = best >= beta ? best : best > a0 ? best : NONE;
     const hi = best <= a0 ? best : best < beta ? best : -NONE;
-    this.store(
+    this.put(
+      dst,
+      h1,
+      h2,
       lo === NONE ? -stones : lo,
       hi === -NONE ? stones : hi,
-      bestMove,
+      best >= beta ? bestMove : -1,
       32 - Math.clz32(spent + 1),
+      prior,
+      priorMeta,
     );
     return best;
   }
@@ -412,10 +461,8 @@ export class KalahSolver {
 
   /** The best move the table holds for mover-relative houses, or -1. */
   tableMove(houses: ArrayLike<number>): number {
-    const stones = this.setRoot(houses);
-    this.hash(this.stack, 0);
-    this.curMask = stones >= this.farStones ? this.mask : this.nearMask;
-    const slot = this.probe();
+    this.setRoot(houses);
+    const slot = this.probe(this.hs[0], this.hs[1]);
     return slot < 0 ? -1 : (this.table[slot + 3] & 0xff) - 1;
   }
 
@@ -426,6 +473,7 @@ export class KalahSolver {
       this.stack[j] = houses[j];
       stones += houses[j];
     }
+    this.hashFull(this.stack, 0, this.hs, 0);
     return stones;
   }
 
