@@ -13,10 +13,8 @@ import { Terminal } from "../core/terminal.ts";
 import { dbSize } from "../plugins/kalah/db.ts";
 import { buildDbParallel } from "../plugins/kalah/db_build.ts";
 import { dbFileName, defaultDbDir, loadDb, saveDb } from "../plugins/kalah/db_file.ts";
-import { intFlag, num, parseCommandLine, runMain, UsageError } from "./cli.ts";
-
-/** The default number of build threads. */
-const CORES = Math.max(1, Math.min(16, navigator.hardwareConcurrency || 1));
+import { intFlag, num, parseCommandLine, runMain, UsageError, workersFromArgs } from "./cli.ts";
+import { defaultWorkers } from "../core/parallel/pool.ts";
 
 const USAGE =
   `Usage: deno task kalah-db [--pits N] [--capture nonempty|always] [--stones K] [--workers W]
@@ -27,7 +25,7 @@ into out/kalah-db/, where the exact solver (deno task analyze kalah --solve) fin
   --pits N       houses per side (default 6)
   --capture R    nonempty (seed 004, default) or always (seed 000)
   --stones K     the largest number of stones left (default 20; memory: 1 byte a position)
-  --workers W    threads building it (default: this machine's cores, ${CORES})
+  --workers W    threads building it (default: this machine's cores, ${defaultWorkers()})
   --dir DIR      write there instead (the solver reads only out/kalah-db/)
 `;
 
@@ -53,7 +51,8 @@ const main = Effect.gen(function* () {
     });
   }
   const stones = yield* intFlag(flags, "stones", 20, 0, 127);
-  const workers = yield* intFlag(flags, "workers", CORES, 1, 64);
+  const workers = workersFromArgs(Deno.args);
+  if (typeof workers === "string") return yield* new UsageError({ message: workers });
   const always = capture === "always";
   const size = dbSize(pits, stones);
   if (size > 2 ** 32) {
