@@ -87,7 +87,10 @@ export class KalahSolver {
   private readonly y2: Int32Array;
   private readonly zMax: number;
   private stack: Int32Array;
-  /** Per ply: the children's boards, moves, gains, kinds, stones and known values. */
+  /**
+   * Per ply: the children's moves, gains, kinds, stones and known values, and the
+   * boards of those the database settles (the others are sown only when searched).
+   */
   private kids: Int32Array;
   private cMove: Int32Array;
   private cGain: Int32Array;
@@ -99,7 +102,7 @@ export class KalahSolver {
   private readonly flag = new Int32Array(3);
   private shouldStop: (() => boolean) | undefined;
   private bounds = { lower: -Infinity, upper: Infinity, move: -1 };
-  /** Per ply: the four keys of its houses (see `hashFull`). */
+  /** Per ply: the four keys of its houses (see `hashRoot`). */
   private hs: Int32Array;
 
   /** Creates a solver (allocates the table). */
@@ -205,24 +208,25 @@ export class KalahSolver {
   }
 
   /**
-   * Writes into `hs[at .. at + 3]` the keys of the houses `h[off ..]`: two 32-bit
-   * Zobrist keys as they stand, then two of the halves swapped (the opponent's view),
-   * so that a child's keys follow from its parent's whichever side moves next.
+   * Sets the root's keys `hs[0 .. 3]` from its houses `stack[0 ..]`: two 32-bit Zobrist
+   * keys as they stand, then two of the halves swapped (the opponent's view), so that
+   * a child's keys follow from its parent's whichever side moves next (`hashChild`).
    */
-  private hashFull(h: Int32Array, off: number, hs: Int32Array, at: number): void {
+  private hashRoot(): void {
+    const h = this.stack, hs = this.hs;
     let a1 = 0, a2 = 0, b1 = 0, b2 = 0;
     const z1 = this.z1, z2 = this.z2, y1 = this.y1, y2 = this.y2;
     for (let j = 0; j < this.k; j++) {
-      const v = h[off + j];
+      const v = h[j];
       a1 ^= this.zKey(z1, j, v);
       a2 ^= this.zKey(z2, j, v);
       b1 ^= this.zKey(y1, j, v);
       b2 ^= this.zKey(y2, j, v);
     }
-    hs[at] = a1;
-    hs[at + 1] = a2;
-    hs[at + 2] = b1;
-    hs[at + 3] = b2;
+    hs[0] = a1;
+    hs[1] = a2;
+    hs[2] = b1;
+    hs[3] = b2;
   }
 
   /**
@@ -387,11 +391,11 @@ export class KalahSolver {
           ? db!.values[rankPosition(db!, kids, cb, left)]
           : db!.values[rankFlipped(db!, kids, cb, left)];
         v = f === 1 ? gain + cv : gain - cv;
-        if (v >= beta) {
-          this.put(dst, h1, h2, v, stones, i, 1, prior, priorMeta);
-          if (ply === 0) this.rootMove = i;
-          return v;
-        }
+      }
+      if (v !== UNKNOWN && v >= beta) {
+        this.put(dst, h1, h2, v, stones, i, 1, prior, priorMeta);
+        if (ply === 0) this.rootMove = i;
+        return v;
       }
       cVal[x] = v;
       // Order: known values first (they cost nothing and raise alpha), the table's
@@ -473,7 +477,7 @@ export class KalahSolver {
       this.stack[j] = houses[j];
       stones += houses[j];
     }
-    this.hashFull(this.stack, 0, this.hs, 0);
+    this.hashRoot();
     return stones;
   }
 
