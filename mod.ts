@@ -58,7 +58,10 @@ export { deepen, type Iteration, SearchStopped } from "./core/search/control.ts"
 export { type MinimaxEngine, minimaxEngine, minimaxSearch } from "./core/search/minimax.ts";
 export * from "./core/parallel/pool.ts";
 export * from "./core/parallel/strategies.ts";
-export type { Task, TaskResult, TaskSettings } from "./core/parallel/protocol.ts";
+export type { Task, TaskResult, TaskSettings, WireOptions } from "./core/parallel/protocol.ts";
+export * from "./core/errors.ts";
+export * from "./core/engine/engine.ts";
+export * from "./core/engine/guard.ts";
 export { type AlphaBetaEngine, alphabetaEngine, alphabetaSearch } from "./core/search/alphabeta.ts";
 export { type MctsParams, mctsSearch } from "./core/search/mcts.ts";
 export * from "./core/search/strategies.ts";

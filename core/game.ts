@@ -75,6 +75,11 @@ export interface Game<S> {
    * ask for one player and a match does not alternate sides.
    */
   readonly solo?: boolean;
+  /**
+   * Why no search can reach the end of every line, if that is so (2048: the computer
+   * keeps placing tiles for thousands of moves); `analyze --solve` is refused with it.
+   */
+  readonly unsolvable?: string;
   /** The start position. */
   initial(): S;
   /** Whose move it is. The same player may move twice in a row (Kalah's extra turn). */

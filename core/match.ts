@@ -6,11 +6,11 @@
  *
  * @module
  */
-import { Effect, Random } from "./deps.ts";
+import { Effect, Option, Random } from "./deps.ts";
+import { PluginFault, type SearchFailed } from "./errors.ts";
 import { CHANCE, type Game, movesOf, pickChance, type Player, type ToMove } from "./game.ts";
 import type { Agent, Choice } from "./players/agents.ts";
 import type { SearchResult } from "./search/types.ts";
-import type { SearchFailed } from "./parallel/pool.ts";
 
 /** One move of a transcript. */
 export interface TranscriptMove {
@@ -30,10 +30,15 @@ export interface GameResult {
   readonly winner: Player | null;
   /** The final margin from player 0's view (0 for unfinished games). */
   readonly margin: number;
-  /** `"end"` for a finished game; else why it stopped ("quit", "illegal move", ...). */
+  /**
+   * `"end"` for a finished game; else why it stopped: `"quit"`, `"illegal move"`,
+   * `"interrupted"` (Ctrl-C), `"error"` (a plugin failed, or a search could not run), ...
+   */
   readonly reason: string;
   /** The player who stopped or moved illegally, if any. */
   readonly by?: Player;
+  /** With reason `"error"`: what went wrong, for the user. */
+  readonly error?: string;
 }
 
 /** A whole game: enough to replay it exactly. */
@@ -83,6 +88,11 @@ export interface RunOptions<S, R> {
   readonly onEvent?: (e: GameEvent<S>) => Effect.Effect<void, never, R>;
   /** Checked before every move; true stops the game as `"interrupted"`. */
   readonly interrupted?: Effect.Effect<boolean, never, R>;
+  /**
+   * Completes when the game must stop (Ctrl-C): a player's move in progress is abandoned
+   * (its search interrupted) and the game ends as `"interrupted"`.
+   */
+  readonly interruption?: Effect.Effect<void, never, R>;
 }
 
 /** The outcome of `runGame`. */
@@ -93,8 +103,18 @@ export interface Played<S> {
   readonly final: S;
 }
 
+/** A plugin's exception or a failed search, as the reason a game stopped. */
+const errorResult = (e: PluginFault | SearchFailed): GameResult => ({
+  winner: null,
+  margin: 0,
+  reason: "error",
+  error: e.message,
+});
+
 /**
- * Plays a game between two players.
+ * Plays a game between two players. It does not fail: a plugin's exception (thrown by
+ * a guarded game, see `guardGame`) or a search that cannot run ends the game with reason
+ * `"error"`, and the transcript keeps every move played before.
  *
  * @example Two random players finish a game of tic-tac-toe
  * ```ts
@@ -111,73 +131,106 @@ export const runGame = <S, R1, R2, R = never>(
   game: Game<S>,
   players: readonly [Agent<S, R1>, Agent<S, R2>],
   options: RunOptions<S, R>,
-): Effect.Effect<Played<S>, SearchFailed, R1 | R2 | R> =>
+): Effect.Effect<Played<S>, never, R1 | R2 | R> =>
   Effect.gen(function* () {
     const emit = options.onEvent ?? (() => Effect.void);
     const maxPlies = options.maxPlies ?? 100_000;
-    let state = options.start ?? game.initial();
     const moves: TranscriptMove[] = [];
-    yield* emit({ _tag: "Start", state });
-    let result: GameResult | undefined;
-    while (result === undefined) {
-      if (options.interrupted !== undefined && (yield* options.interrupted)) {
-        result = { winner: null, margin: 0, reason: "interrupted" };
-        break;
-      }
-      const tm = game.toMove(state);
-      if (tm === CHANCE) {
-        const m = pickChance(game.chances(state), yield* Random.next);
-        const notation = game.formatMove(state, m);
-        state = game.play(state, m);
-        moves.push({ by: CHANCE, move: m, notation, ms: 0 });
-        yield* emit({ _tag: "Moved", by: CHANCE, move: m, notation, state });
-        continue;
-      }
-      const legal = game.moves(state);
-      if (legal.length === 0) {
-        const o = game.outcome(state) ?? { winner: null, margin: 0 };
-        result = { winner: o.winner, margin: o.margin, reason: "end" };
-        break;
-      }
-      if (moves.length >= maxPlies) {
-        result = { winner: null, margin: 0, reason: "move limit" };
-        break;
-      }
-      const t0 = performance.now();
-      const choice: Choice = yield* players[tm].choose(game, state);
-      const ms = performance.now() - t0;
-      if (choice._tag === "Stop") {
-        const gaveUp = choice.reason === "quit" || choice.reason === "gave up";
-        result = gaveUp
-          ? { winner: tm === 0 ? 1 : 0, margin: 0, reason: choice.reason, by: tm }
-          : { winner: null, margin: 0, reason: choice.reason, by: tm };
-        break;
-      }
-      if (!legal.includes(choice.move)) {
-        result = { winner: tm === 0 ? 1 : 0, margin: 0, reason: "illegal move", by: tm };
-        break;
-      }
-      const notation = game.formatMove(state, choice.move);
-      state = game.play(state, choice.move);
-      moves.push({ by: tm, move: choice.move, notation, ms });
-      yield* emit({
-        _tag: "Moved",
-        by: tm,
-        move: choice.move,
-        notation,
-        state,
-        ...(choice.search ? { search: choice.search } : {}),
-      });
+    let state = options.start ?? game.initial();
+    /** A player's choice; `None` when the game was interrupted while it thought. */
+    const choose = (p: Player): Effect.Effect<Option.Option<Choice>, SearchFailed, R1 | R2 | R> => {
+      const agent: Agent<S, R1 | R2> = players[p];
+      const move = Effect.map(agent.choose(game, state), (c) => Option.some(c));
+      return options.interruption === undefined
+        ? move
+        : Effect.raceFirst(move, Effect.as(options.interruption, Option.none<Choice>()));
+    };
+    /** One move (chance or a player's); a result when the game stops here. */
+    const step: Effect.Effect<GameResult | undefined, never, R1 | R2 | R> = Effect.gen(
+      function* (): Generator<
+        Effect.Effect<unknown, SearchFailed, R1 | R2 | R>,
+        GameResult | undefined,
+        unknown
+      > {
+        if (options.interrupted !== undefined && (yield* options.interrupted)) {
+          return { winner: null, margin: 0, reason: "interrupted" };
+        }
+        const tm = game.toMove(state);
+        if (tm === CHANCE) {
+          const m = pickChance(game.chances(state), yield* Random.next);
+          const notation = game.formatMove(state, m);
+          state = game.play(state, m);
+          moves.push({ by: CHANCE, move: m, notation, ms: 0 });
+          yield* emit({ _tag: "Moved", by: CHANCE, move: m, notation, state });
+          return undefined;
+        }
+        const legal = game.moves(state);
+        if (legal.length === 0) {
+          const o = game.outcome(state) ?? { winner: null, margin: 0 };
+          return { winner: o.winner, margin: o.margin, reason: "end" };
+        }
+        // Every ply counts, chance moves included.
+        if (moves.length >= maxPlies) return { winner: null, margin: 0, reason: "move limit" };
+        const t0 = performance.now();
+        const chosen = yield* choose(tm);
+        const ms = performance.now() - t0;
+        if (Option.isNone(chosen)) {
+          return { winner: null, margin: 0, reason: "interrupted", by: tm };
+        }
+        const choice = chosen.value;
+        if (choice._tag === "Stop") {
+          const gaveUp = choice.reason === "quit" || choice.reason === "gave up";
+          return gaveUp
+            ? { winner: tm === 0 ? 1 : 0, margin: 0, reason: choice.reason, by: tm }
+            : { winner: null, margin: 0, reason: choice.reason, by: tm };
+        }
+        if (!legal.includes(choice.move)) {
+          return { winner: tm === 0 ? 1 : 0, margin: 0, reason: "illegal move", by: tm };
+        }
+        const notation = game.formatMove(state, choice.move);
+        state = game.play(state, choice.move);
+        moves.push({ by: tm, move: choice.move, notation, ms });
+        yield* emit({
+          _tag: "Moved",
+          by: tm,
+          move: choice.move,
+          notation,
+          state,
+          ...(choice.search ? { search: choice.search } : {}),
+        });
+        return undefined;
+      },
+    ).pipe(
+      // A plugin's exception, or a search that could not run, stops the game here.
+      Effect.catch((e) => Effect.succeed(errorResult(e))),
+      Effect.catchDefect((d) =>
+        d instanceof PluginFault ? Effect.succeed(errorResult(d)) : Effect.die(d)
+      ),
+    );
+    let result: GameResult | undefined = yield* Effect.as(emit({ _tag: "Start", state }), undefined)
+      .pipe(
+        Effect.catchDefect((d) =>
+          d instanceof PluginFault ? Effect.succeed(errorResult(d)) : Effect.die(d)
+        ),
+      );
+    while (result === undefined) result = yield* step;
+    const end = result;
+    yield* emit({ _tag: "End", state, result: end }).pipe(
+      Effect.catchDefect((d) => (d instanceof PluginFault ? Effect.void : Effect.die(d))),
+    );
+    let stats: Readonly<Record<string, number>> | undefined;
+    try {
+      stats = game.stats?.(state);
+    } catch (e) {
+      if (!(e instanceof PluginFault)) throw e;
     }
-    yield* emit({ _tag: "End", state, result });
-    const stats = game.stats?.(state);
     const transcript: Transcript = {
       game: options.gameId ?? game.id,
       options: options.options ?? {},
       seed: options.seed,
       players: [players[0].name, players[1].name],
       moves,
-      result,
+      result: end,
       ...(stats ? { stats } : {}),
     };
     return { transcript, final: state };

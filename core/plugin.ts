@@ -106,11 +106,31 @@ export const formatIssues = (
 const isUrlLike = (s: string): boolean =>
   /^[a-z][a-z0-9+.-]*:/i.test(s) && !/^[a-z]:[\\/]/i.test(s);
 
-/** Resolves a module specifier (a path relative to the working directory, or a URL). */
+/**
+ * The directory the user ran the program from: `INIT_CWD` when `deno task` set it (a task
+ * runs in the project's directory, not the user's) and the program may read it
+ * (`--allow-env=INIT_CWD`), else the working directory.
+ */
+export const userCwd = (): string => {
+  const env = Deno.permissions.querySync({ name: "env", variable: "INIT_CWD" });
+  const dir = env.state === "granted" ? Deno.env.get("INIT_CWD") : undefined;
+  return dir !== undefined && dir !== "" ? dir : Deno.cwd();
+};
+
+/** Resolves a module specifier (a path relative to the user's directory, or a URL). */
 export const resolveSpecifier = (specifier: string): string =>
   isUrlLike(specifier)
     ? specifier
-    : new URL(specifier, `file://${Deno.cwd().replace(/\/?$/, "/")}`).href;
+    : new URL(specifier, `file://${userCwd().replace(/\/?$/, "/")}`).href;
+
+/**
+ * How messages name a plugin module: a file under the working directory by its relative
+ * path (`./my.ts`), any other by its URL.
+ */
+export const pluginLabel = (url: string): string => {
+  const here = `file://${Deno.cwd().replace(/\/?$/, "/")}`;
+  return url.startsWith(here) ? `./${url.slice(here.length)}` : url;
+};
 
 /**
  * Checks that a module's default export is a plugin; the error lists every problem.
@@ -177,13 +197,15 @@ export const loadPlugin = (
   });
 
 /**
- * Turns a command-line text into an option value: numbers, `true`/`false`, and
- * comma-separated lists (`3,4,5`); anything else stays a string.
+ * Turns a command-line text into an option value: decimal numbers, `true`/`false`, and
+ * comma-separated lists (`3,4,5`); anything else stays a string. Every item of a list is
+ * kept (`3,,5` has an empty one, which the options refuse), and `0x10` or `1e1` stay
+ * strings, which an integer option refuses.
  */
 export const coerceOption = (text: string): unknown => {
   const t = text.trim();
-  if (t.includes(",")) return t.split(",").filter((x) => x.trim() !== "").map(coerceOption);
-  if (/^-?\d+(\.\d+)?(e-?\d+)?$/i.test(t)) return Number(t);
+  if (t.includes(",")) return t.split(",").map(coerceOption);
+  if (/^-?\d+(\.\d+)?$/.test(t)) return Number(t);
   if (t === "true") return true;
   if (t === "false") return false;
   return t;
@@ -201,6 +223,11 @@ const sources = new WeakMap<object, GameSource>();
 
 /** The module and options a game was built from (by `makeGame` with a URL), if known. */
 export const gameSource = (game: object): GameSource | undefined => sources.get(game);
+
+/** Records where a game came from (a wrapper of a game keeps its source this way). */
+export const rememberSource = (game: object, source: GameSource): void => {
+  sources.set(game, source);
+};
 
 /**
  * Builds a game from a plugin and raw options; the error names every bad option. With

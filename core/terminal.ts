@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { Context, Effect, Layer, Option, Pull, Stream } from "./deps.ts";
+import { Context, Deferred, Effect, Layer, Option, Pull, Stream } from "./deps.ts";
 
 /** Line-based terminal input and output. */
 export class Terminal extends Context.Service<Terminal, {
@@ -16,7 +16,25 @@ export class Terminal extends Context.Service<Terminal, {
   readonly print: (text: string) => Effect.Effect<void>;
   /** True once the user pressed Ctrl-C (checked between moves by long runs). */
   readonly interrupted: Effect.Effect<boolean>;
+  /**
+   * Completes when the user presses Ctrl-C: race a long effect (an AI's search, a match)
+   * against it to stop that effect and keep what it has.
+   */
+  readonly interruption: Effect.Effect<void>;
 }>()("ply/Terminal") {}
+
+/**
+ * Runs `effect` until the user presses Ctrl-C: `Some` of its result, or `None` when
+ * Ctrl-C came first (the effect is then interrupted, which stops its search).
+ */
+export const untilInterrupted = <A, E, R>(
+  effect: Effect.Effect<A, E, R>,
+): Effect.Effect<Option.Option<A>, E, R | Terminal> =>
+  Effect.flatMap(Effect.service(Terminal), (term) =>
+    Effect.raceFirst(
+      Effect.map(effect, Option.some),
+      Effect.as(term.interruption, Option.none<A>()),
+    ));
 
 const encoder = new TextEncoder();
 
@@ -27,18 +45,25 @@ export const writeStdout = (text: string): void => {
   while (off < bytes.length) off += Deno.stdout.writeSync(bytes.subarray(off));
 };
 
+/** The exit code of a program ended by Ctrl-C (128 + SIGINT), as shells report it. */
+export const INTERRUPTED_EXIT = 130;
+
 /**
  * The live terminal: standard input split into lines (one line per pull, so piped input
- * loses nothing), standard output, and a Ctrl-C listener for the layer's lifetime that
- * turns Ctrl-C into a clean end of input.
+ * loses nothing), standard output, and a Ctrl-C listener for the layer's lifetime. Ctrl-C
+ * ends reading (a clean end of input) and completes `interruption`, so the program stops
+ * its search and keeps what it has. (`deno task` forwards the signal to the program,
+ * which may so receive one Ctrl-C twice: every one after the first changes nothing.)
  */
 export const liveTerminal: Layer.Layer<Terminal> = Layer.effect(
   Terminal,
   Effect.gen(function* () {
     let interrupted = false;
     let wake: (() => void) | undefined;
+    const interruption = Deferred.makeUnsafe<void>();
     const onSigint = () => {
       interrupted = true;
+      Deferred.doneUnsafe(interruption, Effect.void);
       wake?.();
     };
     yield* Effect.acquireRelease(
@@ -80,6 +105,7 @@ export const liveTerminal: Layer.Layer<Terminal> = Layer.effect(
         }),
       print: (text) => Effect.sync(() => writeStdout(text)),
       interrupted: Effect.sync(() => interrupted),
+      interruption: Deferred.await(interruption),
     });
   }),
 );
@@ -90,6 +116,8 @@ export interface ScriptedTerminal {
   readonly layer: Layer.Layer<Terminal>;
   /** Everything printed so far (prompts included). */
   readonly output: () => string;
+  /** Presses Ctrl-C. */
+  readonly interrupt: () => void;
 }
 
 /**
@@ -111,6 +139,8 @@ export interface ScriptedTerminal {
 export const scriptedTerminal = (lines: readonly string[]): ScriptedTerminal => {
   let out = "";
   let i = 0;
+  let interrupted = false;
+  const interruption = Deferred.makeUnsafe<void>();
   return {
     layer: Layer.succeed(
       Terminal,
@@ -118,7 +148,7 @@ export const scriptedTerminal = (lines: readonly string[]): ScriptedTerminal => 
         readLine: (prompt) =>
           Effect.sync(() => {
             out += prompt;
-            if (i >= lines.length) return Option.none();
+            if (interrupted || i >= lines.length) return Option.none();
             out += lines[i] + "\n";
             return Option.some(lines[i++]);
           }),
@@ -126,9 +156,14 @@ export const scriptedTerminal = (lines: readonly string[]): ScriptedTerminal => 
           Effect.sync(() => {
             out += text;
           }),
-        interrupted: Effect.succeed(false),
+        interrupted: Effect.sync(() => interrupted),
+        interruption: Deferred.await(interruption),
       }),
     ),
     output: () => out,
+    interrupt: () => {
+      interrupted = true;
+      Deferred.doneUnsafe(interruption, Effect.void);
+    },
   };
 };

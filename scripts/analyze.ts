@@ -8,14 +8,16 @@
  *
  * @module
  */
-import { Effect, Result } from "../core/deps.ts";
-import { parseParams } from "../core/players/spec.ts";
-import { runStrategy } from "../core/search/strategies.ts";
+import { Effect, Option } from "../core/deps.ts";
+import { type Progress, search } from "../core/engine/engine.ts";
 import { CHANCE } from "../core/game.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
-import type { SearchOptions, Strategy } from "../core/search/types.ts";
-import { Terminal } from "../core/terminal.ts";
+import type { SearchResult } from "../core/search/types.ts";
+import { Terminal, untilInterrupted, writeStdout } from "../core/terminal.ts";
+import type { EngineOptions } from "../core/engine/engine.ts";
+import { StatusLine } from "./display.ts";
 import {
+  checkSearchFlags,
   formatValue,
   intFlag,
   num,
@@ -25,6 +27,7 @@ import {
   printHelp,
   runMain,
   strategiesFor,
+  strategyFlag,
   ttFlag,
   UsageError,
 } from "./cli.ts";
@@ -43,12 +46,16 @@ Analyses the position after the moves (in the game's notation, comma-separated).
   --solve          the exact value: the game's solver, or alpha-beta to the end
   --all            also list every optimal move (alpha-beta and minimax)
   --json           one JSON object instead of text
+  --jsonl          every completed iteration as a JSON line, then the result's
+  --debug          show the stack of a plugin's exception
+On a terminal, each completed iteration prints an info line; Ctrl-C stops the search and
+prints the best move so far (from the last completed iteration), exit code 130.
   --tt-mb N        transposition table size in MB (default 64)
 `;
 
 const FLAGS = {
   string: ["moves", "strategy", "depth", "time", "tt-mb", "workers"],
-  boolean: ["json", "solve", "all"],
+  boolean: ["json", "jsonl", "solve", "all"],
 } as const;
 
 /** Reads a time flag: `500ms`, `2s`, or a number of milliseconds. */
@@ -75,25 +82,24 @@ const main = Effect.gen(function* () {
     typeof flags.moves === "string" ? flags.moves : "",
   );
   const solve = flags.solve === true;
-  if (solve && (flags.depth !== undefined || flags.time !== undefined)) {
-    return yield* new UsageError({ message: "--solve searches to the end: drop --depth/--time" });
-  }
-  const [strategyText, ...paramTexts] = (typeof flags.strategy === "string" ? flags.strategy : "")
-    .split(",");
-  const params = parseParams(paramTexts);
-  if (Result.isFailure(params)) {
-    return yield* new UsageError({ message: `--strategy: ${params.failure}` });
-  }
-  const name = strategyText !== ""
-    ? strategyText
-    : solve && strategies.solve !== undefined
-    ? "solve"
-    : "alphabeta";
-  const strategy: Strategy | undefined = strategies[name];
-  if (strategy === undefined) {
+  const { name, strategy, params } = yield* strategyFlag(
+    typeof flags.strategy === "string"
+      ? flags.strategy
+      : solve && strategies.solve !== undefined
+      ? "solve"
+      : "alphabeta",
+    strategies,
+  );
+  yield* checkSearchFlags(flags, name, strategies);
+  // --solve only where the search can end with the exact value.
+  if (solve && strategy.solves === false) {
     return yield* new UsageError({
-      message: `--strategy must be one of ${Object.keys(strategies).join(", ")}; got '${name}'`,
+      message: `--solve: ${name} estimates values and never proves them; ` +
+        `use --strategy alphabeta${strategies.solve !== undefined ? " or solve" : ""}`,
     });
+  }
+  if (solve && game.unsolvable !== undefined && strategies[name] !== plugin.strategies?.solve) {
+    return yield* new UsageError({ message: `--solve: ${game.unsolvable}` });
   }
   const ttMb = yield* ttFlag(flags);
   // For mcts the "depth" is an iteration count.
@@ -101,15 +107,15 @@ const main = Effect.gen(function* () {
     ? Infinity
     : yield* intFlag(flags, "depth", name === "mcts" ? 10_000 : 6, 0, name === "mcts" ? 1e8 : 1000);
   const timeMs = typeof flags.time === "string" ? yield* timeFlag(flags.time) : undefined;
-  const options: SearchOptions = {
+  const options: EngineOptions = {
     ...(timeMs !== undefined ? { timeMs } : { depth }),
     distance: true,
     allBest: flags.all === true,
     // The core table, for the core strategies (a game's own strategy keeps its own).
     tt: game.key !== undefined && plugin.strategies?.[name] === undefined
-      ? new TranspositionTable(ttMb)
+      ? TranspositionTable.shared(ttMb)
       : false,
-    params: params.success,
+    params,
   };
   if (game.toMove(state) !== CHANCE && game.moves(state).length === 0) {
     const o = game.outcome(state);
@@ -119,7 +125,6 @@ const main = Effect.gen(function* () {
       }): nothing to analyse`,
     });
   }
-  const r = yield* runStrategy(strategy, game, state, options);
   const notation = (line: readonly number[], from = state) => {
     let s = from;
     return line.map((m) => {
@@ -129,34 +134,96 @@ const main = Effect.gen(function* () {
     });
   };
   const toMove = game.toMove(state);
-  const nps = r.timeMs > 0 ? (r.nodes / r.timeMs) * 1000 : 0;
-  if (flags.json === true) {
+  const mode = flags.jsonl === true ? "jsonl" : flags.json === true ? "json" : "text";
+  /** A result as JSON (the final object of --json, each line of --jsonl). */
+  const json = (r: SearchResult, extra: Record<string, unknown>) => ({
+    ...extra,
+    depth: r.depth,
+    exact: r.exact,
+    bestMove: r.move === undefined ? null : game.formatMove(state, r.move),
+    ...(r.bestMoves ? { bestMoves: r.bestMoves.map((m) => game.formatMove(state, m)) } : {}),
+    value: r.value,
+    valueText: formatValue(game, r.value),
+    pv: notation(r.pv),
+    nodes: r.nodes,
+    timeMs: Math.round(r.timeMs * 10) / 10,
+    nodesPerSecond: Math.round(nps(r)),
+  });
+  if (mode === "text") {
     yield* term.print(
-      JSON.stringify({
+      `${plugin.name}${moves.length > 0 ? ` after ${flags.moves}` : ", start position"} ` +
+        `(${toMove === CHANCE ? "chance" : game.players[toMove]} to move):\n` +
+        `${game.render(state)}\n`,
+    );
+  }
+  // Progress: an info line per iteration on a terminal (a status line on standard error
+  // while a long iteration runs), every iteration as a JSON line with --jsonl.
+  const live = mode === "text" && Deno.stdout.isTerminal();
+  const status = live && Deno.stderr.isTerminal() ? new StatusLine() : undefined;
+  let last: SearchResult | undefined;
+  const onProgress = (p: Progress) => {
+    if (p._tag === "Heartbeat") {
+      if (mode === "jsonl") {
+        writeStdout(JSON.stringify({ type: "heartbeat", timeMs: p.timeMs }) + "\n");
+      }
+      status?.show(
+        `searching ${(p.timeMs / 1000).toFixed(0)} s` +
+          (last !== undefined ? ` (depth ${last.depth} done, ${num(last.nodes)} nodes)` : ""),
+      );
+      return;
+    }
+    last = p.result;
+    if (mode === "jsonl") writeStdout(JSON.stringify(json(p.result, { type: "iteration" })) + "\n");
+    else if (live) {
+      status?.clear();
+      writeStdout(infoLine(p.result) + "\n");
+    }
+  };
+  const infoLine = (r: SearchResult) =>
+    `info depth ${r.depth}${r.exact ? " (exact)" : ""}  value ${formatValue(game, r.value)}  ` +
+    (r.visits !== undefined ? `visits ${num(r.visits)}  ` : "") +
+    `nodes ${num(r.nodes)}  ${num(nps(r))} nodes/s  ${(r.timeMs / 1000).toFixed(2)} s  ` +
+    `pv ${notation(r.pv).join(" ")}`;
+  const started = performance.now();
+  const found = yield* untilInterrupted(
+    search({ strategy, game, state, options }, onProgress),
+  );
+  status?.clear();
+  // Interrupted: what the last completed iteration found, marked incomplete.
+  const r = Option.getOrUndefined(found) ?? last;
+  const interrupted = Option.isNone(found);
+  if (r === undefined) {
+    const secs = ((performance.now() - started) / 1000).toFixed(2);
+    if (mode === "text") {
+      yield* term.print(`interrupted after ${secs} s, before the first iteration completed\n`);
+    } else {
+      yield* term.print(
+        JSON.stringify({ type: "result", interrupted: true, complete: false, bestMove: null }) +
+          "\n",
+      );
+    }
+    return 0;
+  }
+  if (mode !== "text") {
+    yield* term.print(
+      JSON.stringify(json(r, {
+        ...(mode === "jsonl" ? { type: "result" } : {}),
         game: opened.specifier,
         options: opened.options,
         moves: notation(moves, game.initial()),
         toMove: toMove === CHANCE ? "chance" : game.players[toMove],
         strategy: name,
-        depth: r.depth,
-        exact: r.exact,
-        bestMove: r.move === undefined ? null : game.formatMove(state, r.move),
-        bestMoves: r.bestMoves?.map((m) => game.formatMove(state, m)),
-        value: r.value,
-        valueText: formatValue(game, r.value),
-        pv: notation(r.pv),
-        nodes: r.nodes,
-        timeMs: Math.round(r.timeMs * 10) / 10,
-        nodesPerSecond: Math.round(nps),
+        ...(interrupted ? { interrupted: true } : {}),
+        complete: !interrupted,
         notes: r.notes ?? [],
-      }) + "\n",
+      })) + "\n",
     );
     return 0;
   }
   yield* term.print(
-    `${plugin.name}${moves.length > 0 ? ` after ${flags.moves}` : ", start position"} ` +
-      `(${toMove === CHANCE ? "chance" : game.players[toMove]} to move):\n` +
-      `${game.render(state)}\n` +
+    (interrupted
+      ? `interrupted: the best so far, from the last completed iteration (incomplete)\n`
+      : "") +
       `strategy ${name}, depth ${r.depth}${r.exact ? " (exact: to the end of every line)" : ""}\n` +
       `best move: ${r.move === undefined ? "none" : game.formatMove(state, r.move)}\n` +
       (r.bestMoves
@@ -165,10 +232,13 @@ const main = Effect.gen(function* () {
       `value: ${formatValue(game, r.value)}\n` +
       `principal variation: ${notation(r.pv).join(" ")}\n` +
       `nodes: ${num(r.nodes)}  time: ${(r.timeMs / 1000).toFixed(3)} s  ` +
-      `(${num(nps)} nodes/s)\n` +
+      `(${num(nps(r))} nodes/s)\n` +
       (r.notes ?? []).map((line) => `${line}\n`).join(""),
   );
   return 0;
 });
+
+/** A search's speed. */
+const nps = (r: SearchResult) => (r.timeMs > 0 ? (r.nodes / r.timeMs) * 1000 : 0);
 
 if (import.meta.main) runMain(main, "deno task analyze");

@@ -16,20 +16,24 @@ import {
   optionHelp,
   OptionsError,
   PluginError,
+  userCwd,
 } from "../core/plugin.ts";
 import type { Game } from "../core/game.ts";
 import { WIN, WIN_THRESHOLD } from "../core/game.ts";
 import { builtinIds, builtins } from "../plugins/registry.ts";
 import { allStrategies } from "../core/search/strategies.ts";
-import {
-  defaultWorkers,
-  SearchFailed,
-  type WorkerPool,
-  workerPoolLayer,
-} from "../core/parallel/pool.ts";
+import { defaultWorkers, type WorkerPool, workerPoolLayer } from "../core/parallel/pool.ts";
+import { PluginFault, SearchFailed } from "../core/errors.ts";
+import { guardGame } from "../core/engine/guard.ts";
+import { type Engine, liveEngine } from "../core/engine/engine.ts";
 import type { Strategy } from "../core/search/types.ts";
-import { parseSpec, type PlayerSpec, SPEC_GRAMMAR } from "../core/players/spec.ts";
-import { liveTerminal, Terminal } from "../core/terminal.ts";
+import {
+  parseSpec,
+  parseStrategyParams,
+  type PlayerSpec,
+  SPEC_GRAMMAR,
+} from "../core/players/spec.ts";
+import { INTERRUPTED_EXIT, liveTerminal, Terminal } from "../core/terminal.ts";
 import { DEFAULT_TT_MB } from "../core/search/tt.ts";
 
 /** A mistake in the command line; the message says what was expected. */
@@ -46,6 +50,8 @@ export interface FlagSpec {
   readonly string: readonly string[];
   /** Flags without a value. */
   readonly boolean: readonly string[];
+  /** The most positional words the program takes (default 1: the game). */
+  readonly positionals?: number;
 }
 
 /** Parsed command line: the script's flags, the game options, and positional words. */
@@ -58,32 +64,116 @@ export interface Parsed {
   readonly positional: readonly string[];
 }
 
-/** Parses arguments: declared flags go to `flags`, all other flags are game options. */
+/** A negative number (`-3`, `-0.5`): a value or a positional word, never a flag. */
+const NEGATIVE = /^-\.?\d/;
+
+/** The arguments split into flag words for `parseArgs` and positional words, in order. */
+interface Split {
+  /** Flags as `--name=value`, a bare `--name`, or a short flag (`-h`). */
+  readonly flags: string[];
+  /** The flags given a value. */
+  readonly valued: Set<string>;
+  /** The positional words, each with the value-less flag just before it, if any. */
+  readonly positional: { readonly word: string; readonly after?: string }[];
+  /** A flag given more than once, if any. */
+  repeated?: string;
+}
+
+/**
+ * Splits the arguments: a flag that takes a value (every flag but the booleans) takes the
+ * next word even when it is a negative number (`--pits -3`, `--seed -1`); a boolean takes
+ * only `true` or `false`; after `--` every word is positional.
+ */
+const splitArgs = (args: readonly string[], booleans: ReadonlySet<string>): Split => {
+  const out: Split = { flags: [], valued: new Set(), positional: [] };
+  const seen = new Set<string>();
+  let after: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") {
+      out.positional.push(...args.slice(i + 1).map((word) => ({ word })));
+      break;
+    }
+    if (!a.startsWith("-") || a === "-" || NEGATIVE.test(a)) {
+      out.positional.push(after === undefined ? { word: a } : { word: a, after });
+      after = undefined;
+      continue;
+    }
+    after = undefined;
+    const m = /^--([^=]+)(=[^]*)?$/.exec(a);
+    if (m === null) {
+      out.flags.push(a); // a short flag, such as -h
+      continue;
+    }
+    const [, name, value] = m;
+    if (seen.has(name) && name !== "help") out.repeated ??= name;
+    seen.add(name);
+    const next = args[i + 1];
+    const boolean = booleans.has(name) || (name.startsWith("no-") && booleans.has(name.slice(3)));
+    if (value !== undefined) {
+      out.valued.add(name);
+      out.flags.push(a);
+    } else if (boolean && (next === "true" || next === "false")) {
+      out.flags.push(`${a}=${next}`);
+      i++;
+    } else if (!boolean && next !== undefined && (!next.startsWith("-") || NEGATIVE.test(next))) {
+      out.valued.add(name);
+      out.flags.push(`${a}=${next}`);
+      i++;
+    } else {
+      out.flags.push(a);
+      if (boolean) after = a;
+    }
+  }
+  return out;
+};
+
+/**
+ * Parses arguments: declared flags go to `flags`, all other flags are game options.
+ * Values stay as typed (`0x10` is not 16); a negative number after a flag is its value.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "../core/deps.ts";
+ * import { parseCommandLine } from "./cli.ts";
+ * const spec = { string: ["seed"], boolean: ["json"] };
+ * const p = Effect.runSync(parseCommandLine(["kalah", "--pits", "-3", "--seed", "-1"], spec));
+ * if (p.gameOptions.pits !== -3 || p.flags.seed !== "-1") throw new Error();
+ * ```
+ */
 export const parseCommandLine = (
   args: readonly string[],
   spec: FlagSpec,
 ): Effect.Effect<Parsed, UsageError> =>
   Effect.gen(function* () {
-    const known = new Set([...spec.string, ...spec.boolean, "help", "h"]);
-    const parsed = parseArgs([...args], {
-      string: [...spec.string],
-      boolean: [...spec.boolean, "help"],
+    // Every program takes --help and --debug (the stack of a plugin's exception).
+    const known = new Set([...spec.string, ...spec.boolean, "help", "h", "debug"]);
+    const split = splitArgs(args, new Set([...spec.boolean, "help", "debug"]));
+    if (split.repeated !== undefined) {
+      return yield* new UsageError({ message: `--${split.repeated} is given more than once` });
+    }
+    const stray = split.positional[spec.positionals ?? 1];
+    if (stray !== undefined) {
+      return yield* new UsageError({
+        message: `unexpected argument '${stray.word}'` +
+          (stray.after === undefined ? "" : ` (${stray.after} takes no value)`),
+      });
+    }
+    const parsed = parseArgs(split.flags, {
+      string: [...spec.string, ...[...split.valued].filter((k) => !known.has(k))],
+      boolean: [...spec.boolean, "help", "debug"],
       alias: { h: "help" },
-    }) as Record<string, unknown> & { _: unknown[] };
+    }) as Record<string, unknown>;
     const flags: Record<string, string | boolean | undefined> = {};
     const gameOptions: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(parsed)) {
       if (k === "_") continue;
       if (known.has(k)) {
-        if (Array.isArray(v)) {
-          return yield* new UsageError({ message: `--${k} is given more than once` });
-        }
         flags[k] = typeof v === "string" || typeof v === "boolean" ? v : undefined;
+      } else if (typeof v === "string" || typeof v === "boolean") {
+        gameOptions[k] = typeof v === "boolean" ? v : coerceOption(v);
       } else {
-        if (Array.isArray(v)) {
-          return yield* new UsageError({ message: `--${k} is given more than once` });
-        }
-        gameOptions[k] = typeof v === "boolean" ? v : coerceOption(String(v));
+        return yield* new UsageError({ message: `unknown option --${k}` });
       }
     }
     for (const name of spec.string) {
@@ -91,7 +181,7 @@ export const parseCommandLine = (
         return yield* new UsageError({ message: `--${name} needs a value` });
       }
     }
-    return { flags, gameOptions, positional: parsed._.map(String) };
+    return { flags, gameOptions, positional: split.positional.map((p) => p.word) };
   });
 
 /** A game ready to play: its plugin, module URL, decoded options and the game. */
@@ -115,22 +205,44 @@ export const openGame = (
 ): Effect.Effect<OpenedGame, PluginError | OptionsError> =>
   Effect.gen(function* () {
     const { plugin, url } = yield* loadPlugin(specifier, builtins);
-    const { game, options } = yield* makeGame(plugin, rawOptions, url);
-    return { plugin, specifier, url, options, game };
+    const { game, options } = yield* makeGame(plugin, withLists(plugin, rawOptions), url);
+    // Guarded: a plugin's exception names the plugin and its function (see guardGame).
+    return { plugin, specifier, url, options, game: guardGame(game, specifier) };
   });
+
+/**
+ * The raw options with each list option given one item (`--heaps 5`) made a list of
+ * one, as a comma-separated list of one item is.
+ */
+export const withLists = (
+  plugin: GamePlugin<unknown, unknown>,
+  raw: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> => {
+  const ast = plugin.options.ast;
+  if (ast._tag !== "Objects") return raw;
+  const lists = new Set(
+    ast.propertySignatures.filter((ps) => ps.type._tag === "Arrays").map((ps) => String(ps.name)),
+  );
+  return Object.fromEntries(
+    Object.entries(raw).map(([k, v]) => [k, lists.has(k) && !Array.isArray(v) ? [v] : v]),
+  );
+};
 
 /** Every strategy a game can use: the built-in ones and the plugin's own. */
 export const strategiesFor = (
   plugin: GamePlugin<unknown, unknown>,
 ): Readonly<Record<string, Strategy>> => ({ ...allStrategies, ...plugin.strategies });
 
-/** Parses a player spec from a flag, naming the flag in the error. */
+/**
+ * Parses a player spec from a flag, naming the flag in the error; the strategy's
+ * parameters are checked against the ones it takes.
+ */
 export const playerSpec = (
   flag: string,
   text: string,
   strategies: Readonly<Record<string, Strategy>>,
 ): Effect.Effect<PlayerSpec, UsageError> => {
-  const r = parseSpec(text, Object.keys(strategies));
+  const r = parseSpec(text, strategies);
   return Result.isSuccess(r)
     ? Effect.succeed(r.success)
     : Effect.fail(new UsageError({ message: `--${flag}: ${r.failure}` }));
@@ -158,6 +270,105 @@ export const intFlag = (
 /** The transposition-table size flag (`--tt-mb`), bounded. */
 export const ttFlag = (flags: Parsed["flags"]): Effect.Effect<number, UsageError> =>
   intFlag(flags, "tt-mb", DEFAULT_TT_MB, 1, 4096);
+
+/** A strategy chosen by name, with its parameters checked. */
+export interface ChosenStrategy {
+  /** Its name. */
+  readonly name: string;
+  /** The strategy. */
+  readonly strategy: Strategy;
+  /** Its parameters (`young_bros,par=2` gives `{ par: 2 }`). */
+  readonly params: Readonly<Record<string, number>>;
+}
+
+/**
+ * Reads a `--strategy NAME[,PARAM=VALUE...]` flag (`young_bros,par=2`): the strategy by
+ * name and its parameters, each checked against the ones the strategy takes.
+ */
+export const strategyFlag = (
+  text: string,
+  strategies: Readonly<Record<string, Strategy>>,
+): Effect.Effect<ChosenStrategy, UsageError> => {
+  const [name, ...paramTexts] = text.trim().toLowerCase().split(",");
+  const strategy = Object.hasOwn(strategies, name) ? strategies[name] : undefined;
+  if (strategy === undefined) {
+    return Effect.fail(
+      new UsageError({
+        message: `--strategy must be one of ${Object.keys(strategies).join(", ")}; got '${name}'`,
+      }),
+    );
+  }
+  const params = parseStrategyParams(name, strategy.params ?? {}, paramTexts);
+  return Result.isSuccess(params)
+    ? Effect.succeed({ name, strategy, params: params.success })
+    : Effect.fail(new UsageError({ message: `--strategy: ${params.failure}` }));
+};
+
+/**
+ * Checks `analyze`'s search flags together, so that none is silently dropped: `--depth`
+ * and `--time` are one or the other, `--solve` takes neither, and `--all` needs a
+ * strategy that lists every optimal move (`Strategy.allBest`).
+ */
+export const checkSearchFlags = (
+  flags: Parsed["flags"],
+  name: string,
+  strategies: Readonly<Record<string, Strategy>>,
+): Effect.Effect<void, UsageError> => {
+  const fail = (message: string) => Effect.fail(new UsageError({ message }));
+  if (flags.depth !== undefined && flags.time !== undefined) {
+    return fail("--depth and --time cannot be combined: give a depth or a time budget");
+  }
+  if (flags.solve === true && (flags.depth !== undefined || flags.time !== undefined)) {
+    return fail("--solve searches to the end: drop --depth/--time");
+  }
+  if (flags.all === true && strategies[name]?.allBest !== true) {
+    const able = Object.keys(strategies).filter((n) => strategies[n].allBest === true);
+    return fail(
+      `--all needs a strategy that lists every optimal move (${able.join(", ")}); ` +
+        `${name} cannot`,
+    );
+  }
+  return Effect.void;
+};
+
+/** A path the user typed, relative to the directory they ran the program from. */
+export const userPath = (path: string): string =>
+  /^([a-z]:)?[\\/]/i.test(path) ? path : `${userCwd().replace(/[\\/]?$/, "/")}${path}`;
+
+/**
+ * Checks, before a game starts, that `--save FILE` can be written: not a directory, in a
+ * directory that exists, and writable (opened for writing without being truncated; a new
+ * file is removed again, so nothing is left behind if the game is not saved).
+ */
+export const checkSavePath = (path: string): Effect.Effect<void, UsageError> => {
+  const fail = (why: string) => Effect.fail(new UsageError({ message: `--save ${path}: ${why}` }));
+  const why = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0];
+  let info: Deno.FileInfo | undefined;
+  try {
+    info = Deno.statSync(path);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) return fail(`cannot be written: ${why(e)}`);
+  }
+  if (info?.isDirectory === true) return fail("is a directory; give a file name");
+  if (info === undefined) {
+    const dir = path.replace(/[^\\/]*$/, "") || ".";
+    const isDir = (() => {
+      try {
+        return Deno.statSync(dir).isDirectory;
+      } catch {
+        return false;
+      }
+    })();
+    if (!isDir) return fail(`there is no directory ${dir}`);
+  }
+  try {
+    Deno.openSync(path, { write: true, create: true }).close();
+    if (info === undefined) Deno.removeSync(path);
+  } catch (e) {
+    return fail(`cannot be written: ${why(e)}`);
+  }
+  return Effect.void;
+};
 
 /** Reads a list of moves in the game's notation, each checked in turn. */
 export const parseMoves = <S>(
@@ -256,24 +467,38 @@ export const printHelp = (
 const isUserError = (e: unknown): e is UserError =>
   e instanceof UsageError || e instanceof PluginError || e instanceof OptionsError;
 
+/** The services every program has: the terminal, the worker pool and the engine. */
+export type ProgramServices = Terminal | WorkerPool | Engine;
+
 /**
- * Runs a program with the live terminal and exits: 0 on success (or the program's own
- * code), 2 with a one-line message on a user error, 1 on a bug (with its cause).
+ * Runs a program with the live terminal, a worker pool (`--workers N`) and the live
+ * engine, and exits: the program's code (0 if none; 130 if the user pressed Ctrl-C), 2
+ * with a one-line message on a user error, 1 with a one-line message when a plugin
+ * failed or a search could not run (the stack with `--debug`), 1 with the cause on a bug.
  */
 export const runMain = (
-  program: Effect.Effect<number | void, UserError | SearchFailed, Terminal | WorkerPool>,
+  program: Effect.Effect<number | void, UserError | SearchFailed, ProgramServices>,
   usage: string,
 ): void => {
-  // One worker pool for the program's lifetime (workers start on first parallel search).
+  const debug = Deno.args.includes("--debug");
+  // One worker pool for the program's lifetime (workers start on first use).
   const workers = workersFromArgs(Deno.args);
   if (typeof workers === "string") {
     console.error(`error: ${workers}`);
     console.error(`(${usage} --help shows the usage)`);
     Deno.exit(2);
   }
-  const layer = Layer.merge(liveTerminal, workerPoolLayer(workers));
-  Effect.runPromiseExit(program.pipe(Effect.provide(layer))).then((exit) => {
-    if (Exit.isSuccess(exit)) Deno.exit(typeof exit.value === "number" ? exit.value : 0);
+  const withCode = Effect.gen(function* () {
+    const code = yield* program;
+    const interrupted = yield* (yield* Terminal).interrupted;
+    return interrupted && (code ?? 0) === 0 ? INTERRUPTED_EXIT : code ?? 0;
+  });
+  const layer = Layer.mergeAll(
+    liveTerminal,
+    liveEngine.pipe(Layer.provideMerge(workerPoolLayer(workers))),
+  );
+  Effect.runPromiseExit(withCode.pipe(Effect.provide(layer))).then((exit) => {
+    if (Exit.isSuccess(exit)) Deno.exit(exit.value);
     const failure = Cause.findErrorOption(exit.cause);
     if (failure._tag === "Some" && isUserError(failure.value)) {
       console.error(`error: ${failure.value.message}`);
@@ -282,6 +507,13 @@ export const runMain = (
     }
     if (failure._tag === "Some" && failure.value instanceof SearchFailed) {
       console.error(`error: ${failure.value.message}`);
+      Deno.exit(1);
+    }
+    const defect = Cause.findDefect(exit.cause);
+    if (Result.isSuccess(defect) && defect.success instanceof PluginFault) {
+      const fault = defect.success;
+      console.error(`error: ${fault.message}`);
+      if (debug) console.error(fault.cause instanceof Error ? fault.cause.stack : fault.cause);
       Deno.exit(1);
     }
     console.error(`internal error (please report it):\n${Cause.pretty(exit.cause)}`);

@@ -25,6 +25,8 @@ export const describeResult = (game: Game<unknown>, r: GameResult): string => {
       return "Input ended; the game stops here.";
     case "interrupted":
       return "Interrupted; the game stops here.";
+    case "error":
+      return "The game stops here: a plugin failed or a search could not run.";
     default:
       return `The game stopped: ${r.reason}.`;
   }
@@ -34,3 +36,31 @@ export const describeResult = (game: Game<unknown>, r: GameResult): string => {
 export const describeSearch = (game: Game<unknown>, r: SearchResult): string =>
   `depth ${r.depth}${r.exact ? " (exact)" : ""}, value ${formatValue(game, r.value)}, ` +
   `${num(r.nodes)} nodes, ${(r.timeMs / 1000).toFixed(2)} s`;
+
+/**
+ * A status line on standard error (a terminal): each `show` overwrites the last, and
+ * `clear` erases it before other output.
+ */
+export class StatusLine {
+  private shown = false;
+  private readonly encoder = new TextEncoder();
+
+  /** Shows `text` in place of the previous status. */
+  show(text: string): void {
+    this.write(`\r${text}\x1b[K`);
+    this.shown = true;
+  }
+
+  /** Erases the status, if one is shown. */
+  clear(): void {
+    if (!this.shown) return;
+    this.write("\r\x1b[K");
+    this.shown = false;
+  }
+
+  private write(text: string): void {
+    const bytes = this.encoder.encode(text);
+    let off = 0;
+    while (off < bytes.length) off += Deno.stderr.writeSync(bytes.subarray(off));
+  }
+}

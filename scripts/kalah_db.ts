@@ -33,6 +33,7 @@ const main = Effect.gen(function* () {
   const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, {
     string: ["pits", "capture", "stones", "dir", "workers"],
     boolean: [],
+    positionals: 0,
   });
   const term = yield* Terminal;
   if (flags.help === true) {

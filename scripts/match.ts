@@ -133,7 +133,15 @@ const main = Effect.gen(function* () {
   const progress = !json && Deno.stderr.isTerminal();
   const started = performance.now();
   let interrupted = false;
+  let failed: string | undefined;
   const transcripts: Transcript[] = [];
+  if (!json) {
+    yield* term.print(
+      `Playing ${games} game${games === 1 ? "" : "s"} of ${plugin.name}: ${names[0]}` +
+        (solo ? "" : ` vs ${names[1]}, sides alternating`) +
+        ` (Ctrl-C stops and reports the finished games)\n`,
+    );
+  }
 
   for (let i = 0; i < games; i++) {
     if (yield* term.interrupted) {
@@ -152,11 +160,13 @@ const main = Effect.gen(function* () {
       seed: seed + i,
       maxPlies,
       interrupted: term.interrupted,
+      interruption: term.interruption,
     });
     played++;
     transcripts.push(transcript);
     const r = transcript.result;
     if (r.reason === "interrupted") interrupted = true;
+    if (r.reason === "error") failed = r.error ?? "a search failed";
     for (const c of [0, 1] as const) {
       const t = tallies[c];
       const p = seat(c);
@@ -198,7 +208,7 @@ const main = Effect.gen(function* () {
         )
       );
     }
-    if (interrupted) break;
+    if (interrupted || failed !== undefined) break;
   }
   if (progress && performance.now() - started > 2000) {
     yield* Effect.sync(() => Deno.stderr.writeSync(new TextEncoder().encode("\r\x1b[K")));
@@ -227,9 +237,14 @@ const main = Effect.gen(function* () {
     wallSeconds: Math.round(wall / 10) / 100,
     ...(Object.keys(meanStats).length > 0 ? { stats: meanStats } : {}),
   };
+  // A plugin failed (or a search could not run): the games before are reported, exit 1.
+  const code = failed === undefined ? 0 : 1;
+  if (failed !== undefined) yield* Effect.sync(() => console.error(`error: ${failed}`));
   if (json) {
-    yield* term.print(JSON.stringify(report) + "\n");
-    return 0;
+    yield* term.print(
+      JSON.stringify(failed === undefined ? report : { ...report, error: failed }) + "\n",
+    );
+    return code;
   }
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const line = (name: string, s: ReturnType<typeof summary>) =>
@@ -256,7 +271,7 @@ const main = Effect.gen(function* () {
       `${plugin.name}: ${game.players[0]} ${names[0]} against chance, ${range}\n` + lengths +
         statsLine,
     );
-    return 0;
+    return code;
   }
   yield* term.print(
     `${plugin.name}: ${range}, sides alternating\n` +
@@ -269,7 +284,7 @@ const main = Effect.gen(function* () {
       } (wins-draws-losses)\n` +
       (finished < played ? `  unfinished games: ${played - finished}\n` : "") + lengths + statsLine,
   );
-  return 0;
+  return code;
 });
 
 if (import.meta.main) runMain(main, "deno task match");

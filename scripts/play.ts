@@ -23,6 +23,7 @@ import {
 import { Terminal } from "../core/terminal.ts";
 import { builtinIds, builtins } from "../plugins/registry.ts";
 import {
+  checkSavePath,
   intFlag,
   type OpenedGame,
   openGame,
@@ -33,6 +34,8 @@ import {
   strategiesFor,
   ttFlag,
   UsageError,
+  userPath,
+  withLists,
 } from "./cli.ts";
 import { describeResult, describeSearch } from "./display.ts";
 
@@ -52,7 +55,10 @@ In a game, type a move in the game's notation, ? for the legal moves, or quit.
 
 const FLAGS = { string: ["p1", "p2", "seed", "save", "tt-mb", "workers"], boolean: [] } as const;
 
-/** Plays one game with printing, and saves the transcript if asked. */
+/**
+ * Plays one game with printing, and saves the transcript if asked (also when the game
+ * was interrupted or a plugin failed). Returns the exit code: 1 when a plugin failed.
+ */
 const playGame = (
   opened: OpenedGame,
   specs: readonly [PlayerSpec, PlayerSpec],
@@ -80,6 +86,7 @@ const playGame = (
       options: opened.options,
       seed,
       interrupted: term.interrupted,
+      interruption: term.interruption,
       onEvent: (e) => {
         switch (e._tag) {
           case "Start":
@@ -101,9 +108,19 @@ const playGame = (
         `--seed ${seed}\n`,
     );
     if (save !== undefined) {
-      yield* Effect.sync(() => Deno.writeTextFileSync(save, JSON.stringify(transcript, null, 2)));
+      yield* Effect.try({
+        try: () => Deno.writeTextFileSync(save, JSON.stringify(transcript, null, 2) + "\n"),
+        catch: (e) =>
+          new UsageError({
+            message: `--save: could not write ${save}: ${e instanceof Error ? e.message : e}`,
+          }),
+      });
       yield* term.print(`Transcript written to ${save}\n`);
     }
+    const { result } = transcript;
+    if (result.reason !== "error") return 0;
+    yield* Effect.sync(() => console.error(`error: ${result.error}`));
+    return 1;
   });
 
 /** Asks a question until the answer parses; `None` when input ends. */
@@ -169,7 +186,7 @@ const menu = Effect.gen(function* () {
           if (Option.isNone(line)) return Option.none();
           if (line.value.trim() === "") break;
           // Check this answer on its own, so a mistake is asked again at once.
-          const value = coerceOption(line.value);
+          const value = withLists(plugin, { [o.name]: coerceOption(line.value) })[o.name];
           const alone = yield* Effect.result(makeGame(plugin, { ...raw, [o.name]: value }));
           const mine = alone._tag === "Failure"
             ? alone.failure.message.split("\n").filter((l) => l.includes(`--${o.name}`))
@@ -230,16 +247,24 @@ const askSides = (
         `  ${Object.keys(strategies).join(", ")}\n` +
         `  e.g. alphabeta:6 (depth 6), alphabeta:2s (2 s per move), mcts:2000 (iterations)\n`,
     );
-    const p1 = given1 !== undefined
-      ? Option.some(given1)
-      : yield* ask(`  ${game.players[0]} (moves first) [human]: `, (a) => parsed(a, "human"));
-    if (Option.isNone(p1)) return Option.none();
-    // In a solo game (2048) player 1 never moves: one question.
-    const p2 = given2 !== undefined || game.solo === true
-      ? Option.some(given2 ?? p1.value)
-      : yield* ask(`  ${game.players[1]} [${ai}]: `, (a) => parsed(a, ai));
-    if (Option.isNone(p2)) return Option.none();
-    return Option.some([p1.value, p2.value] as [PlayerSpec, PlayerSpec]);
+    // The side that moves first is asked for first (Domineering: H, player 1); defaults
+    // stay by player: player 0 (--p1) human, player 1 (--p2) the game's AI.
+    const first = game.toMove(game.initial());
+    const specs = [given1, given2];
+    const defaults = ["human", ai];
+    for (const p of first === 1 ? [1, 0] : [0, 1]) {
+      // In a solo game (2048) player 1 never moves: one question.
+      if (specs[p] !== undefined || (p === 1 && game.solo === true)) continue;
+      const label = p === first ? " (moves first)" : "";
+      const answer = yield* ask(
+        `  ${game.players[p]}${label} [${defaults[p]}]: `,
+        (a) => parsed(a, defaults[p]),
+      );
+      if (Option.isNone(answer)) return Option.none();
+      specs[p] = answer.value;
+    }
+    const p0 = specs[0]!;
+    return Option.some([p0, specs[1] ?? p0] as [PlayerSpec, PlayerSpec]);
   });
 
 const main = Effect.gen(function* () {
@@ -253,7 +278,8 @@ const main = Effect.gen(function* () {
     ? freshSeed()
     : yield* intFlag(flags, "seed", 0, 0, 2 ** 31 - 1);
   const ttMb = yield* ttFlag(flags);
-  const save = typeof flags.save === "string" ? flags.save : undefined;
+  const save = typeof flags.save === "string" ? userPath(flags.save) : undefined;
+  if (save !== undefined) yield* checkSavePath(save);
   if (positional.length === 0) {
     if (Object.keys(gameOptions).length > 0 || flags.p1 !== undefined || flags.p2 !== undefined) {
       return yield* new UsageError({ message: "name the game before its options and players" });
@@ -263,8 +289,7 @@ const main = Effect.gen(function* () {
       yield* term.print("\nBye.\n");
       return 0;
     }
-    yield* playGame(chosen.value.opened, chosen.value.specs, seed, ttMb, save);
-    return 0;
+    return yield* playGame(chosen.value.opened, chosen.value.specs, seed, ttMb, save);
   }
   const opened = yield* openGame(positional[0], gameOptions);
   const strategies = strategiesFor(opened.plugin);
@@ -287,8 +312,7 @@ const main = Effect.gen(function* () {
   } else {
     specs = [given1 ?? { kind: "human" }, given2 ?? (yield* playerSpec("p2", ai, strategies))];
   }
-  yield* playGame(opened, specs, seed, ttMb, save);
-  return 0;
+  return yield* playGame(opened, specs, seed, ttMb, save);
 });
 
 if (import.meta.main) runMain(main, "deno task play");

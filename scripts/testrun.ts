@@ -43,7 +43,7 @@ Examples (the seed's): deno task testrun minimax 4 4 4
                        deno task testrun expectimax 4 4 4
 `;
 
-const FLAGS = { string: ["seed", "eval"], boolean: ["fast"] } as const;
+const FLAGS = { string: ["seed", "eval"], boolean: ["fast"], positionals: 4 } as const;
 
 /**
  * The slider's player in `testrun`: seed 001's decision over the depth-cut tree, or the

@@ -24,6 +24,147 @@ Deno.test("kalah onemove: the optimal move on the initial board", async () => {
   );
 });
 
+/**
+ * The lines of a seed 004 `eve` game that are not boards (the seed's board picture is
+ * unreadable in its listing), from the houses its AIs picked as it prints them: the board
+ * index + 1, so 1-6 for player 0 and 8-13 for player 1.
+ */
+const seedGame = (picks: number[], end: string): string =>
+  "Initializing Board...\n" +
+  picks.map((p) => `Player ${p <= 6 ? 0 : 1}'s turn.\nAI picked ${p}.\n`).join("") + end;
+
+/** The lines of a `deno task kalah eve` output that are not boards. */
+const gameLines = (stdout: string): string =>
+  stdout.split("\n").filter((l) =>
+    /^(Initializing Board\.\.\.|Player [01]'s turn\.|AI picked \d+\.|Player [01] wins!|Tie!|Player 0 score: \d+ - Player 1 score: \d+)$/
+      .test(l)
+  ).map((l) => l + "\n").join("");
+
+Deno.test("kalah onemove: seed 004's tie-breaks at the root, its board index", async () => {
+  // Depth 1 from the start: houses 1-3 (indices 0-2) are worth 0, the others less.
+  // maximumBy (seq_mm, par_then_mm, par_then_ab) keeps the last of equal maxima, index 2;
+  // runAB (seq_ab, and par_then_ab with parDepth 0) the first, index 0.
+  const cases: [string, string, number][] = [
+    ["seq_mm", "(1)", 2],
+    ["seq_ab", "(1)", 0],
+    ["par_then_mm", "(1,1)", 2],
+    ["par_then_mm", "(1,0)", 2],
+    ["par_then_ab", "(1,1)", 2],
+    ["par_then_ab", "(1,0)", 0],
+    ["seq_mm", "9", 5],
+    ["seq_ab", "9", 5],
+  ];
+  const runs = await Promise.all(
+    cases.map(([mode, params]) => kalah(["onemove", mode, params, "--workers", "2"])),
+  );
+  runs.forEach((r, i) => {
+    const [mode, params, index] = cases[i];
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(
+      r.stdout,
+      `Initializing Board...\nOptimal move is ${index}\n`,
+      `${mode} ${params}`,
+    );
+  });
+});
+
+Deno.test("kalah eve: seed 004's games, move for move", async () => {
+  // Printed by seed 004's program (its listing compiled with GHC 9.0), boards left out.
+  const mm3 = seedGame(
+    [3, 2, 8, 3, 10, 1, 9, 11, 2, 12, 1, 13, 3, 8, 6, 1, 9, 2, 10, 6, 3, 11, 5, 8, 2, 12, 3, 9, 6]
+      .concat([4, 5, 4, 10, 3, 12, 11, 12, 2, 8, 4, 13]),
+    "Tie!\nPlayer 0 score: 24 - Player 1 score: 24\n",
+  );
+  const cases: [string[], string][] = [
+    [
+      ["seq_mm", "2", "seq_mm", "1"],
+      seedGame(
+        [3, 2, 8, 3, 9, 10, 2, 12, 3, 13],
+        "Player 0 wins!\nPlayer 0 score: 44 - Player 1 score: 4\n",
+      ),
+    ],
+    [["seq_mm", "3", "seq_mm", "3"], mm3],
+    [["par_then_mm", "(3,1)", "par_then_ab", "(3,2)"], mm3],
+    [
+      ["seq_ab", "3", "seq_ab", "3"],
+      seedGame(
+        [1, 8, 2, 4, 8, 3, 9, 2, 10, 3, 8, 1, 13, 1, 12, 1, 13],
+        "Player 0 wins!\nPlayer 0 score: 33 - Player 1 score: 15\n",
+      ),
+    ],
+  ];
+  const runs = await Promise.all(cases.map(([args]) => kalah(["eve", ...args, "--workers", "2"])));
+  runs.forEach((r, i) => {
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(gameLines(r.stdout), cases[i][1], cases[i][0].join(" "));
+  });
+});
+
+Deno.test("kalah onemove: depth 0 searches nothing (the seed's move -1)", async () => {
+  const r = await kalah(["onemove", "seq_mm", "0"]);
+  assertEquals(r.code, 0, r.stderr);
+  assertEquals(r.stdout, "Initializing Board...\nOptimal move is -1 (depth 0 searches nothing)\n");
+});
+
+Deno.test("kalah: depths above 1000 are refused as every program does, exit code 2", async () => {
+  const cases: [string[], string][] = [
+    [["onemove", "seq_mm", "99999"], "search_depth_limit must be at most 1000"],
+    [["onemove", "seq_ab", "(1001)"], "search_depth_limit must be at most 1000"],
+    [["onemove", "seq_mm", "123456789012345678901234567890"], "must be at most 1000"],
+    [
+      ["onemove", "par_then_ab", "(99999,1)"],
+      "search_depth_limit and parallelism_depth_limit must be at most 1000",
+    ],
+    [["eve", "seq_mm", "3", "young_bros", "(9,5000)"], "must be at most 1000"],
+  ];
+  const results = await Promise.all(cases.map(([args]) => kalah(args)));
+  results.forEach((r, i) => {
+    const [args, message] = cases[i];
+    assertEquals(r.code, 2, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+    assertStringIncludes(r.stderr, message);
+    assertEquals(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
+  });
+  const max = await kalah(["onemove", "seq_ab", "1000", "--pits", "2", "--stones", "1"]);
+  assertEquals(max.code, 0, max.stderr);
+});
+
+Deno.test("kalah: error lines are the seed's, 'Error: ' and its message", async () => {
+  const cases: [string[], string][] = [
+    [["onemove", "seq_mm", "-1"], "Error: search_depth_limit must be non-negative\n"],
+    [
+      ["onemove", "seq_ab", "(9,2)"],
+      'Error: AI params must be specified as "(search_depth_limit)"\n',
+    ],
+    [
+      ["onemove", "par_then_mm", "(9)"],
+      'Error: AI params must be specified as "(search_depth_limit,parallelism_depth_limit)"\n',
+    ],
+    [
+      ["onemove", "young_bros", "(-9,1)"],
+      "Error: search_depth_limit and parallelism_depth_limit must be non-negative\n",
+    ],
+    [
+      ["onemove", "minimax", "3"],
+      "Error: AI Mode must be one of [seq_mm, seq_ab, par_then_mm, par_then_ab, young_bros]\n",
+    ],
+  ];
+  const results = await Promise.all(cases.map(([args]) => kalah(args)));
+  results.forEach((r, i) => {
+    assertEquals(r.code, 2);
+    assertEquals(r.stderr, cases[i][1]);
+  });
+  const [usage, workers, pits] = await Promise.all([
+    kalah(["dance"]),
+    kalah(["onemove", "seq_mm", "1", "--workers", "0"]),
+    kalah(["onemove", "seq_mm", "1", "--pits", "0"]),
+  ]);
+  for (const r of [usage, workers, pits]) {
+    assertEquals(r.code, 2);
+    assertMatch(r.stderr, /^Error: /);
+  }
+  assertStringIncludes(usage.stderr, "\nUsage: deno task kalah pve AI_1_mode AI_1_params\n");
+});
+
 Deno.test("kalah: seed 004's parameter errors, exit code 2, no stack trace", async () => {
   const cases: [string[], string][] = [
     [["onemove", "seq_mm", "-1"], "search_depth_limit must be non-negative"],
@@ -150,5 +291,15 @@ Deno.test("kalah-db: builds into a directory and refuses bad flags", async () =>
     assertStringIncludes(bad.stderr, "--capture must be nonempty or always");
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("kalah-db: a directory it cannot write is refused before the build", async () => {
+  for (const dir of ["/etc/passwd/x", "/etc/passwd"]) {
+    const r = await run("scripts/kalah_db.ts", ["--pits", "2", "--stones", "3", "--dir", dir]);
+    assertEquals(r.code, 2, r.stderr);
+    assertStringIncludes(r.stderr, `cannot write the database to ${dir}`);
+    assertEquals(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
+    assertEquals(r.stdout, "", "nothing built");
   }
 });

@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { randomPosition } from "./tools/helpers.ts";
 import fc from "fast-check";
-import { Cause, Effect, Exit, Option } from "../core/deps.ts";
+import { Cause, Deferred, Effect, Exit, Fiber, Option } from "../core/deps.ts";
 import { CHANCE } from "../core/game.ts";
 import { loadGame } from "../mod.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
@@ -81,7 +81,10 @@ Deno.test("a worker that throws fails the search with the worker's error", async
   assert(Exit.isFailure(exit));
   const err = Cause.findErrorOption(exit.cause);
   assert(Option.isSome(err));
-  assertStringIncludes(String(err.value.message), "a search worker failed: boom: value() failed");
+  assertStringIncludes(
+    String(err.value.message),
+    "a search worker failed: plugin ./tests/fixtures/crashy.ts failed in value(): boom",
+  );
 });
 
 Deno.test("a game not built from a plugin module is refused with a clear message", async () => {
@@ -107,21 +110,28 @@ Deno.test("time budgets and interruption stop the workers; the scope ends them",
       });
       assert(r.depth >= 1 && r.depth < 42, "the budget ended the deepening");
       assert(game.moves(game.initial()).includes(r.move!));
-      // An interrupted search (depth 40 would take ages): its tasks are stopped...
-      const cut = yield* Effect.timeoutOption(
+      // A search that would take ages, interrupted once its second iteration is done (a
+      // handshake, not a timing window): its tasks are stopped...
+      const iterated = yield* Deferred.make<void>();
+      const search = yield* Effect.forkChild(
         runStrategy(parallelStrategies.par_then_mm, game, game.initial(), {
-          depth: 40,
+          timeMs: 1e9,
           params: { par: 1 },
+          onIteration: (it) => {
+            if (it.depth >= 2) Deferred.doneUnsafe(iterated, Effect.void);
+          },
         }),
-        200,
       );
-      assert(Option.isNone(cut));
-      // ...so the workers are free for the next search, which completes.
+      yield* Deferred.await(iterated);
+      yield* Fiber.interrupt(search);
+      // ...and the interruption returned only once every worker had answered.
+      assertEquals(pool.busy(), 0, "every worker answered the stop");
+      assertEquals(pool.replaced(), 0, "no worker had to be terminated");
+      // The workers are free for the next search, which completes.
       const next = yield* runStrategy(parallelStrategies.par_then_ab, game, game.initial(), {
         depth: 2,
       });
       assertEquals(next.depth, 2);
-      assert(pool.stopped() >= 1, "the workers saw the stop flag and abandoned their tasks");
       assert(pool.alive() > 0);
     }).pipe(Effect.provide(workerPoolLayer(2))),
   );

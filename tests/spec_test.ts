@@ -27,7 +27,7 @@ Deno.test("specs: human, random, depths, times", () => {
 
 Deno.test("specs: mistakes say what was expected", () => {
   assertStringIncludes(err("chess:3"), "STRATEGY is one of randombest, minimax, alphabeta");
-  assertStringIncludes(err("alphabeta:-1"), "expected a depth 0-1000");
+  assertStringIncludes(err("alphabeta:-1"), "expected a depth from 1 to 1000");
   assertStringIncludes(err("alphabeta:fast"), "or a time such as 500ms or 2s");
   assertStringIncludes(err("alphabeta:0ms"), "must be more than 0");
   assertStringIncludes(err("alphabeta:3:4"), "unknown player");

@@ -1,20 +1,48 @@
 /**
- * A pool of Deno Web Workers for parallel search, as an Effect service whose lifetime is
- * a `Scope`: the workers start on first use, are reused across searches, and are all
- * terminated when the scope closes (completion, failure or interruption). Interrupting a
- * search raises its stop flag, which the workers poll every few thousand nodes.
+ * A pool of Deno Web Workers for search, as an Effect service whose lifetime is a
+ * `Scope`: the workers start on first use, are reused across searches, and are all
+ * terminated when the scope closes (completion, failure or interruption).
+ *
+ * Interrupting a search raises its stop flag, which the workers poll every few thousand
+ * nodes, and waits for the worker's answer (its handshake); a worker that does not answer
+ * within the grace period is terminated and replaced. A search with a time budget that
+ * runs past it by the grace period is abandoned the same way and fails with a message
+ * naming the plugin function that did not return.
  *
  * @module
  */
-import { Context, Effect, Layer, Schema } from "../deps.ts";
-import type { GameSource } from "../plugin.ts";
+import { Context, Effect, Layer } from "../deps.ts";
+import { runningFunction, sharedSlot } from "../engine/guard.ts";
+import { SearchFailed } from "../errors.ts";
+import { type GameSource, pluginLabel } from "../plugin.ts";
 import { TranspositionTable } from "../search/tt.ts";
-import type { ReplyMessage, Task, TaskMessage, TaskResult, TaskSettings } from "./protocol.ts";
+import type { SearchResult } from "../search/types.ts";
+import type {
+  Progress,
+  ReplyMessage,
+  Task,
+  TaskMessage,
+  TaskResult,
+  TaskSettings,
+  WireOptions,
+} from "./protocol.ts";
 
-/** A parallel search failed: a worker threw, or the game cannot be sent to workers. */
-export class SearchFailed extends Schema.TaggedError<SearchFailed>()("SearchFailed", {
-  message: Schema.String,
-}) {}
+/** How long a worker may take to answer a stop (or to stop past its budget) by default. */
+export const DEFAULT_GRACE_MS = 1000;
+
+/** One whole search for a worker (see `WorkerPool.search`). */
+export interface SearchTask {
+  /** The strategy's name (built in, or the plugin's). */
+  readonly strategy: string;
+  /** The position (plain data). */
+  readonly state: unknown;
+  /** The options. */
+  readonly options: WireOptions;
+  /** Called with each progress report. */
+  readonly onProgress?: (p: Progress) => void;
+  /** Milliseconds past the time budget (or past a stop) before the worker is replaced. */
+  readonly graceMs?: number;
+}
 
 /** A pool of search workers. */
 export class WorkerPool extends Context.Service<WorkerPool, {
@@ -26,25 +54,48 @@ export class WorkerPool extends Context.Service<WorkerPool, {
     settings: TaskSettings,
     tasks: readonly Task[],
   ) => Effect.Effect<readonly TaskResult[], SearchFailed>;
+  /** Runs one whole search on one worker, with progress (the engine service's search). */
+  readonly search: (
+    source: GameSource,
+    task: SearchTask,
+  ) => Effect.Effect<SearchResult, SearchFailed>;
   /** A shared transposition table for a key (made once, reused across searches). */
   readonly sharedTable: (key: string, megabytes: number) => TranspositionTable;
   /** The number of live workers (0 before first use and after the scope closes). */
   readonly alive: () => number;
-  /** How many tasks workers abandoned because their search was stopped (interrupted). */
+  /** How many tasks workers abandoned because they saw their stop flag (the handshakes). */
   readonly stopped: () => number;
+  /** How many workers were terminated because they did not stop in time. */
+  readonly replaced: () => number;
+  /** How many workers are busy with a task now. */
+  readonly busy: () => number;
 }>()("ply/WorkerPool") {}
 
 interface Job {
-  readonly message: Omit<TaskMessage, "id">;
+  readonly message: Omit<TaskMessage, "id" | "slot">;
   readonly done: (r: readonly TaskResult[]) => void;
   readonly fail: (message: string) => void;
+  readonly progress?: (p: Progress) => void;
+  /** Set once the job's answer no longer matters (interrupted, failed elsewhere). */
   cancelled: boolean;
+  /** Called when the worker that had the job is free again, or gone. */
+  released?: () => void;
+  /** A time limit: the job fails with `limit.message(...)` if it runs longer. */
+  readonly limit?: {
+    readonly budgetMs: number;
+    readonly graceMs: number;
+    /** The failure: `fn` runs now (`sameCall`: since the budget's end, `pastMs` ago). */
+    readonly message: (fn: string | undefined, sameCall: boolean, pastMs: number) => string;
+  };
 }
 
 interface Slot {
   worker: Worker;
   job: Job | undefined;
   id: number;
+  /** What the worker's guarded game is running (shared with the worker). */
+  readonly guard: Int32Array;
+  timers: ReturnType<typeof setTimeout>[];
 }
 
 /** The plain pool behind the service. */
@@ -54,8 +105,10 @@ class Pool {
   private readonly tables = new Map<string, TranspositionTable>();
   private nextId = 1;
   private closed = false;
-  /** Tasks that ended as "stopped" (their search was interrupted). */
+  /** Tasks that ended as "stopped" (their search saw the stop flag). */
   stopped = 0;
+  /** Workers terminated because they did not stop in time. */
+  replaced = 0;
 
   constructor(readonly size: number) {}
 
@@ -63,35 +116,55 @@ class Pool {
     return this.slots.length;
   }
 
+  busy(): number {
+    return this.slots.filter((s) => s.job !== undefined).length;
+  }
+
   private spawn(): Slot {
     const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
-    const slot: Slot = { worker, job: undefined, id: 0 };
+    const slot: Slot = { worker, job: undefined, id: 0, guard: sharedSlot(), timers: [] };
     worker.onmessage = (e: MessageEvent<ReplyMessage>) => {
       const job = slot.job;
       if (job === undefined || e.data.id !== slot.id) return;
-      slot.job = undefined;
-      if (e.data.type === "stopped") this.stopped++;
+      const r = e.data;
+      if (r.type === "progress") {
+        if (!job.cancelled) job.progress?.(r.progress);
+        return;
+      }
+      this.free(slot);
+      if (r.type === "stopped") this.stopped++;
       if (!job.cancelled) {
-        const r = e.data;
         if (r.type === "done") job.done(r.results);
         else if (r.type === "error") job.fail(r.message);
         else job.fail("the search was stopped");
       }
+      job.released?.();
       this.pump();
     };
     worker.onerror = (e: ErrorEvent) => {
       e.preventDefault();
       const job = slot.job;
-      slot.job = undefined;
-      // The worker is gone: replace it, and fail the job it had.
-      worker.terminate();
-      const i = this.slots.indexOf(slot);
-      if (i >= 0) this.slots.splice(i, 1);
+      this.kill(slot);
       if (job !== undefined && !job.cancelled) job.fail(e.message || "a worker crashed");
+      job?.released?.();
       this.pump();
     };
     this.slots.push(slot);
     return slot;
+  }
+
+  private free(slot: Slot): void {
+    slot.job = undefined;
+    for (const t of slot.timers) clearTimeout(t);
+    slot.timers = [];
+  }
+
+  /** Terminates a worker (it is replaced on demand). */
+  private kill(slot: Slot): void {
+    this.free(slot);
+    slot.worker.terminate();
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
   }
 
   submit(job: Job): void {
@@ -101,6 +174,30 @@ class Pool {
     }
     this.queue.push(job);
     this.pump();
+  }
+
+  /**
+   * Gives up a job: a queued one is dropped at once; a running one (whose stop flag the
+   * caller raised) is waited for until its worker answers, or terminated after `graceMs`.
+   */
+  cancel(job: Job, graceMs: number): Promise<void> {
+    job.cancelled = true;
+    const slot = this.slots.find((s) => s.job === job);
+    if (slot === undefined) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        if (slot.job === job) {
+          this.replaced++;
+          this.kill(slot);
+          this.pump();
+        }
+        resolve();
+      }, graceMs);
+      job.released = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
 
   private pump(): void {
@@ -116,8 +213,33 @@ class Pool {
       this.queue.shift();
       slot.job = job;
       slot.id = this.nextId++;
-      slot.worker.postMessage({ ...job.message, id: slot.id } satisfies TaskMessage);
+      if (job.limit !== undefined) this.watch(slot, job, job.limit);
+      slot.worker.postMessage(
+        { ...job.message, id: slot.id, slot: slot.guard } satisfies TaskMessage,
+      );
     }
+  }
+
+  /**
+   * A job's time limit: at the end of its budget, note what the worker runs; a grace
+   * period later, if it still has the job, terminate it and fail the job, naming the
+   * plugin function that runs (and whether it is the same call as at the budget's end).
+   */
+  private watch(slot: Slot, job: Job, limit: NonNullable<Job["limit"]>): void {
+    slot.timers.push(setTimeout(() => {
+      const seen = { fn: slot.guard[0], calls: slot.guard[1], at: performance.now() };
+      slot.timers.push(setTimeout(() => {
+        if (slot.job !== job) return;
+        const same = seen.fn !== 0 && seen.fn === slot.guard[0] && seen.calls === slot.guard[1];
+        const fn = runningFunction(slot.guard);
+        const past = performance.now() - seen.at;
+        this.replaced++;
+        this.kill(slot);
+        if (!job.cancelled) job.fail(limit.message(fn, same, past));
+        job.released?.();
+        this.pump();
+      }, limit.graceMs));
+    }, limit.budgetMs));
   }
 
   table(key: string, megabytes: number): TranspositionTable {
@@ -131,7 +253,10 @@ class Pool {
 
   terminate(): void {
     this.closed = true;
-    for (const s of this.slots) s.worker.terminate();
+    for (const s of this.slots) {
+      for (const t of s.timers) clearTimeout(t);
+      s.worker.terminate();
+    }
     this.slots.length = 0;
     for (const j of this.queue) j.cancelled = true;
     this.queue.length = 0;
@@ -141,6 +266,55 @@ class Pool {
 
 /** The machine's logical cores (the default worker count). */
 export const defaultWorkers = (): number => Math.max(1, navigator.hardwareConcurrency || 1);
+
+const raise = (stop: SharedArrayBuffer) => Atomics.store(new Int32Array(stop), 0, 1);
+
+/** One whole search as a pool job, interruptible, with its time limit. */
+const searchOn = (pool: Pool, source: GameSource, task: SearchTask) =>
+  Effect.callback<SearchResult, SearchFailed>((resume) => {
+    const stop = new SharedArrayBuffer(4);
+    const graceMs = task.graceMs ?? DEFAULT_GRACE_MS;
+    const budget = task.options.timeMs;
+    const label = pluginLabel(source.url);
+    const job: Job = {
+      message: {
+        source,
+        settings: { chance: "min", distance: task.options.distance === true, generation: 0 },
+        tasks: [{
+          kind: "search",
+          strategy: task.strategy,
+          state: task.state,
+          options: task.options,
+        }],
+        stop,
+      },
+      cancelled: false,
+      ...(task.onProgress !== undefined ? { progress: task.onProgress } : {}),
+      done: (rs) => resume(Effect.succeed(rs[0] as SearchResult)),
+      fail: (message) => resume(Effect.fail(new SearchFailed({ message }))),
+      ...(budget === undefined ? {} : {
+        limit: {
+          budgetMs: budget,
+          graceMs,
+          message: (fn, same, pastMs) => {
+            const secs = `${(pastMs / 1000).toFixed(1)} s`;
+            return `plugin ${label} did not stop: ` +
+              (fn === undefined
+                ? `its search (${task.strategy}) ran ${secs} past its time budget`
+                : same
+                ? `${fn}() ran for over ${secs}`
+                : `${fn}() was still running ${secs} past the time budget`);
+          },
+        },
+      }),
+    };
+    pool.submit(job);
+    // Interrupted: raise the stop flag and wait for the worker's answer (or replace it).
+    return Effect.promise(() => {
+      raise(stop);
+      return pool.cancel(job, graceMs);
+    });
+  });
 
 /** The pool service over a scoped `Pool`. */
 const make = (size: number) =>
@@ -154,7 +328,10 @@ const make = (size: number) =>
         size,
         alive: () => pool.alive(),
         stopped: () => pool.stopped,
+        replaced: () => pool.replaced,
+        busy: () => pool.busy(),
         sharedTable: (key, mb) => pool.table(key, mb),
+        search: (source, task) => searchOn(pool, source, task),
         run: (source, settings, tasks) =>
           tasks.length === 0 ? Effect.succeed([]) : Effect.callback<
             readonly TaskResult[],
@@ -181,7 +358,7 @@ const make = (size: number) =>
               fail: (message) => {
                 if (finished) return;
                 finished = true;
-                Atomics.store(new Int32Array(stop), 0, 1);
+                raise(stop);
                 for (const j of jobs) j.cancelled = true;
                 resume(
                   Effect.fail(new SearchFailed({ message: `a search worker failed: ${message}` })),
@@ -189,11 +366,12 @@ const make = (size: number) =>
               },
             }));
             for (const j of jobs) pool.submit(j);
-            // Interrupted: stop the workers' searches and drop the queued tasks.
-            return Effect.sync(() => {
+            // Interrupted: stop the workers' searches, drop the queued tasks, and wait
+            // for the running ones to answer (or replace their workers).
+            return Effect.promise(() => {
               finished = true;
-              Atomics.store(new Int32Array(stop), 0, 1);
-              for (const j of jobs) j.cancelled = true;
+              raise(stop);
+              return Promise.all(jobs.map((j) => pool.cancel(j, DEFAULT_GRACE_MS)));
             });
           }),
       }),

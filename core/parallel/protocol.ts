@@ -6,7 +6,7 @@
  * @module
  */
 import type { GameSource } from "../plugin.ts";
-import type { ChanceMode } from "../search/types.ts";
+import type { ChanceMode, SearchResult } from "../search/types.ts";
 
 /** Settings shared by every task of one search. */
 export interface TaskSettings {
@@ -58,7 +58,43 @@ export type Task =
     readonly depth: number;
     readonly timeMs: number | undefined;
     readonly helper: number;
+  }
+  | {
+    /**
+     * A whole search by a named strategy (the engine service's task): a built-in
+     * sequential strategy or one the game's plugin adds. Its result is a full
+     * `SearchResult`; it reports progress on the way.
+     */
+    readonly kind: "search";
+    readonly strategy: string;
+    readonly state: unknown;
+    readonly options: WireOptions;
   };
+
+/** Search options as they travel to a worker (plain data; see `SearchOptions`). */
+export interface WireOptions {
+  /** Depth in plies (MCTS: iterations). */
+  readonly depth?: number;
+  /** Time budget in milliseconds. */
+  readonly timeMs?: number;
+  /** Prefer quick wins. */
+  readonly distance?: boolean;
+  /** Move ordering. */
+  readonly ordering?: boolean;
+  /** Every optimal root move. */
+  readonly allBest?: boolean;
+  /** Expectimax's probability cut. */
+  readonly minProbability?: number;
+  /** Strategy parameters. */
+  readonly params?: Readonly<Record<string, number>>;
+  /** Seed of the strategy's generator. */
+  readonly seed?: number;
+  /**
+   * The caller's transposition table in shared memory (kept across moves by a player);
+   * `false` for none; absent: the worker's own table for the game, emptied first.
+   */
+  readonly tt?: SharedArrayBuffer | false;
+}
 
 /** A batch of tasks as sent to a worker (many small tasks travel in few messages). */
 export interface TaskMessage {
@@ -72,6 +108,8 @@ export interface TaskMessage {
   readonly tasks: readonly Task[];
   /** One Int32 stop flag shared by all tasks of a search (non-zero: stop now). */
   readonly stop: SharedArrayBuffer;
+  /** The worker's guard slot (see `core/engine/guard.ts`): which plugin function runs. */
+  readonly slot: Int32Array;
 }
 
 /** What a task found. */
@@ -88,8 +126,27 @@ export interface TaskResult {
   readonly depth: number;
 }
 
-/** A worker's reply. */
+/** What a search reports while it runs (the engine's progress stream). */
+export type Progress =
+  | {
+    /** An iteration completed (a depth of iterative deepening, a batch of MCTS playouts). */
+    readonly _tag: "Iteration";
+    readonly result: SearchResult;
+  }
+  | {
+    /** Still searching (sent at least every second by a search that polls its stop flag). */
+    readonly _tag: "Heartbeat";
+    /** Milliseconds since the search started. */
+    readonly timeMs: number;
+  };
+
+/**
+ * A worker's reply. `done` carries one result per task (a `search` task's is a whole
+ * `SearchResult`); `stopped` says the worker saw the stop flag (the handshake of an
+ * interruption); `progress` may come any number of times before the end.
+ */
 export type ReplyMessage =
   | { readonly id: number; readonly type: "done"; readonly results: readonly TaskResult[] }
   | { readonly id: number; readonly type: "stopped" }
-  | { readonly id: number; readonly type: "error"; readonly message: string };
+  | { readonly id: number; readonly type: "error"; readonly message: string }
+  | { readonly id: number; readonly type: "progress"; readonly progress: Progress };

@@ -26,7 +26,8 @@ import { type GameSource, gameSource } from "../plugin.ts";
 import { alphabetaSearch } from "../search/alphabeta.ts";
 import { minimaxSearch } from "../search/minimax.ts";
 import type { SearchOptions, SearchResult, Strategy } from "../search/types.ts";
-import { SearchFailed, withPool, type WorkerPool } from "./pool.ts";
+import { SearchFailed } from "../errors.ts";
+import { withPool, type WorkerPool } from "./pool.ts";
 import type { Task, TaskResult, TaskSettings } from "./protocol.ts";
 
 /** What one parallel iteration found. */
@@ -343,12 +344,30 @@ const parallelStrategy = (
     o: SearchOptions,
     pool: Pool,
   ) => Effect.Effect<SearchResult, SearchFailed>,
+  params: Strategy["params"],
 ): Strategy => ({
   name,
   description,
+  params,
   search: sequential,
   parallel: (game, state, options) => withPool((pool) => run(game, state, options, pool)),
 });
+
+/** The `par` parameter: plies searched in parallel at the top. */
+const parParam = (byDefault: number) => ({
+  min: 0,
+  max: 64,
+  integer: true,
+  description: `plies searched in parallel at the top, default ${byDefault}`,
+});
+
+/** The `ttmb` parameter: the shared table's size. */
+const TTMB_PARAM = {
+  min: 1,
+  max: 4096,
+  integer: true,
+  description: "the shared transposition table's size in MB, default 64",
+};
 
 /** Seed 004's ParThenMM: parallel minimax for `par` plies (default 3), minimax below. */
 export const parThenMm: Strategy = parallelStrategy(
@@ -356,6 +375,7 @@ export const parThenMm: Strategy = parallelStrategy(
   "parallel minimax for the first par plies (,par=3), sequential minimax below",
   (g, s, o) => minimaxSearch(g, s, o, "min"),
   parThen("minimax"),
+  { par: parParam(3) },
 );
 
 /** Seed 004's ParThenAB: parallel minimax for `par` plies (default 1), alpha-beta below. */
@@ -364,6 +384,7 @@ export const parThenAb: Strategy = parallelStrategy(
   "parallel minimax for the first par plies (,par=1), sequential alpha-beta below",
   (g, s, o) => alphabetaSearch(g, s, o, "min"),
   parThen("alphabeta"),
+  { par: parParam(1), ttmb: TTMB_PARAM },
 );
 
 /** Seed 004's YoungBros: Young Brothers Wait to `par` plies (default 3). */
@@ -372,6 +393,7 @@ export const youngBros: Strategy = parallelStrategy(
   "Young Brothers Wait: eldest child first, brothers in parallel to par plies (,par=3)",
   (g, s, o) => alphabetaSearch(g, s, o, "min"),
   youngBrothers,
+  { par: parParam(3), ttmb: TTMB_PARAM },
 );
 
 /** Lazy SMP over a shared transposition table. */
@@ -380,6 +402,7 @@ export const lazySmpStrategy: Strategy = parallelStrategy(
   "Lazy SMP: every worker deepens the root over one shared transposition table",
   (g, s, o) => alphabetaSearch(g, s, o, "min"),
   lazySmp,
+  { ttmb: TTMB_PARAM },
 );
 
 /** The parallel strategies by name. */

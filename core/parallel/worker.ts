@@ -1,32 +1,44 @@
 /**
  * A search worker: rebuilds games from their sources (module URL and options, loading
- * any plugin, built-in or a user's), runs tasks with the sequential engines, and keeps
- * one transposition table per game between tasks.
+ * any plugin, built-in or a user's), guards them (see `core/engine/guard.ts`), runs tasks
+ * with the sequential engines or whole searches by strategy name (the engine service),
+ * reports progress, and keeps one transposition table per game between tasks.
  *
  * @module
  */
 /// <reference lib="deno.worker" />
 import { Effect } from "../deps.ts";
+import { guardGame } from "../engine/guard.ts";
+import { PluginFault } from "../errors.ts";
 import type { Game } from "../game.ts";
-import { makeGame, validatePlugin } from "../plugin.ts";
-import { alphabetaEngine } from "../search/alphabeta.ts";
+import { type GamePlugin, makeGame, pluginLabel, validatePlugin } from "../plugin.ts";
+import type { GameSource } from "../plugin.ts";
+import { makeRng } from "../rng.ts";
+import { alphabetaEngine, alphabetaSearch } from "../search/alphabeta.ts";
 import { SearchStopped } from "../search/control.ts";
 import { minimaxEngine } from "../search/minimax.ts";
-import { alphabetaSearch } from "../search/alphabeta.ts";
+import { builtinStrategies } from "../search/strategies.ts";
 import { TranspositionTable } from "../search/tt.ts";
-import type { ReplyMessage, Task, TaskMessage, TaskResult } from "./protocol.ts";
-import type { GameSource } from "../plugin.ts";
+import type { Progress, ReplyMessage, Task, TaskMessage, TaskResult } from "./protocol.ts";
 
 /** Table size per game in each worker (MB). */
 const WORKER_TT_MB = 32;
 
-const games = new Map<string, Promise<Game<unknown>>>();
+/** A search reports that it is alive at least this often (milliseconds), if it polls. */
+const HEARTBEAT_MS = 1000;
+
+interface Built {
+  readonly game: Game<unknown>;
+  readonly plugin: GamePlugin<unknown, unknown>;
+}
+
+const games = new Map<string, Promise<Built>>();
 const tables = new Map<string, TranspositionTable>();
 const generations = new Map<string, number>();
 
 const keyOf = (source: GameSource) => JSON.stringify([source.url, source.options]);
 
-const gameFor = (source: GameSource): Promise<Game<unknown>> => {
+const gameFor = (source: GameSource, slot: Int32Array): Promise<Built> => {
   const key = keyOf(source);
   let g = games.get(key);
   if (g === undefined) {
@@ -34,7 +46,8 @@ const gameFor = (source: GameSource): Promise<Game<unknown>> => {
       const mod = await import(source.url);
       const plugin = validatePlugin(mod, source.url);
       if (plugin._tag === "Failure") throw new Error(plugin.failure.message);
-      return (await Effect.runPromise(makeGame(plugin.success, source.options))).game;
+      const { game } = await Effect.runPromise(makeGame(plugin.success, source.options));
+      return { game: guardGame(game, pluginLabel(source.url), slot), plugin: plugin.success };
     })();
     games.set(key, g);
   }
@@ -60,15 +73,49 @@ const tableFor = (key: string, settings: TaskMessage["settings"]): Transposition
 };
 
 const run = async (msg: TaskMessage): Promise<TaskResult[]> => {
-  const game = await gameFor(msg.source);
-  return msg.tasks.map((t) => runTask(game, msg, t));
+  const built = await gameFor(msg.source, msg.slot);
+  return msg.tasks.map((t) => runTask(built, msg, t));
 };
 
-const runTask = (game: Game<unknown>, msg: TaskMessage, t: Task): TaskResult => {
+const runTask = ({ game, plugin }: Built, msg: TaskMessage, t: Task): TaskResult => {
   const flag = new Int32Array(msg.stop);
   const shouldStop = () => Atomics.load(flag, 0) !== 0;
   const { chance, distance } = msg.settings;
   const tableKey = `${keyOf(msg.source)}|${chance}|${distance}`;
+  if (t.kind === "search") {
+    const strategy = plugin.strategies?.[t.strategy] ?? builtinStrategies[t.strategy];
+    if (strategy === undefined) throw new Error(`no strategy '${t.strategy}' in this worker`);
+    const post = (progress: Progress) =>
+      self.postMessage({ id: msg.id, type: "progress", progress } satisfies ReplyMessage);
+    const start = performance.now();
+    let last = start;
+    const { tt, seed, ...rest } = t.options;
+    const table = tt === false || game.key === undefined
+      ? false
+      : tt !== undefined
+      ? new TranspositionTable(0, tt)
+      : tableFor(`${tableKey}|search`, { ...msg.settings, generation: msg.id });
+    const r = strategy.search(game, t.state, {
+      ...rest,
+      tt: table,
+      ...(seed !== undefined ? { rng: makeRng(seed) } : {}),
+      shouldStop: () => {
+        const now = performance.now();
+        if (now - last >= HEARTBEAT_MS) {
+          last = now;
+          post({ _tag: "Heartbeat", timeMs: now - start });
+        }
+        return shouldStop();
+      },
+      onIteration: (result) => {
+        last = performance.now();
+        post({ _tag: "Iteration", result });
+      },
+    });
+    // An interrupted search answers "stopped": the handshake that it saw the flag.
+    if (shouldStop()) throw new SearchStopped();
+    return r;
+  }
   if (t.kind === "minimax") {
     const e = minimaxEngine(game, { shouldStop, distance }, chance);
     const value = e.search(t.state, t.depth, t.ply);
@@ -95,7 +142,9 @@ const runTask = (game: Game<unknown>, msg: TaskMessage, t: Task): TaskResult => 
     s === t.state && ms.length > 1
       ? [...ms.slice(t.helper % ms.length), ...ms.slice(0, t.helper % ms.length)]
       : (game.orderMoves?.(s, ms) ?? ms);
-  const helperGame = t.helper === 0 || moves.length < 2 ? game : { ...game, orderMoves: rotated };
+  const helperGame = t.helper === 0 || moves.length < 2
+    ? game
+    : Object.assign(Object.create(game), { orderMoves: rotated }) as Game<unknown>;
   const r = alphabetaSearch(helperGame, t.state, {
     depth: t.depth,
     ...(t.timeMs !== undefined ? { timeMs: t.timeMs } : {}),
@@ -112,12 +161,19 @@ const runTask = (game: Game<unknown>, msg: TaskMessage, t: Task): TaskResult => 
 self.onmessage = async (e: MessageEvent<TaskMessage>) => {
   const msg = e.data;
   let reply: ReplyMessage;
+  msg.slot[0] = 0;
   try {
     reply = { id: msg.id, type: "done", results: await run(msg) };
   } catch (err) {
-    reply = err instanceof SearchStopped
-      ? { id: msg.id, type: "stopped" }
-      : { id: msg.id, type: "error", message: err instanceof Error ? err.message : String(err) };
+    reply = err instanceof SearchStopped ? { id: msg.id, type: "stopped" } : {
+      id: msg.id,
+      type: "error",
+      message: err instanceof PluginFault
+        ? err.message
+        : err instanceof Error
+        ? err.message
+        : String(err),
+    };
   }
   self.postMessage(reply);
 };

@@ -5,14 +5,14 @@
  *
  * @module
  */
-import { Effect, Option, Result } from "../deps.ts";
+import { Effect, Option, Random, Result } from "../deps.ts";
 import type { Game, Player } from "../game.ts";
-import { randomIndex, rngFromRandom } from "../rng.ts";
+import { randomIndex } from "../rng.ts";
 import type { SearchResult, Strategy } from "../search/types.ts";
-import { alphabetaSearch } from "../search/alphabeta.ts";
 import { DEFAULT_TT_MB, TranspositionTable } from "../search/tt.ts";
-import { runStrategy } from "../search/strategies.ts";
-import type { SearchFailed } from "../parallel/pool.ts";
+import { alphabetaStrategy } from "../search/strategies.ts";
+import { search } from "../engine/engine.ts";
+import type { SearchFailed } from "../errors.ts";
 import { Terminal } from "../terminal.ts";
 import { formatSpec, type PlayerSpec } from "./spec.ts";
 
@@ -33,7 +33,8 @@ export type Choice =
 
 /**
  * A player: a name and an effect that chooses a move in a position. It fails only when
- * its search cannot run (a parallel search's worker failed).
+ * its search cannot run (a worker failed, a plugin threw or did not stop). Interrupting
+ * it stops its search.
  */
 export interface Agent<S, R = never> {
   /** How the player is shown (its spec, such as `alphabeta:6`). */
@@ -58,11 +59,17 @@ export const randomAgent = <S>(): Agent<S> => ({
 
 /** Options of search players. */
 export interface AgentOptions {
-  /** Size of the player's transposition table in MB (default 64), made on first use. */
+  /**
+   * Size of the player's transposition table in MB (default 64), made on first use in
+   * shared memory, so that the engine's worker keeps it from move to move.
+   */
   readonly ttMb?: number;
   /** A table to use instead (a match reuses one per player, cleared between games). */
   readonly tt?: TranspositionTable;
 }
+
+/** A seed for a search's own random choices, drawn from Effect's `Random`. */
+const searchSeed = Random.nextIntBetween(0, 2 ** 31 - 1, { halfOpen: true });
 
 /** How much a search player may spend per move. */
 export interface Budget {
@@ -75,8 +82,9 @@ export interface Budget {
 }
 
 /**
- * A search player: runs the strategy with the budget, preferring quick wins, and keeps
- * one bounded transposition table for the whole game.
+ * A search player: runs the strategy with the budget through the engine service (in
+ * process when none is provided), preferring quick wins, and keeps one bounded
+ * transposition table for the whole game.
  */
 export const searchAgent = <S>(
   strategy: Strategy,
@@ -91,15 +99,15 @@ export const searchAgent = <S>(
         if (game.moves(state).length === 0) {
           return { _tag: "Stop", reason: "no legal move" } as const;
         }
-        const rng = yield* rngFromRandom;
+        const seed = yield* searchSeed;
         if (tt === undefined && game.key !== undefined) {
-          tt = new TranspositionTable(options.ttMb ?? DEFAULT_TT_MB);
+          tt = TranspositionTable.shared(options.ttMb ?? DEFAULT_TT_MB);
         }
-        const r = yield* runStrategy(strategy, game, state, {
-          ...budget,
-          tt: tt ?? false,
-          distance: true,
-          rng,
+        const r = yield* search({
+          strategy,
+          game,
+          state,
+          options: { ...budget, tt: tt ?? false, distance: true, seed },
         });
         return move(r.move ?? game.moves(state)[0], r);
       }),
@@ -117,7 +125,12 @@ export const randomBestAgent = <S>(depth: number): Agent<S> => ({
       if (game.moves(state).length === 0) {
         return { _tag: "Stop", reason: "no legal move" } as const;
       }
-      const r = alphabetaSearch(game, state, { depth, allBest: true, tt: false });
+      const r = yield* search({
+        strategy: alphabetaStrategy,
+        game,
+        state,
+        options: { depth, allBest: true, tt: false },
+      });
       const best = r.bestMoves ?? [];
       if (best.length === 0) return { _tag: "Stop", reason: "no legal move" } as const;
       return move(best[yield* randomIndex(best.length)], r);

@@ -4,13 +4,14 @@
  * ```text
  * SPEC    = "human" | "random" | STRATEGY [":" BUDGET]
  * BUDGET  = DEPTH | TIME
- * DEPTH   = an integer >= 0, the search depth in plies        (alphabeta:6)
+ * DEPTH   = an integer >= 1, the search depth in plies        (alphabeta:6)
  *           for `mcts`, the number of iterations (playouts)   (mcts:2000)
  * TIME    = a number with "ms" or "s", the time per move      (alphabeta:500ms, mcts:1s)
  * ```
  *
  * Parameters follow as `,NAME=VALUE` (`young_bros:9,par=2`: Young Brothers Wait to depth 9,
- * parallel for the first 2 plies).
+ * parallel for the first 2 plies); each strategy declares the ones it takes and their
+ * ranges (`Strategy.params`).
  *
  * STRATEGY is a built-in strategy (`minimax`, `alphabeta`, `expectimax`, ...), a
  * strategy the game adds (such as an exact solver), or `randombest` (a uniformly random
@@ -20,6 +21,7 @@
  * @module
  */
 import { Result } from "../deps.ts";
+import type { Strategy, StrategyParam } from "../search/types.ts";
 
 /** A parsed player spec. */
 export type PlayerSpec =
@@ -41,7 +43,8 @@ export const DEFAULT_TIME_MS = 1000;
 export const SPEC_GRAMMAR = "human | random | STRATEGY[:DEPTH | :TIMEms | :TIMEs][,NAME=VALUE]";
 
 /**
- * Parses a player spec against the known strategy names.
+ * Parses a player spec against the strategies by name. Given the strategies themselves
+ * (not only their names), parameters are checked against each one's `params`.
  *
  * @example
  * ```ts
@@ -55,31 +58,86 @@ export const SPEC_GRAMMAR = "human | random | STRATEGY[:DEPTH | :TIMEms | :TIMEs
  */
 export const parseSpec = (
   text: string,
-  strategies: readonly string[],
+  strategies: readonly string[] | Readonly<Record<string, Strategy>>,
 ): Result.Result<PlayerSpec, string> => {
+  const names = isNames(strategies) ? strategies : Object.keys(strategies);
   const [t, ...paramTexts] = text.trim().toLowerCase().split(",");
   if (paramTexts.length === 0 && t === "human") return Result.succeed({ kind: "human" });
   if (paramTexts.length === 0 && t === "random") return Result.succeed({ kind: "random" });
-  const params = parseParams(paramTexts);
-  if (Result.isFailure(params)) return Result.fail(`${params.failure} in '${text}'`);
-  const parsed = parseBudget(t, text, strategies);
+  const parsed = parseBudget(t, text, names);
   if (Result.isFailure(parsed) || parsed.success.kind !== "search" || paramTexts.length === 0) {
     return parsed;
   }
+  const name = parsed.success.strategy;
+  const params = isNames(strategies)
+    ? parseParams(paramTexts)
+    : parseStrategyParams(name, strategies[name]?.params ?? {}, paramTexts);
+  if (Result.isFailure(params)) return Result.fail(`'${text}': ${params.failure}`);
   return Result.succeed({ ...parsed.success, params: params.success });
 };
 
-/** Reads strategy parameters `NAME=NUMBER` (the parts after commas in a spec). */
+const isNames = (
+  s: readonly string[] | Readonly<Record<string, Strategy>>,
+): s is readonly string[] => Array.isArray(s);
+
+const NUMBER = String.raw`-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?`;
+
+/** Reads strategy parameters `NAME=NUMBER` (the parts after commas in a spec), unchecked. */
 export const parseParams = (
   texts: readonly string[],
 ): Result.Result<Readonly<Record<string, number>>, string> => {
   const params: Record<string, number> = {};
   for (const p of texts) {
-    const m = /^([a-z_][a-z0-9_]*)=(-?\d+(?:\.\d+)?)$/.exec(p.trim().toLowerCase());
+    const m = new RegExp(`^([a-z_][a-z0-9_]*)=(${NUMBER})$`).exec(p.trim().toLowerCase());
     if (m === null) return Result.fail(`bad parameter '${p}': expected NAME=NUMBER, as in par=2`);
+    if (Object.hasOwn(params, m[1])) return Result.fail(`parameter ${m[1]} is given twice`);
     params[m[1]] = Number(m[2]);
   }
   return Result.succeed(params);
+};
+
+/** A parameter's range in words: `an integer from 0 to 64`. */
+const rangeOf = (p: StrategyParam): string =>
+  `${p.integer === true ? "an integer" : "a number"} from ${p.min} to ${p.max}`;
+
+/**
+ * Reads strategy parameters and checks each against what the strategy accepts: an
+ * unknown name is refused with the names it takes, a value outside its range with the
+ * range.
+ *
+ * @example
+ * ```ts
+ * import { parseStrategyParams } from "./spec.ts";
+ * import { Result } from "../deps.ts";
+ * const par = { min: 0, max: 64, integer: true, description: "parallel plies" };
+ * const r = parseStrategyParams("young_bros", { par }, ["par=-1"]);
+ * if (!Result.isFailure(r) || !r.failure.includes("from 0 to 64")) throw new Error();
+ * ```
+ */
+export const parseStrategyParams = (
+  strategy: string,
+  accepted: Readonly<Record<string, StrategyParam>>,
+  texts: readonly string[],
+): Result.Result<Readonly<Record<string, number>>, string> => {
+  const parsed = parseParams(texts);
+  if (Result.isFailure(parsed)) return parsed;
+  for (const [name, value] of Object.entries(parsed.success)) {
+    const p = Object.hasOwn(accepted, name) ? accepted[name] : undefined;
+    if (p === undefined) {
+      const names = Object.entries(accepted).map(([n, q]) => `${n} (${q.min}-${q.max})`);
+      return Result.fail(
+        `unknown parameter '${name}': ${strategy} takes ${
+          names.length === 0 ? "no parameters" : names.join(", ")
+        }`,
+      );
+    }
+    if ((p.integer === true && !Number.isInteger(value)) || !(value >= p.min && value <= p.max)) {
+      return Result.fail(
+        `${name} must be ${rangeOf(p)}, got ${value} (${strategy}: ${p.description})`,
+      );
+    }
+  }
+  return parsed;
 };
 
 const parseBudget = (
@@ -109,16 +167,25 @@ const parseBudget = (
     if (ms <= 0) return Result.fail(`the time in '${text}' must be more than 0`);
     return Result.succeed({ kind: "search", strategy: name, timeMs: ms });
   }
-  // For mcts the number is an iteration count, so it may be large.
-  const maxBudget = name === "mcts" ? 100_000_000 : 1000;
-  if (/^\d+$/.test(budget) && Number(budget) <= maxBudget) {
+  // For mcts the number is an iteration count, so it may be large; a budget is at least 1.
+  const maxBudget = name === "mcts" ? MAX_ITERATIONS : MAX_DEPTH;
+  if (/^\d+$/.test(budget) && Number(budget) >= 1 && Number(budget) <= maxBudget) {
     return Result.succeed({ kind: "search", strategy: name, depth: Number(budget) });
   }
   return Result.fail(
-    `bad budget '${budget}' in '${text}': expected a depth 0-1000 (alphabeta:6), ` +
-      "an iteration count for mcts (mcts:2000), or a time such as 500ms or 2s",
+    `bad budget '${budget}' in '${text}': expected ` +
+      (name === "mcts"
+        ? `an iteration count from 1 to ${MAX_ITERATIONS} (mcts:2000)`
+        : `a depth from 1 to ${MAX_DEPTH} (alphabeta:6)`) +
+      ", or a time such as 500ms or 2s",
   );
 };
+
+/** The deepest depth budget a spec takes. */
+const MAX_DEPTH = 1000;
+
+/** The most iterations an `mcts` spec takes. */
+const MAX_ITERATIONS = 100_000_000;
 
 /** Writes a spec back as text. */
 export const formatSpec = (spec: PlayerSpec): string => {

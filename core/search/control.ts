@@ -14,6 +14,9 @@ export class SearchStopped extends Error {
   }
 }
 
+/** How often (milliseconds) a long search reports its progress through `onIteration`. */
+export const PROGRESS_MS = 1000;
+
 /** How often (in nodes, a power of two minus one) a search polls its stop condition. */
 export const POLL_MASK = 2047;
 

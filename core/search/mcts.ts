@@ -34,6 +34,7 @@
 import { CHANCE, type Chance, type Game, pickChance, type ToMove, WIN } from "../game.ts";
 import { makeRng, type Rng } from "../rng.ts";
 import type { SearchOptions, SearchResult } from "./types.ts";
+import { PROGRESS_MS } from "./control.ts";
 
 /** Tuning of the search beyond the common options. */
 export interface MctsParams {
@@ -102,6 +103,7 @@ export const mctsSearch = <S>(
     (options.timeMs === undefined ? DEFAULT_ITERATIONS : Infinity);
   const deadline = options.timeMs === undefined ? Infinity : start + options.timeMs;
   const shouldStop = options.shouldStop;
+  const report = options.onIteration;
   let maxMargin = 0;
   let nodeCount = 0;
   let deepest = 0;
@@ -204,15 +206,74 @@ export const mctsSearch = <S>(
     return v >= WIN / 2 ? 1 : v <= -WIN / 2 ? 0 : 0.5 + 0.5 * Math.tanh(v / 1000);
   };
 
+  // The move: a proven win first (at a proven node, a child with its value), a proven
+  // loss last, else the most visited.
+  const rank = (n: Node<S>, ch: Node<S>): number => {
+    const best = n.toMove === 0 ? 1 : 0;
+    if (ch.proven === best) return Infinity;
+    if (!Number.isNaN(n.proven) && ch.proven === n.proven) return 1e15 + ch.visits;
+    if (ch.proven === 1 - best) return -1 / (1 + ch.visits);
+    return ch.visits;
+  };
+  const bestChild = (n: Node<S>): Node<S> | undefined => {
+    let best: Node<S> | undefined, bestRank = -Infinity;
+    for (const ch of n.children) {
+      const r = rank(n, ch);
+      if (r > bestRank) {
+        bestRank = r;
+        best = ch;
+      }
+    }
+    return best;
+  };
+  const toValue = (n: Node<S>): number => {
+    if (n.proven === 1) return WIN;
+    if (n.proven === 0) return -WIN;
+    const r = Number.isNaN(n.proven) ? (n.visits > 0 ? n.total / n.visits : 0.5) : n.proven;
+    return MCTS_SCALE * (2 * r - 1);
+  };
+
+  /** What the search has found so far (its result, or a progress report). */
+  const snapshot = (): SearchResult => {
+    const pv: number[] = [];
+    let first: Node<S> | undefined;
+    if (root.chances === null) {
+      for (let n: Node<S> | undefined = root; n !== undefined && n.chances === null;) {
+        const ch = bestChild(n);
+        if (ch === undefined || (ch.visits === 0 && Number.isNaN(ch.proven))) break;
+        if (n === root) first = ch;
+        pv.push(ch.move);
+        n = ch;
+      }
+    }
+    const rootMoves = root.chances === null ? game.moves(state) : [];
+    const move = first?.move ?? rootMoves[0];
+    return {
+      move,
+      value: first !== undefined ? toValue(first) : toValue(root),
+      pv: first === undefined && move !== undefined ? [move] : pv,
+      nodes: iterations,
+      depth: deepest,
+      exact: !Number.isNaN(root.proven),
+      timeMs: performance.now() - start,
+      ...(first !== undefined ? { visits: first.visits } : {}),
+    };
+  };
+
   const root = makeNode(-1, state);
   const path: Node<S>[] = [];
   let iterations = 0;
+  let reported = start;
   while (iterations < maxIterations && Number.isNaN(root.proven) && !root.terminal) {
-    if (
-      (iterations & 15) === 0 &&
-      ((deadline !== Infinity && performance.now() >= deadline) ||
-        (shouldStop !== undefined && shouldStop()))
-    ) break;
+    if ((iterations & 15) === 0) {
+      const now = deadline !== Infinity || report !== undefined ? performance.now() : 0;
+      if (now >= deadline || (shouldStop !== undefined && shouldStop())) break;
+      // Progress about every second: the playouts so far and the best move's visits.
+      if (report !== undefined && now - reported >= PROGRESS_MS) {
+        reported = now;
+        report(snapshot());
+      }
+    }
     iterations++;
     path.length = 0;
     let n = root;
@@ -272,53 +333,5 @@ export const mctsSearch = <S>(
     }
   }
 
-  // The move: a proven win first (at a proven node, a child with its value), a proven
-  // loss last, else the most visited.
-  const rank = (n: Node<S>, ch: Node<S>): number => {
-    const best = n.toMove === 0 ? 1 : 0;
-    if (ch.proven === best) return Infinity;
-    if (!Number.isNaN(n.proven) && ch.proven === n.proven) return 1e15 + ch.visits;
-    if (ch.proven === 1 - best) return -1 / (1 + ch.visits);
-    return ch.visits;
-  };
-  const bestChild = (n: Node<S>): Node<S> | undefined => {
-    let best: Node<S> | undefined, bestRank = -Infinity;
-    for (const ch of n.children) {
-      const r = rank(n, ch);
-      if (r > bestRank) {
-        bestRank = r;
-        best = ch;
-      }
-    }
-    return best;
-  };
-  const toValue = (n: Node<S>): number => {
-    if (n.proven === 1) return WIN;
-    if (n.proven === 0) return -WIN;
-    const r = Number.isNaN(n.proven) ? (n.visits > 0 ? n.total / n.visits : 0.5) : n.proven;
-    return MCTS_SCALE * (2 * r - 1);
-  };
-
-  const pv: number[] = [];
-  let first: Node<S> | undefined;
-  if (root.chances === null) {
-    for (let n: Node<S> | undefined = root; n !== undefined && n.chances === null;) {
-      const ch = bestChild(n);
-      if (ch === undefined || (ch.visits === 0 && Number.isNaN(ch.proven))) break;
-      if (n === root) first = ch;
-      pv.push(ch.move);
-      n = ch;
-    }
-  }
-  const rootMoves = root.chances === null ? game.moves(state) : [];
-  const move = first?.move ?? rootMoves[0];
-  return {
-    move,
-    value: first !== undefined ? toValue(first) : toValue(root),
-    pv: first === undefined && move !== undefined ? [move] : pv,
-    nodes: iterations,
-    depth: deepest,
-    exact: !Number.isNaN(root.proven),
-    timeMs: performance.now() - start,
-  };
+  return snapshot();
 };

@@ -10,12 +10,13 @@ import type { SearchOptions, SearchResult, Strategy } from "./types.ts";
 import type { Game } from "../game.ts";
 import { Effect } from "../deps.ts";
 import { parallelStrategies } from "../parallel/strategies.ts";
-import type { SearchFailed } from "../parallel/pool.ts";
+import type { SearchFailed } from "../errors.ts";
 
 /** Plain minimax: every node to the depth; chance nodes minimize (seed 001). */
 export const minimaxStrategy: Strategy = {
   name: "minimax",
   description: "plain minimax, every node to the depth (chance nodes minimize)",
+  allBest: true,
   search: (game, state, options) => minimaxSearch(game, state, options, "min"),
 };
 
@@ -23,6 +24,7 @@ export const minimaxStrategy: Strategy = {
 export const alphabetaStrategy: Strategy = {
   name: "alphabeta",
   description: "alpha-beta with iterative deepening, transposition table and move ordering",
+  allBest: true,
   search: (game, state, options) => alphabetaSearch(game, state, options, "min"),
 };
 
@@ -30,6 +32,7 @@ export const alphabetaStrategy: Strategy = {
 export const expectimaxStrategy: Strategy = {
   name: "expectimax",
   description: "expectiminimax: chance nodes average their outcomes by probability",
+  allBest: true,
   search: (game, state, options) => alphabetaSearch(game, state, options, "expect"),
 };
 
@@ -40,6 +43,8 @@ export const expectimaxStrategy: Strategy = {
 export const mctsStrategy: Strategy = {
   name: "mcts",
   description: "Monte Carlo tree search (UCT, random playouts); mcts:N = N iterations (,c=1)",
+  solves: false,
+  params: { c: { min: 0, max: 100, description: "the UCT exploration constant, default 1" } },
   search: (game, state, options) =>
     mctsSearch(
       game,

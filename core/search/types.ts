@@ -5,7 +5,7 @@
  */
 import type { Effect } from "../deps.ts";
 import type { Game } from "../game.ts";
-import type { SearchFailed } from "../parallel/pool.ts";
+import type { SearchFailed } from "../errors.ts";
 import type { Rng } from "../rng.ts";
 import type { TranspositionTable } from "./tt.ts";
 
@@ -38,7 +38,10 @@ export interface SearchOptions {
   readonly busy?: Int32Array;
   /** Polled every few thousand nodes; returning true stops the search (interruption). */
   readonly shouldStop?: () => boolean;
-  /** Called after each completed iteration of iterative deepening. */
+  /**
+   * Called after each completed iteration of iterative deepening (MCTS: about every
+   * second, with the best move so far).
+   */
   readonly onIteration?: (r: SearchResult) => void;
   /** Strategy parameters from a player spec (`young_bros:9,par=2` gives `{ par: 2 }`). */
   readonly params?: Readonly<Record<string, number>>;
@@ -62,8 +65,22 @@ export interface SearchResult {
   readonly timeMs: number;
   /** Every optimal root move (with `allBest`), in move order. */
   readonly bestMoves?: readonly number[];
+  /** MCTS: the playouts through the best move. */
+  readonly visits?: number;
   /** What else the strategy wants its user to know (`analyze` prints each line). */
   readonly notes?: readonly string[];
+}
+
+/** A strategy parameter (`,NAME=VALUE` in a player spec): its range and meaning. */
+export interface StrategyParam {
+  /** The smallest value allowed. */
+  readonly min: number;
+  /** The largest value allowed. */
+  readonly max: number;
+  /** What it sets, with its default (for messages and `--help`). */
+  readonly description: string;
+  /** True when only whole numbers are allowed. */
+  readonly integer?: boolean;
 }
 
 /** A named search strategy: a plain synchronous function over the protocol. */
@@ -72,6 +89,15 @@ export interface Strategy {
   readonly name: string;
   /** One line for `--help`. */
   readonly description: string;
+  /**
+   * False for a strategy whose value is an estimate even when it searches to the end
+   * (MCTS): `analyze --solve` refuses it.
+   */
+  readonly solves?: boolean;
+  /** The parameters it accepts (`young_bros:9,par=2`), by name; none when absent. */
+  readonly params?: Readonly<Record<string, StrategyParam>>;
+  /** True when it lists every optimal root move on request (`SearchOptions.allBest`). */
+  readonly allBest?: boolean;
   /** Runs the search (for a parallel strategy: its sequential counterpart). */
   readonly search: <S>(game: Game<S>, state: S, options: SearchOptions) => SearchResult;
   /**

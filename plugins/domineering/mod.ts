@@ -255,6 +255,7 @@ export const solvePosition = (
 export const solveStrategy: Strategy = {
   name: "solve",
   description: "exact Domineering solver: bitboards, safe-move bounds, symmetric table",
+  allBest: true,
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult => {
     if (!isDomineering(game as Game<unknown>)) {
       throw new TypeError("the solve strategy plays Domineering only");

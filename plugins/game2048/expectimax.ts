@@ -582,6 +582,10 @@ export const expectimax2048: Strategy = {
   name: "expectimax",
   description: "2048's fast expectimax: depth in plies, or deepening by the board's " +
     "emptiness within a time (,cutoff=P probability cut-off, default 1e-4; ,slides=K cap)",
+  params: {
+    cutoff: { min: 0, max: 1, description: "chance branches less likely are leaves, default 1e-4" },
+    slides: { min: 1, max: 31, integer: true, description: "the most slides searched ahead" },
+  },
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult =>
     is2048(game)
       ? fastExpectimax(game, state as unknown as State2048, options)

@@ -458,6 +458,8 @@ export const createGame = (w: number, h: number, evaluation: EvalName): Game2048
     id: "2048",
     players: ["slider", "computer"],
     solo: true,
+    unsolvable: "a game of 2048 lasts thousands of moves, each followed by a chance move, " +
+      "so no search reaches its end; analyse with a depth (--depth 3) or a time (--time 2s)",
     width: w,
     height: h,
     evaluation,

@@ -61,6 +61,7 @@ export type KalahOptions = typeof KalahOptions.Type;
 export const seqMmStrategy: Strategy = {
   name: "seq_mm",
   description: "seed 004's SeqMM: plain minimax, Kalah-specialised (same result as minimax)",
+  allBest: true,
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult =>
     fastSearch(game, state, options, "mm"),
 };
@@ -69,6 +70,7 @@ export const seqMmStrategy: Strategy = {
 export const seqAbStrategy: Strategy = {
   name: "seq_ab",
   description: "seed 004's SeqAB: alpha-beta in house order, Kalah-specialised",
+  allBest: true,
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult =>
     fastSearch(game, state, options, "ab"),
 };

@@ -11,7 +11,7 @@ import type { Effect } from "../../core/deps.ts";
 import { Effect as E } from "../../core/deps.ts";
 import type { Game } from "../../core/game.ts";
 import type { SearchResult } from "../../core/search/types.ts";
-import type { SearchFailed } from "../../core/parallel/pool.ts";
+import type { SearchFailed } from "../../core/errors.ts";
 import { parallelStrategies } from "../../core/parallel/strategies.ts";
 import { runStrategy } from "../../core/search/strategies.ts";
 import { fastSearch } from "./fast.ts";

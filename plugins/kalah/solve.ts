@@ -346,6 +346,7 @@ const guessFor = (houses: Int32Array, n: number): number => {
 export const solveStrategy = {
   name: "solve",
   description: "exact solver: MTD(f), transposition table, endgame database (kalah-db)",
+  allBest: true,
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult =>
     solveKalah(game, state, options),
 };

@@ -1,0 +1,206 @@
+/**
+ * The engine service: every search a program runs goes through `Engine`. To the program
+ * a search is an interruptible Effect plus its progress (each completed iteration, and a
+ * heartbeat while a long iteration runs), like a UCI engine's `info` lines.
+ *
+ * - `liveEngine` runs each search in a Web Worker of the `WorkerPool` (the game rebuilt
+ *   there from its plugin module), so the main thread stays responsive: interrupting the
+ *   search's fiber (Ctrl-C, a parent's failure, a closed scope) raises the worker's stop
+ *   flag and waits for its answer; a worker that neither stops nor answers within the
+ *   grace period is terminated and replaced, and the search fails naming the plugin.
+ * - `inProcessEngine` runs the plain synchronous search on the calling thread (tests, and
+ *   a library user who wants a plain call). `search` uses it when no engine is provided.
+ *
+ * Parallel strategies run where they always do: their coordination on the calling
+ * thread, their work on the pool's workers.
+ *
+ * @module
+ */
+import { Context, Effect, Layer, Option, Queue, Stream } from "../deps.ts";
+import { PluginFault, SearchFailed } from "../errors.ts";
+import type { Game } from "../game.ts";
+import { WorkerPool } from "../parallel/pool.ts";
+import type { Progress } from "../parallel/protocol.ts";
+import { gameSource } from "../plugin.ts";
+import { makeRng } from "../rng.ts";
+import { runStrategy } from "../search/strategies.ts";
+import type { TranspositionTable } from "../search/tt.ts";
+import type { SearchOptions, SearchResult, Strategy } from "../search/types.ts";
+
+export type { Progress } from "../parallel/protocol.ts";
+
+/** What a search may use: `SearchOptions` as plain data, plus the engine's own. */
+export interface EngineOptions {
+  /** Maximum depth in plies (MCTS: iterations). */
+  readonly depth?: number;
+  /** Time budget in milliseconds. */
+  readonly timeMs?: number;
+  /** Prefer quick wins and slow losses. */
+  readonly distance?: boolean;
+  /**
+   * A table kept across searches (a player's). The live engine shares it with its worker
+   * only when it lives in shared memory (`TranspositionTable.shared`); otherwise the
+   * worker uses a table of its own, emptied for each search.
+   */
+  readonly tt?: TranspositionTable | false;
+  /** Move ordering (default true). */
+  readonly ordering?: boolean;
+  /** Also find every optimal root move. */
+  readonly allBest?: boolean;
+  /** Expectimax's probability cut. */
+  readonly minProbability?: number;
+  /** Strategy parameters (`young_bros:9,par=2` gives `{ par: 2 }`). */
+  readonly params?: Readonly<Record<string, number>>;
+  /** Seed of the strategy's random choices (MCTS playouts, tie-breaks). */
+  readonly seed?: number;
+  /**
+   * Milliseconds a worker may run past its time budget, or past an interruption, before
+   * it is terminated and replaced (default 1000).
+   */
+  readonly graceMs?: number;
+}
+
+/** One search: a strategy, a game, a position and the options. */
+export interface SearchRequest<S> {
+  /** The strategy (built in, or one the game's plugin adds). */
+  readonly strategy: Strategy;
+  /** The game. */
+  readonly game: Game<S>;
+  /** The position. */
+  readonly state: S;
+  /** The budget and settings. */
+  readonly options?: EngineOptions;
+}
+
+/** The engine's events for one search: progress reports, then the result. */
+export type SearchEvent = Progress | {
+  /** The search ended with this result. */
+  readonly _tag: "Done";
+  readonly result: SearchResult;
+};
+
+/** The engine: runs searches as interruptible Effects with progress. */
+export class Engine extends Context.Service<Engine, {
+  /**
+   * Runs one search; `onProgress` hears each iteration and heartbeat. Interrupting the
+   * effect stops the search.
+   */
+  readonly search: <S>(
+    request: SearchRequest<S>,
+    onProgress?: (p: Progress) => void,
+  ) => Effect.Effect<SearchResult, SearchFailed>;
+}>()("ply/Engine") {}
+
+/** `EngineOptions` as the synchronous searches take them. */
+const searchOptions = (o: EngineOptions, onProgress?: (p: Progress) => void): SearchOptions => {
+  const { seed, graceMs: _, ...rest } = o;
+  return {
+    ...rest,
+    ...(seed !== undefined ? { rng: makeRng(seed) } : {}),
+    ...(onProgress !== undefined
+      ? { onIteration: (result: SearchResult) => onProgress({ _tag: "Iteration", result }) }
+      : {}),
+  };
+};
+
+/** A plugin's exception becomes the search's failure (any other is a defect). */
+const pluginFaults = <A>(effect: Effect.Effect<A, SearchFailed>) =>
+  Effect.catchDefect(
+    effect,
+    (d) =>
+      d instanceof PluginFault
+        ? Effect.fail(new SearchFailed({ message: d.message }))
+        : Effect.die(d),
+  );
+
+/** A search on the calling thread (a parallel strategy: on the pool, from here). */
+const inProcess = <S>(
+  { strategy, game, state, options = {} }: SearchRequest<S>,
+  onProgress?: (p: Progress) => void,
+): Effect.Effect<SearchResult, SearchFailed> =>
+  pluginFaults(runStrategy(strategy, game, state, searchOptions(options, onProgress)));
+
+/** The engine that searches on the calling thread. */
+export const inProcessEngine: Layer.Layer<Engine> = Layer.succeed(
+  Engine,
+  Engine.of({ search: inProcess }),
+);
+
+/**
+ * The engine that searches in the pool's workers. A game not built from a plugin module
+ * (it has no `gameSource`) cannot be rebuilt in a worker: it is searched in process.
+ */
+export const liveEngine: Layer.Layer<Engine, never, WorkerPool> = Layer.effect(
+  Engine,
+  Effect.map(Effect.service(WorkerPool), (pool) =>
+    Engine.of({
+      search: (request, onProgress) => {
+        const { strategy, game, state, options = {} } = request;
+        const source = gameSource(game);
+        if (strategy.parallel !== undefined || source === undefined) {
+          return Effect.provideService(inProcess(request, onProgress), WorkerPool, pool);
+        }
+        const { tt, graceMs, ...rest } = options;
+        const shared = tt !== undefined && tt !== false &&
+            typeof SharedArrayBuffer !== "undefined" && tt.buffer instanceof SharedArrayBuffer
+          ? tt.buffer
+          : tt === false
+          ? false
+          : undefined;
+        return pool.search(source, {
+          strategy: strategy.name,
+          state,
+          options: { ...rest, ...(shared !== undefined ? { tt: shared } : {}) },
+          ...(onProgress !== undefined ? { onProgress } : {}),
+          ...(graceMs !== undefined ? { graceMs } : {}),
+        });
+      },
+    })),
+);
+
+/** Runs a search with the engine in the context, or in process when there is none. */
+export const search = <S>(
+  request: SearchRequest<S>,
+  onProgress?: (p: Progress) => void,
+): Effect.Effect<SearchResult, SearchFailed> =>
+  Effect.flatMap(
+    Effect.serviceOption(Engine),
+    (engine) =>
+      Option.isSome(engine)
+        ? engine.value.search(request, onProgress)
+        : inProcess(request, onProgress),
+  );
+
+/**
+ * A search as a stream of its events: progress reports as they happen, then `Done` with
+ * the result. Ending the stream early interrupts the search.
+ *
+ * @example
+ * ```ts
+ * import { Effect, Stream } from "../deps.ts";
+ * import { searchEvents } from "./engine.ts";
+ * import { alphabetaStrategy } from "../search/strategies.ts";
+ * import tictactoe from "../../plugins/tictactoe.ts";
+ * const game = tictactoe.create({});
+ * const events = Effect.runSync(Stream.runCollect(searchEvents({
+ *   strategy: alphabetaStrategy, game, state: game.initial(), options: { depth: 3 },
+ * })));
+ * const tags = events.map((e) => e._tag);
+ * if (tags.join(" ") !== "Iteration Iteration Iteration Done") throw new Error(tags.join());
+ * ```
+ */
+export const searchEvents = <S>(
+  request: SearchRequest<S>,
+): Stream.Stream<SearchEvent, SearchFailed> =>
+  Stream.callback<SearchEvent, SearchFailed>((queue) =>
+    search(request, (p) => Queue.offerUnsafe(queue, p)).pipe(
+      Effect.matchEffect({
+        onFailure: (e) => Queue.fail(queue, e),
+        onSuccess: (result) =>
+          Effect.sync(() => {
+            Queue.offerUnsafe(queue, { _tag: "Done", result });
+            Queue.endUnsafe(queue);
+          }),
+      }),
+    )
+  );
