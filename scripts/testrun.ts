@@ -125,6 +125,7 @@ const main = Effect.gen(function* () {
       options,
       seed,
       interrupted: term.interrupted,
+      interruption: term.interruption,
       onEvent: (e) =>
         e._tag === "Moved"
           ? term.print(
