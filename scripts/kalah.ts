@@ -13,6 +13,10 @@
  * threads (default: the cores). Board options (`--pits`, `--stones`, `--capture`, also
  * `--eval`, `--board`) apply to every mode.
  *
+ * It prints what seed 004's program prints: moves as its board indices (`onemove`'s
+ * "Optimal move is 2" is house 3; "AI picked" says the index + 1, so 1-6 for player 0 and
+ * 8-13 for player 1 on six houses a side), and errors as `Error: ` and the message.
+ *
  * @module
  */
 import { Effect, Option } from "../core/deps.ts";
@@ -20,6 +24,7 @@ import type { Game, Player } from "../core/game.ts";
 import { runGame } from "../core/match.ts";
 import type { Agent } from "../core/players/agents.ts";
 import type { SearchResult } from "../core/search/types.ts";
+import type { SearchFailed } from "../core/errors.ts";
 import { Terminal } from "../core/terminal.ts";
 import kalahPlugin, { type KalahGame, type KalahState } from "../plugins/kalah/mod.ts";
 import { type GamePlugin, makeGame } from "../core/plugin.ts";
@@ -33,7 +38,16 @@ import {
   type ModeSpec,
   parseParams,
 } from "../plugins/kalah/modes.ts";
-import { gameHelp, intFlag, num, parseCommandLine, runMain, UsageError } from "./cli.ts";
+import {
+  gameHelp,
+  intFlag,
+  num,
+  parseCommandLine,
+  runMain,
+  UsageError,
+  type UserError,
+  workersFromArgs,
+} from "./cli.ts";
 
 const USAGE = `Usage: deno task kalah pve AI_1_mode AI_1_params
 Usage: deno task kalah eve AI_1_mode AI_1_params AI_2_mode AI_2_params
@@ -72,6 +86,10 @@ const parseMode = (mode: string, params: string) =>
 
 type Mode = Effect.Success<ReturnType<typeof parseMode>>;
 
+/** Seed 004's board index of the mover's house `move` (0-5 for player 0, 7-12 for 1). */
+const seedIndex = (game: Game<KalahState>, state: KalahState, move: number): number =>
+  game.toMove(state) === 0 ? move : (game as KalahGame).config.pits + 1 + move;
+
 /** Seed 004's score line. */
 const scoreText = (s: readonly number[], n: number): string => {
   let p0 = 0, p1 = 0;
@@ -82,7 +100,7 @@ const scoreText = (s: readonly number[], n: number): string => {
 };
 
 /** An AI player: announces the turn, searches, and says which house it picked. */
-const aiAgent = (mode: Mode): Agent<readonly number[], Terminal> => ({
+const aiAgent = (mode: Mode): Agent<KalahState, Terminal> => ({
   name: `${mode.spec.name} ${
     mode.params.parDepth === undefined
       ? mode.params.depth
@@ -94,7 +112,7 @@ const aiAgent = (mode: Mode): Agent<readonly number[], Terminal> => ({
       yield* term.print(`Player ${game.toMove(state)}'s turn.\n`);
       const r: SearchResult = yield* mode.search(game, state, mode.params);
       const move = r.move ?? game.moves(state)[0];
-      yield* term.print(`AI picked ${game.formatMove(state, move)}.\n`);
+      yield* term.print(`AI picked ${seedIndex(game, state, move) + 1}.\n`);
       return { _tag: "Move", move, search: r } as const;
     }),
 });
@@ -138,6 +156,7 @@ const playOut = (
       gameId: "kalah",
       seed: 0,
       interrupted: term.interrupted,
+      interruption: term.interruption,
       onEvent: (e) => {
         switch (e._tag) {
           case "Start":
@@ -227,12 +246,15 @@ const main = Effect.gen(function* () {
     const ai = yield* parseMode(args[0], args[1]);
     yield* term.print("Initializing Board...\n");
     const s = game.initial();
+    if (ai.params.depth === 0) {
+      yield* term.print("Optimal move is -1 (depth 0 searches nothing)\n");
+      return 0;
+    }
     const r = yield* ai.search(game, s, ai.params);
     yield* term.print(
       r.move === undefined
-        ? "The game is over: there is no move.\n"
-        : `Optimal move is ${game.formatMove(s, r.move)}\n` +
-          `(value ${r.value}, ${num(r.nodes)} nodes in ${(r.timeMs / 1000).toFixed(3)} s)\n`,
+        ? "Optimal move is -1 (the game is over: there is no move)\n"
+        : `Optimal move is ${seedIndex(game, s, r.move)}\n`,
     );
     return 0;
   }
@@ -282,4 +304,23 @@ const main = Effect.gen(function* () {
   );
 });
 
-if (import.meta.main) runMain(main, "deno task kalah");
+/**
+ * Seed 004's error lines: `Error: ` and the message on standard error (the usage after a
+ * bad command); exit code 2 for a mistake in the command line, 1 for a failed search.
+ */
+const seedErrors = <R>(program: Effect.Effect<number, UserError | SearchFailed, R>) =>
+  Effect.catch(program, (e) =>
+    Effect.sync(() => {
+      console.error(`Error: ${e.message}`);
+      return e._tag === "SearchFailed" ? 1 : 2;
+    }));
+
+if (import.meta.main) {
+  // runMain reads --workers first; its mistake, too, is said the seed's way.
+  const workers = workersFromArgs(Deno.args);
+  if (typeof workers === "string") {
+    console.error(`Error: ${workers}`);
+    Deno.exit(2);
+  }
+  runMain(seedErrors(main), "deno task kalah");
+}

@@ -29,6 +29,19 @@ into out/kalah-db/, where the exact solver (deno task analyze kalah --solve) fin
   --dir DIR      write there instead (the solver reads only out/kalah-db/)
 `;
 
+/** Why `dir` cannot take a database (it is created if missing, and a file tried in it). */
+const unwritable = (dir: URL): string | undefined => {
+  try {
+    Deno.mkdirSync(dir, { recursive: true });
+    const probe = new URL(`.kalah-db-probe-${Deno.pid}`, dir);
+    Deno.writeFileSync(probe, new Uint8Array());
+    Deno.removeSync(probe);
+    return undefined;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+};
+
 const main = Effect.gen(function* () {
   const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, {
     string: ["pits", "capture", "stones", "dir", "workers"],
@@ -64,6 +77,13 @@ const main = Effect.gen(function* () {
   const dir = typeof flags.dir === "string"
     ? new URL(`${flags.dir.replace(/\/?$/, "/")}`, `file://${Deno.cwd()}/`)
     : defaultDbDir();
+  const why = unwritable(dir);
+  if (why !== undefined) {
+    // Not a usage mistake: one line, without runMain's pointer to --help.
+    const name = typeof flags.dir === "string" ? flags.dir : dir.pathname;
+    yield* Effect.sync(() => console.error(`error: cannot write the database to ${name}: ${why}`));
+    return 2;
+  }
   const existing = loadDb(pits, always, stones, dir);
   yield* term.print(
     `Kalah endgame database: ${pits} houses a side, capture ${capture}, up to ${stones} ` +

@@ -9,7 +9,10 @@ import fc from "fast-check";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
+import { Effect } from "../core/deps.ts";
 import { kalahGame, seqAbStrategy, seqMmStrategy } from "../plugins/kalah/mod.ts";
+import { fastSearch } from "../plugins/kalah/fast.ts";
+import { modeByName, parseParams } from "../plugins/kalah/modes.ts";
 import {
   buildDb,
   dbSize,
@@ -81,6 +84,38 @@ Deno.test("seq_ab finds minimax's value and move (the first best in house order)
     }),
     { numRuns: 100 },
   );
+});
+
+Deno.test("seq_mm with seed 004's root ties: the last best move for player 0, the first for 1", () => {
+  fc.assert(
+    fc.property(positionArb, fc.integer({ min: 0, max: 4 }), ({ game, s }, depth) => {
+      const mm = minimaxSearch(game, s, { depth, allBest: true });
+      const seed = fastSearch(game, s, { depth }, "mm", true);
+      assertEquals([seed.value, seed.nodes, seed.exact], [mm.value, mm.nodes, mm.exact]);
+      const best = mm.bestMoves ?? [];
+      if (best.length === 0) return assertEquals(seed.move, mm.move);
+      // maximumBy keeps the last of equal maxima, minimumBy the first of equal minima.
+      assertEquals(seed.move, game.toMove(s) === 0 ? best.at(-1) : best[0]);
+      const child = minimaxSearch(game, game.play(s, seed.move!), { depth: depth - 1 });
+      assertEquals(seed.pv, [seed.move!, ...child.pv]);
+    }),
+    { numRuns: 150 },
+  );
+});
+
+Deno.test("seed 004's modes: depths 0-1000, parDepth 0 runs the seed's sequential search", async () => {
+  const mm = modeByName("seq_mm")!, pab = modeByName("par_then_ab")!;
+  assertEquals(parseParams(mm, "(1000)"), { params: { depth: 1000 } });
+  assertEquals(parseParams(mm, "1001"), { error: "search_depth_limit must be at most 1000" });
+  assertEquals(parseParams(pab, "(3,1001)"), {
+    error: "search_depth_limit and parallelism_depth_limit must be at most 1000",
+  });
+  // With parDepth 0 no worker is needed: par_then_mm is runMM, par_then_ab runAB.
+  const g = kalahGame({ pits: 6, stones: 4, capture: "nonempty", eval: "util" });
+  const run = (name: string) =>
+    Effect.runPromise(modeByName(name)!.search(g, g.initial(), { depth: 1, parDepth: 0 }));
+  const [pmm, ab, yb] = await Promise.all(["par_then_mm", "par_then_ab", "young_bros"].map(run));
+  assertEquals([pmm.move, ab.move, yb.move], [2, 0, 0]);
 });
 
 Deno.test("seed 004 computeAIMove1/2: seq_mm and seq_ab at depth 9 from the initial board", () => {

@@ -86,15 +86,23 @@ const leafOf = <S>(game: Game<S>, s: S, ply: number, distance: boolean): Found =
 const movesAt = <S>(game: Game<S>, s: S): readonly number[] =>
   game.toMove(s) === CHANCE ? game.chances(s).map((c) => c.move) : game.moves(s);
 
-/** Backs up children's values: player 0 maximizes; player 1 and chance minimize. */
-const backUp = (max: boolean, moves: readonly number[], kids: readonly Found[]): Found => {
+/**
+ * Backs up children's values: player 0 maximizes; player 1 and chance minimize. Ties keep
+ * the first best child, or with `lastMax` a maximizer keeps the last (seed 004's
+ * `maximumBy`).
+ */
+const backUp = (
+  max: boolean,
+  moves: readonly number[],
+  kids: readonly Found[],
+  lastMax = false,
+): Found => {
   let best = 0, nodes = 1, exact = true;
   for (let i = 0; i < kids.length; i++) {
     nodes += kids[i].nodes;
     exact &&= kids[i].exact;
-    if (i > 0 && (max ? kids[i].value > kids[best].value : kids[i].value < kids[best].value)) {
-      best = i;
-    }
+    const v = kids[i].value, b = kids[best].value;
+    if (i > 0 && (max ? v > b || (lastMax && v === b) : v < b)) best = i;
   }
   return { value: kids[best].value, pv: [moves[best], ...kids[best].pv], nodes, exact };
 };
@@ -157,7 +165,11 @@ const deepenParallel = <S>(
     return { ...result, nodes, timeMs: performance.now() - start };
   });
 
-/** Seed 004's ParThenMM / ParThenAB: the frontier at `par` plies, searched in parallel. */
+/**
+ * Seed 004's ParThenMM / ParThenAB: the frontier at `par` plies, searched in parallel.
+ * With the parameter `lastmax=1` the root keeps the last of equal maxima, as seed 004's
+ * `maximumBy` does (its `deno task kalah`); otherwise the first best move.
+ */
 const parThen =
   (below: "minimax" | "alphabeta") =>
   <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool) =>
@@ -209,13 +221,14 @@ const parThen =
           };
           const top = expand(state, depth, par, 0);
           const results = yield* pool.run(source, settings, tasks);
-          const resolve = (t: Top): Found =>
+          const lastMax = options.params?.lastmax === 1;
+          const resolve = (t: Top, root: boolean): Found =>
             t.kind === "leaf"
               ? t.found
               : t.kind === "task"
               ? fromTask(results[t.index])
-              : backUp(t.max, t.moves, t.kids.map(resolve));
-          return resolve(top);
+              : backUp(t.max, t.moves, t.kids.map((k) => resolve(k, false)), root && lastMax);
+          return resolve(top, true);
         }));
     });
 

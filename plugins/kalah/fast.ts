@@ -116,8 +116,10 @@ const utilDelta = (
 /**
  * Runs seed 004's `seq_mm` (`kind` "mm") or `seq_ab` ("ab") on a Kalah game: to
  * `options.depth` (default 4) in one pass, or by iterative deepening within
- * `options.timeMs`. Ties keep the first best move in house order. On a game that is not
- * Kalah it throws.
+ * `options.timeMs`. Ties keep the first best move in house order; with `lastMaxAtRoot`,
+ * minimax's root keeps the last of equal maxima instead (seed 004's `maximumBy`; a root
+ * that minimizes keeps the first, as its `minimumBy` does). On a game that is not Kalah
+ * it throws.
  *
  * @example Depth-1 minimax from the start of Kalah(6, 4): every move is worth 0 or 1
  * ```ts
@@ -133,6 +135,7 @@ export const fastSearch = <S>(
   state: S,
   options: SearchOptions,
   kind: FastKind,
+  lastMaxAtRoot = false,
 ): SearchResult => {
   if (!isKalahGame(game as Game<unknown>)) {
     throw new TypeError(`seq_${kind} searches only Kalah, not ${game.id}`);
@@ -157,6 +160,8 @@ export const fastSearch = <S>(
   let pvLen = new Int32Array(16);
   let cap = 16; // plies the arrays hold
   let cut = false;
+  // The ply whose maximizer keeps the last of equal values (-1: none).
+  const lastMaxPly = lastMaxAtRoot && kind === "mm" ? 0 : -1;
 
   const grow = (plies: number) => {
     if (plies <= cap) return;
@@ -204,7 +209,7 @@ export const fastSearch = <S>(
       cut = true;
       const v = u + sign * utilDelta(b, off, n, mover, m, always);
       if (mover === 0) {
-        if (v > best) {
+        if (v > best || (v === best && ply === lastMaxPly)) {
           best = v;
           setPv(ply, m);
           if (v > alpha) alpha = v;
@@ -240,7 +245,7 @@ export const fastSearch = <S>(
       for (let i = 0; i < W; i++) b[coff + i] = b[off + i];
       if (!sowAt(b, coff, n, mover, m, always)) b[coff + M] = 1 - mover;
       const v = mm(ply + 1, depth - 1);
-      if (mover === 0 ? v > best : v < best) {
+      if (mover === 0 ? v > best || (v === best && ply === lastMaxPly) : v < best) {
         best = v;
         setPv(ply, m);
       }

@@ -5,6 +5,12 @@
  * `young_bros`) run the core's parallel strategies on the program's worker pool, with
  * seed 004's `parDepth` as their `par`.
  *
+ * The root breaks ties as seed 004's Haskell does: `seq_mm`, `par_then_mm` and
+ * `par_then_ab` take `maximumBy` / `minimumBy` over the moves in house order, which keep
+ * the last of equal maxima and the first of equal minima; `seq_ab` (`runAB`) keeps the
+ * first strict improvement. With parDepth 0 the seed runs its sequential search
+ * (`parDepth == 0 = runMM k s`, `runAB k s ...`), and so do these modes.
+ *
  * @module
  */
 import type { Effect } from "../../core/deps.ts";
@@ -42,12 +48,34 @@ export interface ModeSpec {
   readonly bench: readonly ModeParams[];
 }
 
-/** A parallel mode: the core strategy with seed 004's parDepth as `par`. */
-const parallel = (name: string) => <S>(game: Game<S>, state: S, p: ModeParams) =>
-  runStrategy(parallelStrategies[name], game, state, {
-    depth: p.depth,
-    params: { par: p.parDepth ?? 1 },
-  });
+/** The deepest search a mode takes: the player-spec grammar's limit (`alphabeta:1000`). */
+export const MAX_DEPTH = 1000;
+
+/** Seed 004's SeqMM: minimax, the root keeping the last of equal maxima (`maximumBy`). */
+const seqMm = <S>(game: Game<S>, state: S, p: ModeParams) =>
+  E.sync(() => fastSearch(game, state, { depth: p.depth }, "mm", true));
+
+/** Seed 004's SeqAB: alpha-beta in house order, the first best move (`runAB`). */
+const seqAb = <S>(game: Game<S>, state: S, p: ModeParams) =>
+  E.sync(() => fastSearch(game, state, { depth: p.depth }, "ab"));
+
+/**
+ * A parallel mode: the core strategy with seed 004's parDepth as `par`, or with
+ * parDepth 0 the sequential search the seed falls back to. `lastmax` asks the root for
+ * the last of equal maxima (`maximumBy`).
+ */
+const parallel = (
+  name: string,
+  sequential: ModeSpec["search"],
+  lastmax: boolean,
+) =>
+<S>(game: Game<S>, state: S, p: ModeParams) =>
+  p.parDepth === 0
+    ? sequential(game, state, p)
+    : runStrategy(parallelStrategies[name], game, state, {
+      depth: p.depth,
+      params: { par: p.parDepth ?? 1, ...(lastmax ? { lastmax: 1 } : {}) },
+    });
 
 /** Seed 004's modes in its order. */
 export const MODES: readonly ModeSpec[] = [
@@ -55,35 +83,35 @@ export const MODES: readonly ModeSpec[] = [
     name: "seq_mm",
     arity: 1,
     description: "sequential minimax (SeqMM)",
-    search: (game, state, p) => E.sync(() => fastSearch(game, state, { depth: p.depth }, "mm")),
+    search: seqMm,
     bench: [{ depth: 9 }],
   },
   {
     name: "seq_ab",
     arity: 1,
     description: "sequential alpha-beta (SeqAB)",
-    search: (game, state, p) => E.sync(() => fastSearch(game, state, { depth: p.depth }, "ab")),
+    search: seqAb,
     bench: [{ depth: 9 }],
   },
   {
     name: "par_then_mm",
     arity: 2,
     description: "parallel minimax for parDepth plies, then minimax (ParThenMM)",
-    search: parallel("par_then_mm"),
+    search: parallel("par_then_mm", seqMm, true),
     bench: [1, 2, 3, 4, 5, 6, 7, 8, 9].map((parDepth) => ({ depth: 9, parDepth })),
   },
   {
     name: "par_then_ab",
     arity: 2,
     description: "parallel minimax for parDepth plies, then alpha-beta (ParThenAB)",
-    search: parallel("par_then_ab"),
+    search: parallel("par_then_ab", seqAb, true),
     bench: [1, 2, 3, 4, 5, 6, 7, 8, 9].map((parDepth) => ({ depth: 9, parDepth })),
   },
   {
     name: "young_bros",
     arity: 2,
     description: "young brothers wait: eldest child first, then the rest in parallel",
-    search: parallel("young_bros"),
+    search: parallel("young_bros", seqAb, false),
     bench: [1, 2, 3, 4, 5, 6, 7, 8, 9].map((parDepth) => ({ depth: 9, parDepth })),
   },
 ];
@@ -99,7 +127,8 @@ export const modeNamesMessage = (): string =>
 /**
  * Reads a mode's parameters as seed 004 does (Haskell's `read`): an integer, optionally
  * in parentheses, for one-parameter modes (`9` or `(9)`); a pair `(9,2)` for the others.
- * Errors are seed 004's messages.
+ * Errors are seed 004's messages, and in their words the depth limit of every program,
+ * `MAX_DEPTH`.
  *
  * @example
  * ```ts
@@ -118,6 +147,7 @@ export const parseParams = (
     if (m === null) return { error: `AI params must be specified as "(search_depth_limit)"` };
     const depth = Number(m[1] ?? m[2]);
     if (depth < 0) return { error: "search_depth_limit must be non-negative" };
+    if (depth > MAX_DEPTH) return { error: `search_depth_limit must be at most ${MAX_DEPTH}` };
     return { params: { depth } };
   }
   const m = new RegExp(`^\\s*\\(${int},${int}\\)\\s*$`).exec(text);
@@ -129,6 +159,11 @@ export const parseParams = (
   const depth = Number(m[1]), parDepth = Number(m[2]);
   if (depth < 0 || parDepth < 0) {
     return { error: "search_depth_limit and parallelism_depth_limit must be non-negative" };
+  }
+  if (depth > MAX_DEPTH || parDepth > MAX_DEPTH) {
+    return {
+      error: `search_depth_limit and parallelism_depth_limit must be at most ${MAX_DEPTH}`,
+    };
   }
   return { params: { depth, parDepth } };
 };
