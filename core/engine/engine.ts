@@ -24,33 +24,17 @@ import type { Progress } from "../parallel/protocol.ts";
 import { gameSource } from "../plugin.ts";
 import { makeRng } from "../rng.ts";
 import { runStrategy } from "../search/strategies.ts";
-import type { TranspositionTable } from "../search/tt.ts";
 import type { SearchOptions, SearchResult, Strategy } from "../search/types.ts";
 
 export type { Progress } from "../parallel/protocol.ts";
 
-/** What a search may use: `SearchOptions` as plain data, plus the engine's own. */
-export interface EngineOptions {
-  /** Maximum depth in plies (MCTS: iterations). */
-  readonly depth?: number;
-  /** Time budget in milliseconds. */
-  readonly timeMs?: number;
-  /** Prefer quick wins and slow losses. */
-  readonly distance?: boolean;
-  /**
-   * A table kept across searches (a player's). The live engine shares it with its worker
-   * only when it lives in shared memory (`TranspositionTable.shared`); otherwise the
-   * worker uses a table of its own, emptied for each search.
-   */
-  readonly tt?: TranspositionTable | false;
-  /** Move ordering (default true). */
-  readonly ordering?: boolean;
-  /** Also find every optimal root move. */
-  readonly allBest?: boolean;
-  /** Expectimax's probability cut. */
-  readonly minProbability?: number;
-  /** Strategy parameters (`young_bros:9,par=2` gives `{ par: 2 }`). */
-  readonly params?: Readonly<Record<string, number>>;
+/**
+ * What a search may use: `SearchOptions` that are plain data (a player's table is shared
+ * with the worker only when it lives in shared memory, `TranspositionTable.shared`;
+ * otherwise the worker uses its own, emptied for each search), plus the engine's own.
+ */
+export interface EngineOptions
+  extends Omit<SearchOptions, "rng" | "shouldStop" | "onIteration" | "busy"> {
   /** Seed of the strategy's random choices (MCTS playouts, tie-breaks). */
   readonly seed?: number;
   /**
