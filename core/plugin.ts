@@ -124,11 +124,11 @@ export const resolveSpecifier = (specifier: string): string =>
     : new URL(specifier, `file://${userCwd().replace(/\/?$/, "/")}`).href;
 
 /**
- * How messages name a plugin module: a file under the working directory by its relative
+ * How messages name a plugin module: a file under the user's directory by its relative
  * path (`./my.ts`), any other by its URL.
  */
 export const pluginLabel = (url: string): string => {
-  const here = `file://${Deno.cwd().replace(/\/?$/, "/")}`;
+  const here = `file://${userCwd().replace(/\/?$/, "/")}`;
   return url.startsWith(here) ? `./${url.slice(here.length)}` : url;
 };
 
