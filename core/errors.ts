@@ -12,6 +12,8 @@ import { Schema } from "./deps.ts";
  */
 export class SearchFailed extends Schema.TaggedError<SearchFailed>()("SearchFailed", {
   message: Schema.String,
+  /** Where it happened (a plugin's stack), for `--debug`. */
+  trace: Schema.optional(Schema.String),
 }) {}
 
 /**
@@ -44,3 +46,7 @@ export class PluginFault extends Error {
     this.name = "PluginFault";
   }
 }
+
+/** The stack of a plugin's exception (or of a failed search), for `--debug`. */
+export const faultTrace = (e: PluginFault | SearchFailed): string | undefined =>
+  e instanceof PluginFault ? (e.cause instanceof Error ? e.cause.stack : String(e.cause)) : e.trace;

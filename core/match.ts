@@ -7,7 +7,7 @@
  * @module
  */
 import { Effect, Option, Random } from "./deps.ts";
-import { PluginFault, type SearchFailed } from "./errors.ts";
+import { faultTrace, PluginFault, type SearchFailed } from "./errors.ts";
 import { CHANCE, type Game, movesOf, pickChance, type Player, type ToMove } from "./game.ts";
 import type { Agent, Choice } from "./players/agents.ts";
 import type { SearchResult } from "./search/types.ts";
@@ -101,10 +101,12 @@ export interface Played<S> {
   readonly transcript: Transcript;
   /** The final state. */
   readonly final: S;
+  /** With reason `"error"`: the stack of the plugin's exception, for `--debug`. */
+  readonly trace?: string;
 }
 
 /** A plugin's exception or a failed search, as the reason a game stopped. */
-const errorResult = (e: PluginFault | SearchFailed): GameResult => ({
+const faultResult = (e: PluginFault | SearchFailed): GameResult => ({
   winner: null,
   margin: 0,
   reason: "error",
@@ -136,6 +138,12 @@ export const runGame = <S, R1, R2, R = never>(
     const emit = options.onEvent ?? (() => Effect.void);
     const maxPlies = options.maxPlies ?? 100_000;
     const moves: TranscriptMove[] = [];
+    // The fault's stack, for `--debug` (not part of the transcript).
+    let trace: string | undefined;
+    const errorResult = (e: PluginFault | SearchFailed): GameResult => {
+      trace = faultTrace(e);
+      return faultResult(e);
+    };
     let state = options.start ?? game.initial();
     /** A player's choice; `None` when the game was interrupted while it thought. */
     const choose = (p: Player): Effect.Effect<Option.Option<Choice>, SearchFailed, R1 | R2 | R> => {
@@ -233,7 +241,7 @@ export const runGame = <S, R1, R2, R = never>(
       result: end,
       ...(stats ? { stats } : {}),
     };
-    return { transcript, final: state };
+    return { transcript, final: state, ...(trace !== undefined ? { trace } : {}) };
   }).pipe(Random.withSeed(options.seed));
 
 /**

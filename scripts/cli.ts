@@ -23,7 +23,7 @@ import { WIN, WIN_THRESHOLD } from "../core/game.ts";
 import { builtinIds, builtins } from "../plugins/registry.ts";
 import { allStrategies } from "../core/search/strategies.ts";
 import { defaultWorkers, type WorkerPool, workerPoolLayer } from "../core/parallel/pool.ts";
-import { PluginFault, SearchFailed } from "../core/errors.ts";
+import { faultTrace, PluginFault, SearchFailed } from "../core/errors.ts";
 import { guardGame } from "../core/engine/guard.ts";
 import { type Engine, liveEngine } from "../core/engine/engine.ts";
 import type { Strategy } from "../core/search/types.ts";
@@ -471,6 +471,16 @@ const isUserError = (e: unknown): e is UserError =>
 export type ProgramServices = Terminal | WorkerPool | Engine;
 
 /**
+ * Says on standard error that a plugin failed or a search could not run: one line, and
+ * with the global `--debug` the stack where it happened (`trace`).
+ */
+export const reportFault = (message: string, trace?: string): Effect.Effect<void> =>
+  Effect.sync(() => {
+    console.error(`error: ${message}`);
+    if (trace !== undefined && Deno.args.includes("--debug")) console.error(trace);
+  });
+
+/**
  * Runs a program with the live terminal, a worker pool (`--workers N`) and the live
  * engine, and exits: the program's code (0 if none; 130 if the user pressed Ctrl-C), 2
  * with a one-line message on a user error, 1 with a one-line message when a plugin
@@ -480,7 +490,6 @@ export const runMain = (
   program: Effect.Effect<number | void, UserError | SearchFailed, ProgramServices>,
   usage: string,
 ): void => {
-  const debug = Deno.args.includes("--debug");
   // One worker pool for the program's lifetime (workers start on first use).
   const workers = workersFromArgs(Deno.args);
   if (typeof workers === "string") {
@@ -505,15 +514,14 @@ export const runMain = (
       console.error(`(${usage} --help shows the usage)`);
       Deno.exit(2);
     }
-    if (failure._tag === "Some" && failure.value instanceof SearchFailed) {
-      console.error(`error: ${failure.value.message}`);
-      Deno.exit(1);
-    }
     const defect = Cause.findDefect(exit.cause);
-    if (Result.isSuccess(defect) && defect.success instanceof PluginFault) {
-      const fault = defect.success;
-      console.error(`error: ${fault.message}`);
-      if (debug) console.error(fault.cause instanceof Error ? fault.cause.stack : fault.cause);
+    const fault = failure._tag === "Some" && failure.value instanceof SearchFailed
+      ? failure.value
+      : Result.isSuccess(defect) && defect.success instanceof PluginFault
+      ? defect.success
+      : undefined;
+    if (fault !== undefined) {
+      Effect.runSync(reportFault(fault.message, faultTrace(fault)));
       Deno.exit(1);
     }
     console.error(`internal error (please report it):\n${Cause.pretty(exit.cause)}`);

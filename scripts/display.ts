@@ -6,6 +6,7 @@
 import type { Game } from "../core/game.ts";
 import type { GameResult } from "../core/match.ts";
 import type { SearchResult } from "../core/search/types.ts";
+import type { Progress } from "../core/engine/engine.ts";
 import { formatValue, num } from "./cli.ts";
 
 /** One line saying how a game ended. */
@@ -36,6 +37,18 @@ export const describeResult = (game: Game<unknown>, r: GameResult): string => {
 export const describeSearch = (game: Game<unknown>, r: SearchResult): string =>
   `depth ${r.depth}${r.exact ? " (exact)" : ""}, value ${formatValue(game, r.value)}, ` +
   `${num(r.nodes)} nodes, ${(r.timeMs / 1000).toFixed(2)} s`;
+
+/**
+ * A search in progress in one line: the last iteration's figures, and on a heartbeat the
+ * time so far (`last`: the latest iteration, if any).
+ */
+export const describeProgress = (
+  game: Game<unknown>,
+  p: Progress,
+  last?: SearchResult,
+): string =>
+  p._tag === "Iteration" ? describeSearch(game, p.result) : `${(p.timeMs / 1000).toFixed(0)} s` +
+    (last === undefined ? "" : ` (last: ${describeSearch(game, last)})`);
 
 /**
  * A status line on standard error (a terminal): each `show` overwrites the last, and

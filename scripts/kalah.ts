@@ -25,7 +25,7 @@ import { runGame } from "../core/match.ts";
 import type { Agent } from "../core/players/agents.ts";
 import type { SearchResult } from "../core/search/types.ts";
 import type { SearchFailed } from "../core/errors.ts";
-import { Terminal } from "../core/terminal.ts";
+import { Terminal, untilInterrupted } from "../core/terminal.ts";
 import kalahPlugin, { type KalahGame, type KalahState } from "../plugins/kalah/mod.ts";
 import { type GamePlugin, makeGame } from "../core/plugin.ts";
 import { WorkerPool } from "../core/parallel/pool.ts";
@@ -250,7 +250,12 @@ const main = Effect.gen(function* () {
       yield* term.print("Optimal move is -1 (depth 0 searches nothing)\n");
       return 0;
     }
-    const r = yield* ai.search(game, s, ai.params);
+    const found = yield* untilInterrupted(ai.search(game, s, ai.params));
+    if (Option.isNone(found)) {
+      yield* term.print("Interrupted: the search stopped before choosing a move.\n");
+      return 0;
+    }
+    const r = found.value;
     yield* term.print(
       r.move === undefined
         ? "Optimal move is -1 (the game is over: there is no move)\n"
@@ -280,19 +285,23 @@ const main = Effect.gen(function* () {
       `Kalah(${n}, ${stones}) ` +
         `from the initial board (parallel modes: ${pool.size} workers)\n`,
     );
-    for (const b of ready) {
-      yield* term.print(`benchmarking ${b.id}\n`);
-      const m = yield* benchOne(game, b.spec, b.params, runs);
-      yield* term.print(
-        `time                 ${m.mean.toFixed(1)} ms (best ${m.best.toFixed(1)} ms, ` +
-          `${m.runs} runs)\n` +
-          `nodes                ${num(m.result.nodes)} (${
-            (m.result.nodes / m.best / 1000).toFixed(2)
-          } M nodes/s at best)\n` +
-          `move                 ${
-            m.result.move === undefined ? "none" : game.formatMove(game.initial(), m.result.move)
-          } (value ${m.result.value})\n`,
-      );
+    const benchmarks = Effect.forEach(ready, (b) =>
+      Effect.gen(function* () {
+        yield* term.print(`benchmarking ${b.id}\n`);
+        const m = yield* benchOne(game, b.spec, b.params, runs);
+        yield* term.print(
+          `time                 ${m.mean.toFixed(1)} ms (best ${m.best.toFixed(1)} ms, ` +
+            `${m.runs} runs)\n` +
+            `nodes                ${num(m.result.nodes)} (${
+              (m.result.nodes / m.best / 1000).toFixed(2)
+            } M nodes/s at best)\n` +
+            `move                 ${
+              m.result.move === undefined ? "none" : game.formatMove(game.initial(), m.result.move)
+            } (value ${m.result.value})\n`,
+        );
+      }), { discard: true });
+    if (Option.isNone(yield* untilInterrupted(benchmarks))) {
+      yield* term.print("Interrupted: the benchmarks stop here.\n");
     }
     return 0;
   }

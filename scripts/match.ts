@@ -22,6 +22,7 @@ import {
   parseCommandLine,
   playerSpec,
   printHelp,
+  reportFault,
   runMain,
   strategiesFor,
   ttFlag,
@@ -133,7 +134,7 @@ const main = Effect.gen(function* () {
   const progress = !json && Deno.stderr.isTerminal();
   const started = performance.now();
   let interrupted = false;
-  let failed: string | undefined;
+  let failed: string | undefined, trace: string | undefined;
   const transcripts: Transcript[] = [];
   if (!json) {
     yield* term.print(
@@ -154,7 +155,7 @@ const main = Effect.gen(function* () {
     tables[1]?.clear();
     const agentA = agentFromSpec<unknown>(specA, strategies, { ttMb, tt: tables[0] });
     const agentB = agentFromSpec<unknown>(specB, strategies, { ttMb, tt: tables[1] });
-    const { transcript } = yield* runGame(game, swap ? [agentB, agentA] : [agentA, agentB], {
+    const ran = yield* runGame(game, swap ? [agentB, agentA] : [agentA, agentB], {
       gameId: opened.specifier,
       options: opened.options,
       seed: seed + i,
@@ -162,11 +163,15 @@ const main = Effect.gen(function* () {
       interrupted: term.interrupted,
       interruption: term.interruption,
     });
+    const { transcript } = ran;
     played++;
     transcripts.push(transcript);
     const r = transcript.result;
     if (r.reason === "interrupted") interrupted = true;
-    if (r.reason === "error") failed = r.error ?? "a search failed";
+    if (r.reason === "error") {
+      failed = r.error ?? "a search failed";
+      trace = ran.trace;
+    }
     for (const c of [0, 1] as const) {
       const t = tallies[c];
       const p = seat(c);
@@ -239,7 +244,7 @@ const main = Effect.gen(function* () {
   };
   // A plugin failed (or a search could not run): the games before are reported, exit 1.
   const code = failed === undefined ? 0 : 1;
-  if (failed !== undefined) yield* Effect.sync(() => console.error(`error: ${failed}`));
+  if (failed !== undefined) yield* reportFault(failed, trace);
   if (json) {
     yield* term.print(
       JSON.stringify(failed === undefined ? report : { ...report, error: failed }) + "\n",

@@ -30,6 +30,7 @@ import {
   parseCommandLine,
   playerSpec,
   printHelp,
+  reportFault,
   runMain,
   strategiesFor,
   ttFlag,
@@ -37,7 +38,9 @@ import {
   userPath,
   withLists,
 } from "./cli.ts";
-import { describeResult, describeSearch } from "./display.ts";
+import { describeProgress, describeResult, describeSearch, StatusLine } from "./display.ts";
+import type { Progress } from "../core/engine/engine.ts";
+import type { SearchResult } from "../core/search/types.ts";
 
 const USAGE = `Usage: deno task play [GAME] [--OPTION VALUE ...] [--p1 SPEC] [--p2 SPEC] [--seed N]
 Plays GAME at the terminal; without GAME, a menu chooses the game, options and players.
@@ -70,18 +73,25 @@ const playGame = (
     const term = yield* Terminal;
     const { game, plugin } = opened;
     const strategies = strategiesFor(plugin);
-    const agents = [
-      agentFromSpec<unknown>(specs[0], strategies, { ttMb }),
-      agentFromSpec<unknown>(specs[1], strategies, { ttMb }),
-    ] as const;
     const names = specs.map(formatSpec);
+    // While an AI thinks, its latest iteration on a status line (a terminal only).
+    const status = Deno.stderr.isTerminal() ? new StatusLine() : undefined;
+    let last: SearchResult | undefined;
+    const thinking = (p: 0 | 1) => (e: Progress) => {
+      status?.show(`${game.players[p]} (${names[p]}) thinking: ${describeProgress(game, e, last)}`);
+      if (e._tag === "Iteration") last = e.result;
+    };
+    const agents = [
+      agentFromSpec<unknown>(specs[0], strategies, { ttMb, onProgress: thinking(0) }),
+      agentFromSpec<unknown>(specs[1], strategies, { ttMb, onProgress: thinking(1) }),
+    ] as const;
     yield* term.print(
       (game.solo === true
         ? `${plugin.name}: ${game.players[0]} (${names[0]}) against chance`
         : `${plugin.name}: ${game.players[0]} (${names[0]}) vs ${game.players[1]} (${names[1]})`) +
         `, seed ${seed}\n`,
     );
-    const { transcript } = yield* runGame(game, agents, {
+    const played = yield* runGame(game, agents, {
       gameId: opened.specifier,
       options: opened.options,
       seed,
@@ -92,6 +102,8 @@ const playGame = (
           case "Start":
             return term.print(`\n${game.render(e.state)}\n`);
           case "Moved": {
+            status?.clear();
+            last = undefined;
             const who = e.by === CHANCE ? "chance" : game.players[e.by];
             const why = e.search ? ` (${describeSearch(game, e.search)})` : "";
             return term.print(`${who} plays ${e.notation}${why}\n\n${game.render(e.state)}\n`);
@@ -101,6 +113,8 @@ const playGame = (
         }
       },
     });
+    status?.clear();
+    const { transcript } = played;
     const opts = Object.entries(opened.options as Record<string, unknown>)
       .map(([k, v]) => ` --${k} ${Array.isArray(v) ? v.join(",") : String(v)}`).join("");
     yield* term.print(
@@ -119,7 +133,7 @@ const playGame = (
     }
     const { result } = transcript;
     if (result.reason !== "error") return 0;
-    yield* Effect.sync(() => console.error(`error: ${result.error}`));
+    yield* reportFault(result.error ?? "a search failed", played.trace);
     return 1;
   });
 

@@ -10,6 +10,8 @@
  *
  * `--fast` searches with the fast engines instead of the tree (the core's plain minimax,
  * the plugin's expectimax without a probability cut-off): the same values, much sooner.
+ * Either way the slider's searches run in the engine's worker (`tree_minimax` /
+ * `tree_expectimax` are the plugin's strategies for the tree), so Ctrl-C stops them.
  *
  * @module
  */
@@ -19,12 +21,14 @@ import { runGame } from "../core/match.ts";
 import type { Agent } from "../core/players/agents.ts";
 import { freshSeed } from "../core/players/agents.ts";
 import { makeGame } from "../core/plugin.ts";
-import { minimaxSearch } from "../core/search/minimax.ts";
+import { search } from "../core/engine/engine.ts";
+import { minimaxStrategy } from "../core/search/strategies.ts";
 import { Terminal } from "../core/terminal.ts";
-import { evaluate, expectimax, gameTree, minimax, takeTree } from "../core/tree.ts";
 import plugin from "../plugins/game2048/mod.ts";
-import { fastExpectimax } from "../plugins/game2048/expectimax.ts";
-import { type Game2048, maxTile, showCells, type State2048 } from "../plugins/game2048/rules.ts";
+import { expectimax2048 } from "../plugins/game2048/expectimax.ts";
+import { treeExpectimax, treeMinimax } from "../plugins/game2048/tree_search.ts";
+import { maxTile, showCells, type State2048 } from "../plugins/game2048/rules.ts";
+import { builtins } from "../plugins/registry.ts";
 import { intFlag, parseCommandLine, runMain, UsageError } from "./cli.ts";
 
 const USAGE = `Usage: deno task testrun (minimax|expectimax) WIDTH HEIGHT DEPTH [--seed N]
@@ -54,24 +58,22 @@ export const testrunAgent = (
   kind: "minimax" | "expectimax",
   depth: number,
   fast: boolean,
-): Agent<State2048> => ({
-  name: `${kind}:${depth}`,
-  choose: (game, state) =>
-    Effect.sync(() => {
-      let move: number | undefined;
-      if (fast) {
-        move = kind === "minimax"
-          ? minimaxSearch(game, state, { depth }).move
-          : fastExpectimax(game as Game2048, state, { depth, minProbability: 0 }).move;
-      } else {
-        const tree = evaluate(game, takeTree(depth, gameTree(game, state)));
-        move = kind === "minimax" ? minimax(tree).move?.move : expectimax(tree).move;
-      }
-      return move === undefined
-        ? { _tag: "Stop", reason: "no legal move" } as const
-        : { _tag: "Move", move } as const;
-    }),
-});
+): Agent<State2048> => {
+  const strategy = fast
+    ? (kind === "minimax" ? minimaxStrategy : expectimax2048)
+    : (kind === "minimax" ? treeMinimax : treeExpectimax);
+  return {
+    name: `${kind}:${depth}`,
+    choose: (game, state) =>
+      Effect.map(
+        search({ strategy, game, state, options: { depth, minProbability: 0 } }),
+        ({ move }) =>
+          move === undefined
+            ? { _tag: "Stop", reason: "no legal move" } as const
+            : { _tag: "Move", move } as const,
+      ),
+  };
+};
 
 const main = Effect.gen(function* () {
   const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);
@@ -107,7 +109,11 @@ const main = Effect.gen(function* () {
     ? freshSeed()
     : yield* intFlag(flags, "seed", 0, 0, 2 ** 31 - 1);
   const evaluation = typeof flags.eval === "string" ? flags.eval : "gradient";
-  const { game, options } = yield* makeGame(plugin, { width, height, eval: evaluation });
+  const { game, options } = yield* makeGame(
+    plugin,
+    { width, height, eval: evaluation },
+    builtins["2048"].url,
+  );
   const fast = flags.fast === true;
   const n = width * height;
   yield* term.print(

@@ -158,12 +158,14 @@ Deno.test("every strategy declares the parameters it reads, with sane ranges", a
   }
   const declared = (name: string) => Object.keys(allStrategies[name].params ?? {}).sort();
   assertEquals(declared("mcts"), ["c"]);
-  assertEquals(declared("par_then_mm"), ["par"]);
-  assertEquals(declared("par_then_ab"), ["par", "ttmb"]);
+  assertEquals(declared("par_then_mm"), ["lastmax", "par"]);
+  assertEquals(declared("par_then_ab"), ["lastmax", "par", "ttmb"]);
   assertEquals(declared("young_bros"), ["par", "ttmb"]);
   assertEquals(declared("lazy_smp"), ["ttmb"]);
   const g2048 = (await Effect.runPromise(loadPlugin("2048", builtins))).plugin;
   assertEquals(Object.keys(g2048.strategies?.expectimax.params ?? {}).sort(), ["cutoff", "slides"]);
+  const kalah = (await Effect.runPromise(loadPlugin("kalah", builtins))).plugin;
+  assertEquals(Object.keys(kalah.strategies?.seq_mm.params ?? {}), ["lastmax"]);
 });
 
 Deno.test("analyze's --strategy parameters are checked (strategyFlag)", async () => {

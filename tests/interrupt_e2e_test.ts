@@ -196,3 +196,46 @@ Deno.test("play: a plugin that never returns is abandoned after its time budget,
   assertStringIncludes(err, "error: plugin ./tests/fixtures/looping.ts did not stop: moves()");
   noTrace(out + err);
 });
+
+Deno.test("match --debug: a plugin's exception is shown with its stack; without, one line", async () => {
+  const args = [
+    "match",
+    "./tests/fixtures/throwing.ts",
+    "--p1",
+    "random",
+    "--p2",
+    "alphabeta:2",
+    "--games",
+    "2",
+  ];
+  const plain = await start(args).done;
+  assertEquals(plain.code, 1, plain.out + plain.err);
+  assertStringIncludes(plain.err, "error: plugin ./tests/fixtures/throwing.ts failed in play()");
+  noTrace(plain.out + plain.err);
+  const debug = await start([...args, "--debug"]).done;
+  assertEquals(debug.code, 1, debug.out + debug.err);
+  assertStringIncludes(debug.err, "error: plugin ./tests/fixtures/throwing.ts failed in play()");
+  assert(/at .*tests\/fixtures\/throwing\.ts:\d+:\d+/.test(debug.err), debug.err);
+});
+
+Deno.test("kalah onemove: Ctrl-C stops a long search (in its worker) and exits 130", async () => {
+  const job = start(["kalah", "onemove", "seq_mm", "(40)"]);
+  await job.waitFor("Initializing Board...");
+  await job.sigint();
+  const { code, out, err } = await job.done;
+  assertEquals(code, 130, out + err);
+  assertStringIncludes(out, "Interrupted: the search stopped before choosing a move.");
+  noTrace(out + err);
+  assert(await job.groupGone(), "no process of the program is left");
+});
+
+Deno.test("testrun: Ctrl-C stops the tree search (in its worker) and exits 130", async () => {
+  const job = start(["testrun", "expectimax", "4", "4", "20", "--seed", "1"]);
+  await job.waitFor("seed 1");
+  await job.sigint();
+  const { code, out, err } = await job.done;
+  assertEquals(code, 130, out + err);
+  assertStringIncludes(out, "Stopped after 0 slides");
+  noTrace(out + err);
+  assert(await job.groupGone(), "no process of the program is left");
+});

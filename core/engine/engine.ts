@@ -17,7 +17,7 @@
  * @module
  */
 import { Context, Effect, Layer, Option, Queue, Stream } from "../deps.ts";
-import { PluginFault, SearchFailed } from "../errors.ts";
+import { faultTrace, PluginFault, SearchFailed } from "../errors.ts";
 import type { Game } from "../game.ts";
 import { WorkerPool } from "../parallel/pool.ts";
 import type { Progress } from "../parallel/protocol.ts";
@@ -93,7 +93,7 @@ const pluginFaults = <A>(effect: Effect.Effect<A, SearchFailed>) =>
     effect,
     (d) =>
       d instanceof PluginFault
-        ? Effect.fail(new SearchFailed({ message: d.message }))
+        ? Effect.fail(new SearchFailed({ message: d.message, trace: faultTrace(d) }))
         : Effect.die(d),
   );
 

@@ -74,7 +74,7 @@ export class WorkerPool extends Context.Service<WorkerPool, {
 interface Job {
   readonly message: Omit<TaskMessage, "id" | "slot">;
   readonly done: (r: readonly TaskResult[]) => void;
-  readonly fail: (message: string) => void;
+  readonly fail: (message: string, trace?: string) => void;
   readonly progress?: (p: Progress) => void;
   /** Set once the job's answer no longer matters (interrupted, failed elsewhere). */
   cancelled: boolean;
@@ -135,7 +135,7 @@ class Pool {
       if (r.type === "stopped") this.stopped++;
       if (!job.cancelled) {
         if (r.type === "done") job.done(r.results);
-        else if (r.type === "error") job.fail(r.message);
+        else if (r.type === "error") job.fail(r.message, r.trace);
         else job.fail("the search was stopped");
       }
       job.released?.();
@@ -291,7 +291,7 @@ const searchOn = (pool: Pool, source: GameSource, task: SearchTask) =>
       cancelled: false,
       ...(task.onProgress !== undefined ? { progress: task.onProgress } : {}),
       done: (rs) => resume(Effect.succeed(rs[0] as SearchResult)),
-      fail: (message) => resume(Effect.fail(new SearchFailed({ message }))),
+      fail: (message, trace) => resume(Effect.fail(new SearchFailed({ message, trace }))),
       ...(budget === undefined ? {} : {
         limit: {
           budgetMs: budget,
@@ -355,13 +355,15 @@ const make = (size: number) =>
                   resume(Effect.succeed(results));
                 }
               },
-              fail: (message) => {
+              fail: (message, trace) => {
                 if (finished) return;
                 finished = true;
                 raise(stop);
                 for (const j of jobs) j.cancelled = true;
                 resume(
-                  Effect.fail(new SearchFailed({ message: `a search worker failed: ${message}` })),
+                  Effect.fail(
+                    new SearchFailed({ message: `a search worker failed: ${message}`, trace }),
+                  ),
                 );
               },
             }));

@@ -148,5 +148,11 @@ export type Progress =
 export type ReplyMessage =
   | { readonly id: number; readonly type: "done"; readonly results: readonly TaskResult[] }
   | { readonly id: number; readonly type: "stopped" }
-  | { readonly id: number; readonly type: "error"; readonly message: string }
+  | {
+    readonly id: number;
+    readonly type: "error";
+    readonly message: string;
+    /** The exception's stack (a plugin's, for `--debug`). */
+    readonly trace?: string;
+  }
   | { readonly id: number; readonly type: "progress"; readonly progress: Progress };

@@ -374,6 +374,14 @@ const parParam = (byDefault: number) => ({
   description: `plies searched in parallel at the top, default ${byDefault}`,
 });
 
+/** The `lastmax` parameter: the root keeps the last of equal maxima (seed 004's `maximumBy`). */
+export const LASTMAX_PARAM = {
+  min: 0,
+  max: 1,
+  integer: true,
+  description: "1: the root keeps the last of equal maxima (seed 004's maximumBy), default 0",
+};
+
 /** The `ttmb` parameter: the shared table's size. */
 const TTMB_PARAM = {
   min: 1,
@@ -388,7 +396,7 @@ export const parThenMm: Strategy = parallelStrategy(
   "parallel minimax for the first par plies (,par=3), sequential minimax below",
   (g, s, o) => minimaxSearch(g, s, o, "min"),
   parThen("minimax"),
-  { par: parParam(3) },
+  { par: parParam(3), lastmax: LASTMAX_PARAM },
 );
 
 /** Seed 004's ParThenAB: parallel minimax for `par` plies (default 1), alpha-beta below. */
@@ -397,7 +405,7 @@ export const parThenAb: Strategy = parallelStrategy(
   "parallel minimax for the first par plies (,par=1), sequential alpha-beta below",
   (g, s, o) => alphabetaSearch(g, s, o, "min"),
   parThen("alphabeta"),
-  { par: parParam(1), ttmb: TTMB_PARAM },
+  { par: parParam(1), lastmax: LASTMAX_PARAM, ttmb: TTMB_PARAM },
 );
 
 /** Seed 004's YoungBros: Young Brothers Wait to `par` plies (default 3). */

@@ -9,7 +9,7 @@
 /// <reference lib="deno.worker" />
 import { Effect } from "../deps.ts";
 import { guardGame } from "../engine/guard.ts";
-import { PluginFault } from "../errors.ts";
+import { faultTrace, PluginFault } from "../errors.ts";
 import type { Game } from "../game.ts";
 import { type GamePlugin, makeGame, pluginLabel, validatePlugin } from "../plugin.ts";
 import type { GameSource } from "../plugin.ts";
@@ -168,11 +168,12 @@ self.onmessage = async (e: MessageEvent<TaskMessage>) => {
     reply = err instanceof SearchStopped ? { id: msg.id, type: "stopped" } : {
       id: msg.id,
       type: "error",
-      message: err instanceof PluginFault
-        ? err.message
+      message: err instanceof Error ? err.message : String(err),
+      trace: err instanceof PluginFault
+        ? faultTrace(err)
         : err instanceof Error
-        ? err.message
-        : String(err),
+        ? err.stack
+        : undefined,
     };
   }
   self.postMessage(reply);

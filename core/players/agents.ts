@@ -11,7 +11,7 @@ import { randomIndex } from "../rng.ts";
 import type { SearchResult, Strategy } from "../search/types.ts";
 import { DEFAULT_TT_MB, TranspositionTable } from "../search/tt.ts";
 import { alphabetaStrategy } from "../search/strategies.ts";
-import { search } from "../engine/engine.ts";
+import { type Progress, search } from "../engine/engine.ts";
 import type { SearchFailed } from "../errors.ts";
 import { Terminal } from "../terminal.ts";
 import { formatSpec, type PlayerSpec } from "./spec.ts";
@@ -66,6 +66,8 @@ export interface AgentOptions {
   readonly ttMb?: number;
   /** A table to use instead (a match reuses one per player, cleared between games). */
   readonly tt?: TranspositionTable;
+  /** Hears the search's progress while the player thinks (`play`'s status line). */
+  readonly onProgress?: (p: Progress) => void;
 }
 
 /** A seed for a search's own random choices, drawn from Effect's `Random`. */
@@ -108,7 +110,7 @@ export const searchAgent = <S>(
           game,
           state,
           options: { ...budget, tt: tt ?? false, distance: true, seed },
-        });
+        }, options.onProgress);
         return move(r.move ?? game.moves(state)[0], r);
       }),
   };

@@ -10,14 +10,17 @@
  * row, from 0).
  *
  * The plugin's `expectimax` strategy is the fast 2048 expectimax (`expectimax.ts`);
- * `minimax` is the core's (the computer minimizes, seed 001's minimax). Seed 001's own
- * functions on `[[Int]]` grids are in `seed001.ts`.
+ * `minimax` is the core's (the computer minimizes, seed 001's minimax); `tree_minimax` and
+ * `tree_expectimax` are seed 001's own searches over the lazy game tree (`tree_search.ts`,
+ * what `deno task testrun` plays). Seed 001's own functions on `[[Int]]` grids are in
+ * `seed001.ts`.
  *
  * @module
  */
 import { Effect, Schema } from "../../core/deps.ts";
 import { definePlugin, type GamePlugin } from "../../core/plugin.ts";
 import { expectimax2048 } from "./expectimax.ts";
+import { treeExpectimax, treeMinimax } from "./tree_search.ts";
 import { createGame, type EvalName, type State2048 } from "./rules.ts";
 
 const size = (what: string) =>
@@ -47,7 +50,11 @@ const plugin: GamePlugin<Game2048Options, State2048> = definePlugin({
   description: "slide and merge tiles on a w x h grid; the computer places 2s and 4s",
   options: Game2048Options,
   create: (o: Game2048Options) => createGame(o.width, o.height, o.eval as EvalName),
-  strategies: { expectimax: expectimax2048 },
+  strategies: {
+    expectimax: expectimax2048,
+    tree_minimax: treeMinimax,
+    tree_expectimax: treeExpectimax,
+  },
   defaultOpponent: "random",
 });
 export default plugin;

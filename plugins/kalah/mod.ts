@@ -17,6 +17,7 @@ import { definePlugin, type GamePlugin } from "../../core/plugin.ts";
 import type { SearchOptions, SearchResult, Strategy } from "../../core/search/types.ts";
 import type { Game } from "../../core/game.ts";
 import { fastSearch } from "./fast.ts";
+import { LASTMAX_PARAM } from "../../core/parallel/strategies.ts";
 import { type KalahGame, kalahGame } from "./game.ts";
 import type { KalahState } from "./rules.ts";
 import { solveStrategy } from "./solve.ts";
@@ -57,13 +58,18 @@ export const KalahOptions = Schema.Struct({
 /** Decoded Kalah options. */
 export type KalahOptions = typeof KalahOptions.Type;
 
-/** Seed 004's `SeqMM`: plain minimax in house order, specialised (same results as `minimax`). */
+/**
+ * Seed 004's `SeqMM`: plain minimax in house order, specialised (same results as
+ * `minimax`); with `,lastmax=1` the root keeps the last of equal maxima, as the seed's
+ * program does (`deno task kalah`).
+ */
 export const seqMmStrategy: Strategy = {
   name: "seq_mm",
   description: "seed 004's SeqMM: plain minimax, Kalah-specialised (same result as minimax)",
   allBest: true,
+  params: { lastmax: LASTMAX_PARAM },
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult =>
-    fastSearch(game, state, options, "mm"),
+    fastSearch(game, state, options, "mm", options.params?.lastmax === 1),
 };
 
 /** Seed 004's `SeqAB`: alpha-beta without ordering or table, specialised. */

@@ -14,13 +14,12 @@
  * @module
  */
 import type { Effect } from "../../core/deps.ts";
-import { Effect as E } from "../../core/deps.ts";
 import type { Game } from "../../core/game.ts";
-import type { SearchResult } from "../../core/search/types.ts";
+import type { SearchResult, Strategy } from "../../core/search/types.ts";
 import type { SearchFailed } from "../../core/errors.ts";
+import { search } from "../../core/engine/engine.ts";
 import { parallelStrategies } from "../../core/parallel/strategies.ts";
-import { runStrategy } from "../../core/search/strategies.ts";
-import { fastSearch } from "./fast.ts";
+import { seqAbStrategy, seqMmStrategy } from "./mod.ts";
 
 /** A mode's parameters: `(depth)` or `(depth, parDepth)`. */
 export interface ModeParams {
@@ -38,7 +37,7 @@ export interface ModeSpec {
   readonly arity: 1 | 2;
   /** One line for the help text. */
   readonly description: string;
-  /** Searches a position (a parallel mode on the worker pool). */
+  /** Searches a position through the engine (in a worker; the parallel modes on the pool). */
   readonly search: <S>(
     game: Game<S>,
     state: S,
@@ -51,13 +50,21 @@ export interface ModeSpec {
 /** The deepest search a mode takes: the player-spec grammar's limit (`alphabeta:1000`). */
 export const MAX_DEPTH = 1000;
 
+/** A strategy with seed 004's parameters, through the engine (in a worker, interruptible). */
+const run = <S>(
+  strategy: Strategy,
+  game: Game<S>,
+  state: S,
+  p: ModeParams,
+  params: Readonly<Record<string, number>>,
+) => search({ strategy, game, state, options: { depth: p.depth, params } });
+
 /** Seed 004's SeqMM: minimax, the root keeping the last of equal maxima (`maximumBy`). */
 const seqMm = <S>(game: Game<S>, state: S, p: ModeParams) =>
-  E.sync(() => fastSearch(game, state, { depth: p.depth }, "mm", true));
+  run(seqMmStrategy, game, state, p, { lastmax: 1 });
 
 /** Seed 004's SeqAB: alpha-beta in house order, the first best move (`runAB`). */
-const seqAb = <S>(game: Game<S>, state: S, p: ModeParams) =>
-  E.sync(() => fastSearch(game, state, { depth: p.depth }, "ab"));
+const seqAb = <S>(game: Game<S>, state: S, p: ModeParams) => run(seqAbStrategy, game, state, p, {});
 
 /**
  * A parallel mode: the core strategy with seed 004's parDepth as `par`, or with
@@ -70,12 +77,10 @@ const parallel = (
   lastmax: boolean,
 ) =>
 <S>(game: Game<S>, state: S, p: ModeParams) =>
-  p.parDepth === 0
-    ? sequential(game, state, p)
-    : runStrategy(parallelStrategies[name], game, state, {
-      depth: p.depth,
-      params: { par: p.parDepth ?? 1, ...(lastmax ? { lastmax: 1 } : {}) },
-    });
+  p.parDepth === 0 ? sequential(game, state, p) : run(parallelStrategies[name], game, state, p, {
+    par: p.parDepth ?? 1,
+    ...(lastmax ? { lastmax: 1 } : {}),
+  });
 
 /** Seed 004's modes in its order. */
 export const MODES: readonly ModeSpec[] = [
