@@ -42,12 +42,15 @@ import {
   type PluginError,
 } from "./core/plugin.ts";
 import type { Game } from "./core/game.ts";
+import { guardPlugin } from "./core/guard.ts";
+import { pluginLabel } from "./core/source.ts";
 
 export * from "./core/game.ts";
 export * from "./core/tree.ts";
 export * from "./core/hash.ts";
 export * from "./core/rng.ts";
 export * from "./core/plugin.ts";
+export * from "./core/source.ts";
 export * from "./core/match.ts";
 export * from "./core/terminal.ts";
 export * from "./core/players/agents.ts";
@@ -61,7 +64,8 @@ export * from "./core/parallel/strategies.ts";
 export type { Task, TaskResult, TaskSettings, WireOptions } from "./core/parallel/protocol.ts";
 export * from "./core/errors.ts";
 export * from "./core/engine/engine.ts";
-export * from "./core/engine/guard.ts";
+export * from "./core/engine/strategies.ts";
+export * from "./core/guard.ts";
 export { type AlphaBetaEngine, alphabetaEngine, alphabetaSearch } from "./core/search/alphabeta.ts";
 export { type MctsParams, mctsSearch } from "./core/search/mcts.ts";
 export * from "./core/search/strategies.ts";
@@ -71,6 +75,8 @@ export { builtins } from "./plugins/registry.ts";
 export interface LoadedGame {
   /** The plugin. */
   readonly plugin: GamePlugin<unknown, unknown>;
+  /** The specifier it was loaded by (an id, path or URL). */
+  readonly specifier: string;
   /** The plugin module's URL. */
   readonly url: string;
   /** The decoded options. */
@@ -82,7 +88,8 @@ export interface LoadedGame {
 /**
  * Loads a game by built-in id (`"kalah"`, `"tictactoe"`, ...) or by a plugin module's
  * path or URL, and builds it from options (missing ones take their defaults). The error
- * lists every problem with the module or the options.
+ * lists every problem with the module or the options. A user's plugin comes guarded
+ * (`guardPlugin`): its exceptions are `PluginFault`s naming it and the function.
  */
 export const loadGame = (
   specifier: string,
@@ -91,5 +98,6 @@ export const loadGame = (
   Effect.gen(function* () {
     const { plugin, url } = yield* loadPlugin(specifier, builtins);
     const made = yield* makeGame(plugin, options, url);
-    return { plugin, url, options: made.options, game: made.game };
+    const game = guardPlugin(made.game, url, pluginLabel(url));
+    return { plugin, specifier, url, options: made.options, game };
   });

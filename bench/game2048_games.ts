@@ -116,6 +116,7 @@ export const playOne = (
   const { game, options: decoded } = Effect.runSync(makeGame(plugin, options));
   const agent = searchAgent<readonly number[]>(strategies[p.strategy], {
     ...(p.depth !== undefined ? { depth: p.depth } : {}),
+    ...(p.iterations !== undefined ? { iterations: p.iterations } : {}),
     ...(p.timeMs !== undefined ? { timeMs: p.timeMs } : {}),
     ...(p.params !== undefined ? { params: p.params } : {}),
   }, { ttMb: 1 });

@@ -19,7 +19,7 @@ import { defaultWorkers, workerPoolLayer } from "../core/parallel/pool.ts";
 import { parallelStrategies } from "../core/parallel/strategies.ts";
 import { alphabetaEngine } from "../core/search/alphabeta.ts";
 import { minimaxEngine } from "../core/search/minimax.ts";
-import { runStrategy } from "../core/search/strategies.ts";
+import { runStrategy } from "../core/engine/strategies.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
 
 /** What the experiment measures. */

@@ -183,7 +183,7 @@ export const run = async (args: readonly string[]): Promise<void> => {
     row(
       `MCTS ${name}, ${iters} iterations`,
       bestOf(runs, () => {
-        const r = mctsSearch(g, s, { depth: iters, rng: makeRng(1) });
+        const r = mctsSearch(g, s, { iterations: iters, rng: makeRng(1) });
         return {
           count: r.nodes,
           ms: r.timeMs,

@@ -9,6 +9,7 @@ export {
   Cause,
   Clock,
   Context,
+  Data,
   Deferred,
   Duration,
   Effect,

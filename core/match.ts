@@ -80,7 +80,10 @@ export interface RunOptions<S, R> {
   readonly options?: unknown;
   /** The seed for chance moves and random players. */
   readonly seed: number;
-  /** Stop after this many plies (default 100000), recorded as `"move limit"`. */
+  /**
+   * Stop after this many plies, chance moves included (default 100000), recorded as
+   * `"move limit"`; a game that ends on its last ply ends as usual.
+   */
   readonly maxPlies?: number;
   /** The start position (default the game's initial one). */
   readonly start?: S;
@@ -164,7 +167,10 @@ export const runGame = <S, R1, R2, R = never>(
           return { winner: null, margin: 0, reason: "interrupted" };
         }
         const tm = game.toMove(state);
+        // Every ply counts toward the limit, chance moves included.
+        const limit: GameResult = { winner: null, margin: 0, reason: "move limit" };
         if (tm === CHANCE) {
+          if (moves.length >= maxPlies) return limit;
           const m = pickChance(game.chances(state), yield* Random.next);
           const notation = game.formatMove(state, m);
           state = game.play(state, m);
@@ -177,8 +183,7 @@ export const runGame = <S, R1, R2, R = never>(
           const o = game.outcome(state) ?? { winner: null, margin: 0 };
           return { winner: o.winner, margin: o.margin, reason: "end" };
         }
-        // Every ply counts, chance moves included.
-        if (moves.length >= maxPlies) return { winner: null, margin: 0, reason: "move limit" };
+        if (moves.length >= maxPlies) return limit;
         const t0 = performance.now();
         const chosen = yield* choose(tm);
         const ms = performance.now() - t0;

@@ -5,9 +5,10 @@
  *
  * @module
  */
-import { Effect, Result, Schema, SchemaAST, SchemaIssue } from "./deps.ts";
+import { Data, Effect, Result, Schema, SchemaAST, SchemaIssue } from "./deps.ts";
 import type { Game } from "./game.ts";
 import type { Strategy } from "./search/types.ts";
+import { rememberSource, userCwd } from "./source.ts";
 
 /**
  * What a plugin module exports as default.
@@ -60,10 +61,54 @@ export class PluginError extends Schema.TaggedError<PluginError>()("PluginError"
   message: Schema.String,
 }) {}
 
-/** Game options did not decode; the message lists every problem. */
-export class OptionsError extends Schema.TaggedError<OptionsError>()("OptionsError", {
-  message: Schema.String,
-}) {}
+/** One problem with a game's options: which option, the value given, what is wrong. */
+export interface OptionProblem {
+  /** The option's name; absent for a problem of the options as a whole. */
+  readonly option?: string;
+  /** The item of a list option (`"2"`, or `"1.2"` in nested lists), counted from 1. */
+  readonly item?: string;
+  /** The value given (absent when the option was left out). */
+  readonly value?: unknown;
+  /** What is wrong, or what is allowed (`"must be an integer from 1 to 16"`, `"unknown option"`). */
+  readonly problem: string;
+}
+
+/**
+ * Game options did not decode: one entry per problem, and every option the game has.
+ * `message` is the entries formatted (`optionsMessage`); a program that shows problems
+ * one by one (the menu asks again for one option) reads `problems`.
+ */
+export class OptionsError extends Data.TaggedError("OptionsError")<{
+  /** Every problem, formatted for a command line. */
+  readonly message: string;
+  /** The plugin's id. */
+  readonly plugin: string;
+  /** Each problem. */
+  readonly problems: readonly OptionProblem[];
+  /** The names of the game's options. */
+  readonly known: readonly string[];
+}> {}
+
+/** How a problem reads on a command line: `--pits: must be ...`. */
+export const formatProblem = (p: OptionProblem): string =>
+  p.option === undefined
+    ? p.problem
+    : `--${p.option}${p.item !== undefined ? ` (item ${p.item})` : ""}: ${p.problem}`;
+
+/** An `OptionsError` for `plugin`'s problems, its message made from them. */
+const optionsError = (
+  plugin: string,
+  problems: readonly OptionProblem[],
+  known: readonly string[],
+): OptionsError =>
+  new OptionsError({
+    message: `bad options for ${plugin}:\n` +
+      problems.map((p) => `  ${formatProblem(p)}\n`).join("") +
+      `  (options of ${plugin}: ${known.map((k) => `--${k}`).join(", ") || "none"})`,
+    plugin,
+    problems,
+    known,
+  });
 
 /** A loaded plugin with the specifier it was loaded from (workers reload it from there). */
 export interface LoadedPlugin {
@@ -91,46 +136,39 @@ const PluginShape = Schema.Struct({
   create: Schema.declare(isFunction, { expected: "a function from options to a game" }),
 });
 
-/** Formats a Schema error as lines `path: message`, naming paths with `prefix`. */
+/** A Schema error's issues: each with its path and its message. */
+const schemaIssues = (
+  error: Schema.SchemaError,
+): { readonly path: readonly PropertyKey[]; readonly message: string }[] =>
+  SchemaIssue.makeFormatterStandardSchemaV1()(error.issue).issues.map((i) => {
+    const msg = i.message.replace(/^Expected no excess property$/, "unknown");
+    return {
+      path: (i.path ?? []).map((p) => (typeof p === "object" ? p.key : p)),
+      message: msg,
+    };
+  });
+
+/** Formats a Schema error as lines `path: message`, naming paths with `name`. */
 export const formatIssues = (
   error: Schema.SchemaError,
   name: (path: readonly PropertyKey[]) => string,
 ): string[] =>
-  SchemaIssue.makeFormatterStandardSchemaV1()(error.issue).issues.map((i) => {
-    const path = (i.path ?? []).map((p) => (typeof p === "object" ? p.key : p));
-    const msg = i.message.replace(/^Expected no excess property$/, "unknown");
-    return path.length === 0 ? msg : `${name(path)}: ${msg[0].toLowerCase()}${msg.slice(1)}`;
-  });
+  schemaIssues(error).map(({ path, message }) =>
+    path.length === 0 ? message : `${name(path)}: ${lowerFirst(message)}`
+  );
+
+/** A message to follow a name and a colon. */
+const lowerFirst = (s: string): string => `${s[0].toLowerCase()}${s.slice(1)}`;
 
 /** True when a specifier looks like a URL (`https:`, `file:`, `jsr:`, `npm:`, ...). */
 const isUrlLike = (s: string): boolean =>
   /^[a-z][a-z0-9+.-]*:/i.test(s) && !/^[a-z]:[\\/]/i.test(s);
-
-/**
- * The directory the user ran the program from: `INIT_CWD` when `deno task` set it (a task
- * runs in the project's directory, not the user's) and the program may read it
- * (`--allow-env=INIT_CWD`), else the working directory.
- */
-export const userCwd = (): string => {
-  const env = Deno.permissions.querySync({ name: "env", variable: "INIT_CWD" });
-  const dir = env.state === "granted" ? Deno.env.get("INIT_CWD") : undefined;
-  return dir !== undefined && dir !== "" ? dir : Deno.cwd();
-};
 
 /** Resolves a module specifier (a path relative to the user's directory, or a URL). */
 export const resolveSpecifier = (specifier: string): string =>
   isUrlLike(specifier)
     ? specifier
     : new URL(specifier, `file://${userCwd().replace(/\/?$/, "/")}`).href;
-
-/**
- * How messages name a plugin module: a file under the user's directory by its relative
- * path (`./my.ts`), any other by its URL.
- */
-export const pluginLabel = (url: string): string => {
-  const here = `file://${userCwd().replace(/\/?$/, "/")}`;
-  return url.startsWith(here) ? `./${url.slice(here.length)}` : url;
-};
 
 /**
  * Checks that a module's default export is a plugin; the error lists every problem.
@@ -211,26 +249,26 @@ export const coerceOption = (text: string): unknown => {
   return t;
 };
 
-/** Where a game came from: enough for a worker to build the same game again. */
-export interface GameSource {
-  /** The plugin module's URL. */
-  readonly url: string;
-  /** The raw options it was built from. */
-  readonly options: Readonly<Record<string, unknown>>;
-}
-
-const sources = new WeakMap<object, GameSource>();
-
-/** The module and options a game was built from (by `makeGame` with a URL), if known. */
-export const gameSource = (game: object): GameSource | undefined => sources.get(game);
-
-/** Records where a game came from (a wrapper of a game keeps its source this way). */
-export const rememberSource = (game: object, source: GameSource): void => {
-  sources.set(game, source);
+/**
+ * The raw options with each list option given one item (`--heaps 5`) made a list of
+ * one, as a comma-separated list of one item is.
+ */
+const withLists = <O, S>(
+  plugin: GamePlugin<O, S>,
+  raw: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> => {
+  const ast = plugin.options.ast;
+  if (ast._tag !== "Objects") return raw;
+  const lists = new Set(
+    ast.propertySignatures.filter((ps) => ps.type._tag === "Arrays").map((ps) => String(ps.name)),
+  );
+  return Object.fromEntries(
+    Object.entries(raw).map(([k, v]) => [k, lists.has(k) && !Array.isArray(v) ? [v] : v]),
+  );
 };
 
 /**
- * Builds a game from a plugin and raw options; the error names every bad option. With
+ * Builds a game from a plugin and raw options (a list option may be given one item); the error names every bad option. With
  * the plugin's module `url`, the game remembers its source (see `gameSource`), so that
  * parallel searches can rebuild it in workers.
  */
@@ -243,43 +281,40 @@ export const makeGame = <O, S>(
     const decoded = Schema.decodeUnknownResult(plugin.options, {
       errors: "all",
       onExcessProperty: "error",
-    })(raw);
+    })(withLists(plugin, raw));
     // Unknown options are named even for a struct without fields (which Schema lets pass).
     const names = new Set(optionHelp(plugin).map((o) => o.name));
     const unknown = plugin.options.ast._tag === "Objects"
       ? Object.keys(raw).filter((k) => !names.has(k))
       : [];
     if (Result.isFailure(decoded) || unknown.length > 0) {
-      const lines = Result.isFailure(decoded)
-        ? formatIssues(
-          decoded.failure,
-          ([name, ...rest]) =>
-            `--${String(name)}${
-              rest.length > 0 ? ` (item ${rest.map((i) => Number(i) + 1).join(".")})` : ""
-            }`,
-        )
+      const problems: OptionProblem[] = Result.isFailure(decoded)
+        ? schemaIssues(decoded.failure).map(({ path: [name, ...rest], message }) => ({
+          ...(name === undefined ? {} : { option: String(name), value: raw[String(name)] }),
+          ...(rest.length > 0 ? { item: rest.map((i) => Number(i) + 1).join(".") } : {}),
+          problem: message === "unknown"
+            ? "unknown option"
+            : name === undefined
+            ? message
+            : lowerFirst(message),
+        }))
         : [];
       for (const k of unknown) {
-        if (!lines.includes(`--${k}: unknown`)) lines.unshift(`--${k}: unknown`);
+        if (!problems.some((p) => p.option === k && p.problem === "unknown option")) {
+          problems.unshift({ option: k, value: raw[k], problem: "unknown option" });
+        }
       }
-      for (let i = 0; i < lines.length; i++) {
-        lines[i] = lines[i].replace(/: unknown$/, ": unknown option");
-      }
-      const known = optionHelp(plugin).map((o) => `--${o.name}`).join(", ") || "none";
-      return yield* new OptionsError({
-        message: `bad options for ${plugin.id}:\n` + lines.map((l) => `  ${l}`).join("\n") +
-          `\n  (options of ${plugin.id}: ${known})`,
-      });
+      return yield* optionsError(plugin.id, problems, [...names]);
     }
     const options = (decoded as Result.Success<O, never>).success;
     const game = yield* Effect.try({
       try: () => plugin.create(options),
       catch: (e) =>
-        new OptionsError({
-          message: `bad options for ${plugin.id}: ${e instanceof Error ? e.message : String(e)}`,
-        }),
+        optionsError(plugin.id, [{ problem: e instanceof Error ? e.message : String(e) }], [
+          ...names,
+        ]),
     });
-    if (url !== undefined) sources.set(game, { url, options: { ...raw } });
+    if (url !== undefined) rememberSource(game, { url, options: { ...raw } });
     return { game, options };
   });
 

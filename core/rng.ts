@@ -6,6 +6,7 @@
  * @module
  */
 import { Effect, Random } from "./deps.ts";
+import { fmix32 } from "./hash.ts";
 
 /** A source of uniform numbers in [0, 1). */
 export interface Rng {
@@ -28,12 +29,10 @@ export interface Rng {
  */
 export const makeRng = (seed: number): Rng => {
   let s = seed >>> 0;
+  // splitmix32: a Weyl sequence through murmur3's finalizer.
   const split = () => {
     s = (s + 0x9e3779b9) | 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-    return (z ^ (z >>> 16)) >>> 0;
+    return fmix32(s) >>> 0;
   };
   let a = split(), b = split(), c = split(), d = split();
   const next = () => {

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { loadGame } from "../mod.ts";
 import { Effect, Option } from "../core/deps.ts";
 import { type Progress, search } from "../core/engine/engine.ts";
 import { CHANCE } from "../core/game.ts";
@@ -21,7 +22,6 @@ import {
   formatValue,
   intFlag,
   num,
-  openGame,
   parseCommandLine,
   parseMoves,
   printHelp,
@@ -42,6 +42,7 @@ Analyses the position after the moves (in the game's notation, comma-separated).
                    parameters follow commas: young_bros,par=2
   --workers N      worker threads for the parallel strategies (default: the cores)
   --depth D        search depth in plies (default 6)
+  --iterations N   mcts's budget: iterations (playouts) instead of a depth (default 10000)
   --time T         time budget instead of a depth: 500ms, 2s, or milliseconds
   --solve          the exact value: the game's solver, or alpha-beta to the end
   --all            also list every optimal move (alpha-beta and minimax)
@@ -54,7 +55,7 @@ prints the best move so far (from the last completed iteration), exit code 130.
 `;
 
 const FLAGS = {
-  string: ["moves", "strategy", "depth", "time", "tt-mb", "workers"],
+  string: ["moves", "strategy", "depth", "iterations", "time", "tt-mb", "workers"],
   boolean: ["json", "jsonl", "solve", "all"],
 } as const;
 
@@ -74,7 +75,7 @@ const main = Effect.gen(function* () {
   if (positional.length !== 1) {
     return yield* new UsageError({ message: "name one game to analyse" });
   }
-  const opened = yield* openGame(positional[0], gameOptions);
+  const opened = yield* loadGame(positional[0], gameOptions);
   const { game, plugin } = opened;
   const strategies = strategiesFor(plugin);
   const { moves, state } = yield* parseMoves(
@@ -102,13 +103,25 @@ const main = Effect.gen(function* () {
     return yield* new UsageError({ message: `--solve: ${game.unsolvable}` });
   }
   const ttMb = yield* ttFlag(flags);
-  // For mcts the "depth" is an iteration count.
-  const depth = solve
-    ? Infinity
-    : yield* intFlag(flags, "depth", name === "mcts" ? 10_000 : 6, 0, name === "mcts" ? 1e8 : 1000);
+  // MCTS's budget is a number of iterations (--iterations); --depth is plies, for the others.
+  const iterative = name === "mcts";
+  if (flags[iterative ? "depth" : "iterations"] !== undefined) {
+    return yield* new UsageError({
+      message: iterative
+        ? "--depth is a depth in plies, and mcts counts iterations: give --iterations N or --time T"
+        : `--iterations is mcts's budget; ${name} takes --depth D (plies) or --time T`,
+    });
+  }
+  if (flags.iterations !== undefined && flags.time !== undefined) {
+    return yield* new UsageError({
+      message: "--iterations and --time cannot be combined: give an iteration count or a time",
+    });
+  }
+  const depth = solve ? Infinity : yield* intFlag(flags, "depth", 6, 0, 1000);
+  const iterations = yield* intFlag(flags, "iterations", 10_000, 1, 1e8);
   const timeMs = typeof flags.time === "string" ? yield* timeFlag(flags.time) : undefined;
   const options: EngineOptions = {
-    ...(timeMs !== undefined ? { timeMs } : { depth }),
+    ...(timeMs !== undefined ? { timeMs } : iterative ? { iterations } : { depth }),
     distance: true,
     allBest: flags.all === true,
     // The core table, for the core strategies (a game's own strategy keeps its own).
@@ -145,6 +158,7 @@ const main = Effect.gen(function* () {
     value: r.value,
     valueText: formatValue(game, r.value),
     pv: notation(r.pv),
+    ...(r.bounds ? { bounds: r.bounds } : {}),
     nodes: r.nodes,
     timeMs: Math.round(r.timeMs * 10) / 10,
     nodesPerSecond: Math.round(nps(r)),
@@ -168,7 +182,12 @@ const main = Effect.gen(function* () {
       }
       status?.show(
         `searching ${(p.timeMs / 1000).toFixed(0)} s` +
-          (last !== undefined ? ` (depth ${last.depth} done, ${num(last.nodes)} nodes)` : ""),
+          (last === undefined
+            ? ""
+            : last.bounds !== undefined
+            ? ` (bounds ${boundsText(last.bounds)} after step ${last.depth}, ` +
+              `${num(last.nodes)} nodes)`
+            : ` (depth ${last.depth} done, ${num(last.nodes)} nodes)`),
       );
       return;
     }
@@ -179,8 +198,17 @@ const main = Effect.gen(function* () {
       writeStdout(infoLine(p.result) + "\n");
     }
   };
+  const boundsText = (b: NonNullable<SearchResult["bounds"]>) =>
+    `${formatValue(game, b.lower)}..${formatValue(game, b.upper)}`;
+  // A solver's step (an MTD(f) pass, a root move settled) shows the bounds it proved.
   const infoLine = (r: SearchResult) =>
-    `info depth ${r.depth}${r.exact ? " (exact)" : ""}  value ${formatValue(game, r.value)}  ` +
+    (r.bounds !== undefined
+      ? `info step ${r.depth}  bounds ${boundsText(r.bounds)}  guess ${
+        formatValue(game, r.value)
+      }  `
+      : `info depth ${r.depth}${r.exact ? " (exact)" : ""}  value ${
+        formatValue(game, r.value)
+      }  `) +
     (r.visits !== undefined ? `visits ${num(r.visits)}  ` : "") +
     `nodes ${num(r.nodes)}  ${num(nps(r))} nodes/s  ${(r.timeMs / 1000).toFixed(2)} s  ` +
     `pv ${notation(r.pv).join(" ")}`;

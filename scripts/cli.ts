@@ -12,19 +12,17 @@ import {
   coerceOption,
   type GamePlugin,
   loadPlugin,
-  makeGame,
   optionHelp,
   OptionsError,
   PluginError,
-  userCwd,
 } from "../core/plugin.ts";
 import type { Game } from "../core/game.ts";
 import { WIN, WIN_THRESHOLD } from "../core/game.ts";
 import { builtinIds, builtins } from "../plugins/registry.ts";
-import { allStrategies } from "../core/search/strategies.ts";
+import { allStrategies } from "../core/engine/strategies.ts";
 import { defaultWorkers, type WorkerPool, workerPoolLayer } from "../core/parallel/pool.ts";
 import { faultTrace, PluginFault, SearchFailed } from "../core/errors.ts";
-import { guardGame } from "../core/engine/guard.ts";
+import { userCwd } from "../core/source.ts";
 import { type Engine, liveEngine } from "../core/engine/engine.ts";
 import type { Strategy } from "../core/search/types.ts";
 import {
@@ -183,50 +181,6 @@ export const parseCommandLine = (
     }
     return { flags, gameOptions, positional: split.positional.map((p) => p.word) };
   });
-
-/** A game ready to play: its plugin, module URL, decoded options and the game. */
-export interface OpenedGame {
-  /** The plugin. */
-  readonly plugin: GamePlugin<unknown, unknown>;
-  /** The specifier the user gave (an id, path or URL). */
-  readonly specifier: string;
-  /** The plugin module's URL. */
-  readonly url: string;
-  /** The decoded options. */
-  readonly options: unknown;
-  /** The game. */
-  readonly game: Game<unknown>;
-}
-
-/** Loads a game by id or module and builds it from the options. */
-export const openGame = (
-  specifier: string,
-  rawOptions: Readonly<Record<string, unknown>>,
-): Effect.Effect<OpenedGame, PluginError | OptionsError> =>
-  Effect.gen(function* () {
-    const { plugin, url } = yield* loadPlugin(specifier, builtins);
-    const { game, options } = yield* makeGame(plugin, withLists(plugin, rawOptions), url);
-    // Guarded: a plugin's exception names the plugin and its function (see guardGame).
-    return { plugin, specifier, url, options, game: guardGame(game, specifier) };
-  });
-
-/**
- * The raw options with each list option given one item (`--heaps 5`) made a list of
- * one, as a comma-separated list of one item is.
- */
-export const withLists = (
-  plugin: GamePlugin<unknown, unknown>,
-  raw: Readonly<Record<string, unknown>>,
-): Readonly<Record<string, unknown>> => {
-  const ast = plugin.options.ast;
-  if (ast._tag !== "Objects") return raw;
-  const lists = new Set(
-    ast.propertySignatures.filter((ps) => ps.type._tag === "Arrays").map((ps) => String(ps.name)),
-  );
-  return Object.fromEntries(
-    Object.entries(raw).map(([k, v]) => [k, lists.has(k) && !Array.isArray(v) ? [v] : v]),
-  );
-};
 
 /** Every strategy a game can use: the built-in ones and the plugin's own. */
 export const strategiesFor = (

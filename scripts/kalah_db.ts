@@ -8,10 +8,10 @@
  *
  * @module
  */
-import { Effect } from "../core/deps.ts";
-import { Terminal } from "../core/terminal.ts";
+import { Effect, Option } from "../core/deps.ts";
+import { Terminal, untilInterrupted, writeStdout } from "../core/terminal.ts";
 import { dbSize } from "../plugins/kalah/db.ts";
-import { buildDbParallel } from "../plugins/kalah/db_build.ts";
+import { buildDbParallel, type BuildTick } from "../plugins/kalah/db_build.ts";
 import { dbFileName, defaultDbDir, loadDb, saveDb } from "../plugins/kalah/db_file.ts";
 import { intFlag, num, parseCommandLine, runMain, UsageError, workersFromArgs } from "./cli.ts";
 import { defaultWorkers } from "../core/parallel/pool.ts";
@@ -27,7 +27,50 @@ into out/kalah-db/, where the exact solver (deno task analyze kalah --solve) fin
   --stones K     the largest number of stones left (default 20; memory: 1 byte a position)
   --workers W    threads building it (default: this machine's cores, ${defaultWorkers()})
   --dir DIR      write there instead (the solver reads only out/kalah-db/)
+On a terminal, a line per level and a progress line every second; Ctrl-C stops the build
+(nothing is written; exit code 130).
 `;
+
+/** Seconds as `12.3 s` or `4:05` (minutes). */
+const elapsed = (ms: number): string => {
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const m = Math.floor(s / 60);
+  return `${m}:${String(Math.floor(s - 60 * m)).padStart(2, "0")}`;
+};
+
+/**
+ * The build's progress on a terminal: a line per level settled, and a status line
+ * (rewritten in place) about every second within a level; nothing on a pipe.
+ */
+const progressDisplay = (pits: number, maxStones: number, live: boolean) => {
+  let shown = false;
+  const clear = () => {
+    if (shown) writeStdout("\r\x1b[K");
+    shown = false;
+  };
+  return {
+    level: (level: number, positions: number, ms: number) => {
+      if (!live) return;
+      clear();
+      writeStdout(
+        `  level ${String(level).padStart(3)}: ${num(positions).padStart(13)} positions, ` +
+          `${(ms / 1000).toFixed(1)} s\n`,
+      );
+    },
+    tick: (t: BuildTick) => {
+      if (!live) return;
+      const before = t.level > 0 ? dbSize(pits, t.level - 1) : 0;
+      const share = (100 * (before + t.settled)) / dbSize(pits, maxStones);
+      writeStdout(
+        `\r  level ${String(t.level).padStart(3)}: ${num(t.settled)} of ${num(t.positions)} ` +
+          `positions (${share.toFixed(0)}% of all), ${elapsed(t.ms)}\x1b[K`,
+      );
+      shown = true;
+    },
+    clear,
+  };
+};
 
 /** Why `dir` cannot take a database (it is created if missing, and a file tried in it). */
 const unwritable = (dir: URL): string | undefined => {
@@ -97,14 +140,24 @@ const main = Effect.gen(function* () {
     return 0;
   }
   const start = performance.now();
-  const db = yield* Effect.promise(() =>
-    buildDbParallel(pits, always, stones, workers, (level, positions, ms) => {
-      console.log(
-        `  level ${String(level).padStart(3)}: ${num(positions).padStart(13)} positions, ` +
-          `${(ms / 1000).toFixed(1)} s`,
-      );
-    }, existing)
+  const display = progressDisplay(pits, stones, Deno.stdout.isTerminal());
+  // The build runs on worker threads; Ctrl-C aborts it (the workers are terminated).
+  const built = yield* untilInterrupted(
+    Effect.promise((signal) =>
+      buildDbParallel(pits, always, stones, workers, display.level, existing, {
+        signal,
+        onTick: display.tick,
+      })
+    ),
   );
+  display.clear();
+  if (Option.isNone(built)) {
+    yield* term.print(
+      `interrupted after ${elapsed(performance.now() - start)}: nothing written\n`,
+    );
+    return 0; // runMain exits with 130 after Ctrl-C
+  }
+  const db = built.value;
   const file = yield* Effect.sync(() => saveDb(db, dir));
   const secs = (performance.now() - start) / 1000;
   yield* term.print(

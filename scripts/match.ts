@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { loadGame } from "../mod.ts";
 import { Effect } from "../core/deps.ts";
 import { CHANCE } from "../core/game.ts";
 import { runGame, type Transcript } from "../core/match.ts";
@@ -18,7 +19,6 @@ import { Terminal } from "../core/terminal.ts";
 import {
   intFlag,
   num,
-  openGame,
   parseCommandLine,
   playerSpec,
   printHelp,
@@ -92,7 +92,7 @@ const main = Effect.gen(function* () {
   const term = yield* Terminal;
   if (flags.help === true) return yield* printHelp(USAGE, positional[0]);
   if (positional.length !== 1) return yield* new UsageError({ message: "name one game" });
-  const opened = yield* openGame(positional[0], gameOptions);
+  const opened = yield* loadGame(positional[0], gameOptions);
   const { game, plugin } = opened;
   const strategies = strategiesFor(plugin);
   const specA = yield* playerSpec(

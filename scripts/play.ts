@@ -7,26 +7,27 @@
  *
  * @module
  */
-import { Effect, Option } from "../core/deps.ts";
+import { type LoadedGame, loadGame } from "../mod.ts";
+import { Effect, Option, Result } from "../core/deps.ts";
 import { CHANCE } from "../core/game.ts";
 import { runGame } from "../core/match.ts";
 import { agentFromSpec, freshSeed } from "../core/players/agents.ts";
-import { formatSpec, type PlayerSpec } from "../core/players/spec.ts";
+import { formatSpec, parseSpec, type PlayerSpec } from "../core/players/spec.ts";
 import {
   coerceOption,
   DEFAULT_OPPONENT,
+  formatProblem,
   type LoadedPlugin,
   loadPlugin,
   makeGame,
   optionHelp,
 } from "../core/plugin.ts";
 import { Terminal } from "../core/terminal.ts";
+import { guardPlugin } from "../core/guard.ts";
 import { builtinIds, builtins } from "../plugins/registry.ts";
 import {
   checkSavePath,
   intFlag,
-  type OpenedGame,
-  openGame,
   parseCommandLine,
   playerSpec,
   printHelp,
@@ -36,7 +37,6 @@ import {
   ttFlag,
   UsageError,
   userPath,
-  withLists,
 } from "./cli.ts";
 import { describeProgress, describeResult, describeSearch, StatusLine } from "./display.ts";
 import type { Progress } from "../core/engine/engine.ts";
@@ -63,7 +63,7 @@ const FLAGS = { string: ["p1", "p2", "seed", "save", "tt-mb", "workers"], boolea
  * was interrupted or a plugin failed). Returns the exit code: 1 when a plugin failed.
  */
 const playGame = (
-  opened: OpenedGame,
+  opened: LoadedGame,
   specs: readonly [PlayerSpec, PlayerSpec],
   seed: number,
   ttMb: number,
@@ -185,7 +185,7 @@ const menu = Effect.gen(function* () {
   const strategies = strategiesFor(plugin);
   const ai = plugin.defaultOpponent ?? DEFAULT_OPPONENT;
   let raw: Record<string, unknown> = {};
-  let opened: OpenedGame | undefined;
+  let opened: LoadedGame | undefined;
   while (opened === undefined) {
     if (!quick) {
       const opts = optionHelp(plugin);
@@ -200,16 +200,16 @@ const menu = Effect.gen(function* () {
           if (Option.isNone(line)) return Option.none();
           if (line.value.trim() === "") break;
           // Check this answer on its own, so a mistake is asked again at once.
-          const value = withLists(plugin, { [o.name]: coerceOption(line.value) })[o.name];
+          const value = coerceOption(line.value);
           const alone = yield* Effect.result(makeGame(plugin, { ...raw, [o.name]: value }));
           const mine = alone._tag === "Failure"
-            ? alone.failure.message.split("\n").filter((l) => l.includes(`--${o.name}`))
+            ? alone.failure.problems.filter((p) => p.option === o.name)
             : [];
           if (mine.length === 0) {
             raw[o.name] = value;
             break;
           }
-          yield* term.print(mine.map((l) => `  ${l.trim()}\n`).join(""));
+          yield* term.print(mine.map((p) => `  ${formatProblem(p)}\n`).join(""));
         }
       }
     }
@@ -221,7 +221,7 @@ const menu = Effect.gen(function* () {
         specifier: plugin.id,
         url,
         options: made.success.options,
-        game: made.success.game,
+        game: guardPlugin(made.success.game, url, plugin.id),
       };
     } else yield* term.print(`${made.failure.message}\n`);
   }
@@ -239,7 +239,7 @@ const menu = Effect.gen(function* () {
  * (seed 002's menu). Enter takes the default shown. `None` if input ends.
  */
 const askSides = (
-  opened: OpenedGame,
+  opened: LoadedGame,
   given1: PlayerSpec | undefined,
   given2: PlayerSpec | undefined,
 ) =>
@@ -249,12 +249,10 @@ const askSides = (
     const strategies = strategiesFor(plugin);
     const ai = plugin.defaultOpponent ?? DEFAULT_OPPONENT;
     const parsed = (text: string, fallback: string) => {
-      const r = Effect.runSync(
-        Effect.result(playerSpec("player", text === "" ? fallback : text, strategies)),
-      );
-      return r._tag === "Success"
+      const r = parseSpec(text === "" ? fallback : text, strategies);
+      return Result.isSuccess(r)
         ? { ok: true as const, value: r.success }
-        : { ok: false as const, error: r.failure.message.replace(/^--player: /, "") };
+        : { ok: false as const, error: r.failure };
     };
     yield* term.print(
       `Who plays? human, random, randombest:D, or a strategy with a depth or a time per move:\n` +
@@ -305,7 +303,7 @@ const main = Effect.gen(function* () {
     }
     return yield* playGame(chosen.value.opened, chosen.value.specs, seed, ttMb, save);
   }
-  const opened = yield* openGame(positional[0], gameOptions);
+  const opened = yield* loadGame(positional[0], gameOptions);
   const strategies = strategiesFor(opened.plugin);
   const ai = opened.plugin.defaultOpponent ?? DEFAULT_OPPONENT;
   const given1 = typeof flags.p1 === "string"

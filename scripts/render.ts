@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { loadGame } from "../mod.ts";
 import { Effect, Result } from "../core/deps.ts";
 import { Terminal } from "../core/terminal.ts";
 import { cellOf, type DomineeringGame } from "../plugins/domineering/board.ts";
@@ -32,7 +33,7 @@ import {
   labelledTreeSVG,
 } from "../plugins/domineering/svg.ts";
 import { mapTree, type Tree } from "../core/tree.ts";
-import { openGame, parseCommandLine, runMain, UsageError } from "./cli.ts";
+import { parseCommandLine, runMain, UsageError } from "./cli.ts";
 
 const USAGE =
   `Usage: deno task render domineering [--OPTION VALUE ...] [--moves LIST | --example NAME]
@@ -130,7 +131,7 @@ const main = Effect.gen(function* () {
     }
     b = ex;
   } else {
-    const opened = yield* openGame("domineering", gameOptions);
+    const opened = yield* loadGame("domineering", gameOptions);
     const game = opened.game as unknown as DomineeringGame;
     b = yield* boardAfter(game, typeof flags.moves === "string" ? flags.moves : "");
   }

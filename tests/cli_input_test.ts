@@ -7,7 +7,7 @@ import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { Effect, Result } from "../core/deps.ts";
 import { parseSpec } from "../core/players/spec.ts";
 import { coerceOption, loadPlugin, makeGame } from "../core/plugin.ts";
-import { allStrategies } from "../core/search/strategies.ts";
+import { allStrategies } from "../core/engine/strategies.ts";
 import type { Strategy } from "../core/search/types.ts";
 import { builtinIds, builtins } from "../plugins/registry.ts";
 import {

@@ -16,11 +16,10 @@ import {
   type SearchRequest,
 } from "../core/engine/engine.ts";
 import { SearchFailed } from "../core/errors.ts";
-import { guardGame } from "../core/engine/guard.ts";
 import { runGame } from "../core/match.ts";
 import { randomAgent, searchAgent } from "../core/players/agents.ts";
 import { WorkerPool, workerPoolLayer } from "../core/parallel/pool.ts";
-import { allStrategies } from "../core/search/strategies.ts";
+import { allStrategies } from "../core/engine/strategies.ts";
 import { loadGame } from "../mod.ts";
 import { randomPosition } from "./tools/helpers.ts";
 
@@ -38,7 +37,7 @@ Deno.test("a search in a worker = the same search in process (every game, every 
     ["kalah", { pits: 4, stones: 3 }, "minimax", { depth: 4 }],
     ["kalah", { pits: 3, stones: 2 }, "solve", {}],
     ["tictactoe", {}, "alphabeta", { depth: 9 }],
-    ["nim", { heaps: [2, 3, 4] }, "mcts", { depth: 300, seed: 5 }],
+    ["nim", { heaps: [2, 3, 4] }, "mcts", { iterations: 300, seed: 5 }],
     ["2048", { width: 3, height: 3 }, "expectimax", { depth: 2 }],
     ["pentago", {}, "alphabeta", { depth: 2 }],
     ["domineering", { board: "4x4" }, "solve", {}],
@@ -155,18 +154,22 @@ Deno.test("a plugin's exception in a worker fails the search naming the plugin a
   );
 });
 
-Deno.test("in process, a guarded game's exception fails the search the same way", async () => {
+Deno.test("in process, a loaded plugin's exception fails the search the same way", async () => {
+  // loadGame guards a user's plugin (guardPlugin), naming it as the worker does.
   const { game } = await Effect.runPromise(loadGame(fixture("crashy.ts")));
   const exit = await Effect.runPromiseExit(search({
     strategy: allStrategies.alphabeta,
-    game: guardGame(game, "crashy"),
+    game,
     state: game.initial(),
     options: { depth: 8 },
   }));
   assert(Exit.isFailure(exit));
   const error = exit.cause.reasons.find((r) => r._tag === "Fail");
   assert(error !== undefined && error.error instanceof SearchFailed, String(exit.cause));
-  assertStringIncludes(error.error.message, "plugin crashy failed in value(): boom");
+  assertStringIncludes(
+    error.error.message,
+    "plugin ./tests/fixtures/crashy.ts failed in value(): boom",
+  );
 });
 
 Deno.test("a plugin that never returns: abandoned after its budget and grace, named, replaced", async () => {
@@ -208,14 +211,13 @@ Deno.test("a plugin that never returns: abandoned after its budget and grace, na
 
 Deno.test("runGame: a plugin's exception ends the game as an error; the moves before stay", async () => {
   const { game } = await Effect.runPromise(loadGame(fixture("throwing.ts")));
-  const guarded = guardGame(game, "./throwing.ts");
   const { transcript } = Effect.runSync(
-    runGame(guarded, [randomAgent(), randomAgent()], { seed: 3 }),
+    runGame(game, [randomAgent(), randomAgent()], { seed: 3 }),
   );
   assertEquals(transcript.result.reason, "error");
   assertEquals(
     transcript.result.error,
-    "plugin ./throwing.ts failed in play(): boom: the heaps fell over",
+    "plugin ./tests/fixtures/throwing.ts failed in play(): boom: the heaps fell over",
   );
   assert(transcript.moves.length >= 1, "the moves before the fault are kept");
 });

@@ -32,7 +32,7 @@ Deno.test("mcts: takes an immediate win in tic-tac-toe", () => {
   for (const moves of cases) {
     for (const seed of [1, 2, 3]) {
       const s = at(moves);
-      const r = mctsSearch(ttt, s, { depth: 500, rng: makeRng(seed) });
+      const r = mctsSearch(ttt, s, { iterations: 500, rng: makeRng(seed) });
       assertEquals(ttt.outcome(ttt.play(s, r.move!))?.winner, ttt.toMove(s), `${moves} ${seed}`);
       assertEquals(r.value, WIN);
       assert(r.exact, "a win in one is proven");
@@ -43,31 +43,31 @@ Deno.test("mcts: takes an immediate win in tic-tac-toe", () => {
 Deno.test("mcts: blocks a threat in tic-tac-toe", () => {
   // X a3 b3, O c1: O must take c3.
   for (const seed of [1, 2, 3, 4]) {
-    const r = mctsSearch(ttt, at([0, 8, 1]), { depth: 2000, rng: makeRng(seed) });
+    const r = mctsSearch(ttt, at([0, 8, 1]), { iterations: 2000, rng: makeRng(seed) });
     assertEquals(r.move, 2, `seed ${seed}`);
   }
   // X a3 c1, O b2 a2: O threatens c2; X must block there.
   for (const seed of [1, 2, 3]) {
-    const r = mctsSearch(ttt, at([0, 4, 8, 3]), { depth: 2000, rng: makeRng(seed) });
+    const r = mctsSearch(ttt, at([0, 4, 8, 3]), { iterations: 2000, rng: makeRng(seed) });
     assertEquals(r.move, 5, `seed ${seed}`);
   }
 });
 
 Deno.test("mcts: the same seed and iterations give the same search; another seed differs", () => {
-  const a = mctsSearch(ttt, ttt.initial(), { depth: 400, rng: makeRng(7) });
-  const b = mctsSearch(ttt, ttt.initial(), { depth: 400, rng: makeRng(7) });
+  const a = mctsSearch(ttt, ttt.initial(), { iterations: 400, rng: makeRng(7) });
+  const b = mctsSearch(ttt, ttt.initial(), { iterations: 400, rng: makeRng(7) });
   assertEquals(untimed(a), untimed(b));
-  const c = mctsSearch(ttt, ttt.initial(), { depth: 400, rng: makeRng(8) });
+  const c = mctsSearch(ttt, ttt.initial(), { iterations: 400, rng: makeRng(8) });
   assertNotEquals([c.value, c.pv], [a.value, a.pv]);
   // Without an rng, a fixed seed: still repeatable.
   assertEquals(
-    untimed(mctsSearch(ttt, ttt.initial(), { depth: 100 })),
-    untimed(mctsSearch(ttt, ttt.initial(), { depth: 100 })),
+    untimed(mctsSearch(ttt, ttt.initial(), { iterations: 100 })),
+    untimed(mctsSearch(ttt, ttt.initial(), { iterations: 100 })),
   );
 });
 
 Deno.test("mcts: budgets (iterations, time, stop flag) and the result's fields", () => {
-  const r = mctsSearch(ttt, ttt.initial(), { depth: 300, rng: makeRng(1) });
+  const r = mctsSearch(ttt, ttt.initial(), { iterations: 300, rng: makeRng(1) });
   assertEquals(r.nodes, 300, "nodes = iterations");
   assert(r.depth >= 2 && r.depth <= 9);
   assert(Math.abs(r.value) <= MCTS_SCALE);
@@ -83,7 +83,7 @@ Deno.test("mcts: budgets (iterations, time, stop flag) and the result's fields",
   assert(stopped.move !== undefined);
   // A finished position: no move.
   const over = at([0, 3, 1, 4, 2]);
-  assertEquals(mctsSearch(ttt, over, { depth: 10 }).move, undefined);
+  assertEquals(mctsSearch(ttt, over, { iterations: 10 }).move, undefined);
   // Default budget: 1000 iterations.
   assertEquals(mctsSearch(ttt, at([4]), {}).nodes, 1000);
 });
@@ -95,7 +95,7 @@ Deno.test("mcts: on a chance game, proofs equal expectimax and chance nodes are 
     assert(exact.exact);
     // Wide exploration (c = 30) proves the small races (the race to 6 at least its best
     // move, whose proven value is then reported).
-    const r = mctsSearch(race, race.initial(), { depth: 50_000, rng: makeRng(3) }, {
+    const r = mctsSearch(race, race.initial(), { iterations: 50_000, rng: makeRng(3) }, {
       exploration: 30,
     });
     // Expectimax: WIN * (2p - 1); MCTS: 1000 * (2p - 1) for the same p (or WIN when p = 1).
@@ -108,7 +108,7 @@ Deno.test("mcts: on a chance game, proofs equal expectimax and chance nodes are 
   // A small budget at a chance root: no move, and a value in range.
   const race = raceGame(5);
   const atChance = race.play(race.initial(), 2);
-  const c = mctsSearch(race, atChance, { depth: 200, rng: makeRng(1) });
+  const c = mctsSearch(race, atChance, { iterations: 200, rng: makeRng(1) });
   assertEquals(c.move, undefined);
   assert(Math.abs(c.value) <= MCTS_SCALE);
 });
@@ -140,7 +140,7 @@ Deno.test("mcts: extra turns (toMove) are handled; proofs equal alpha-beta", () 
   for (let n = 1; n <= 9; n++) {
     const g = bonusNim(n);
     const ab = alphabetaSearch(g, g.initial(), { depth: 20 });
-    const r = mctsSearch(g, g.initial(), { depth: 20_000, rng: makeRng(n) });
+    const r = mctsSearch(g, g.initial(), { iterations: 20_000, rng: makeRng(n) });
     assert(r.exact, `heap ${n} is solved`);
     assertEquals(Math.sign(r.value), Math.sign(ab.value), `heap ${n}`);
     if (ab.value > 0) {
@@ -169,7 +169,7 @@ const collect: Game<readonly number[]> = {
 };
 
 Deno.test("mcts: a margin without a winner steers the search (2048-like scores)", () => {
-  const r = mctsSearch(collect, collect.initial(), { depth: 2000, rng: makeRng(1) });
+  const r = mctsSearch(collect, collect.initial(), { iterations: 2000, rng: makeRng(1) });
   assertEquals(r.move, 2);
   assertEquals(r.pv, [2, 2, 2]);
   assert(r.value > 0);
@@ -178,7 +178,7 @@ Deno.test("mcts: a margin without a winner steers the search (2048-like scores)"
 Deno.test("mcts: a player spec in every script (mcts:N iterations, mcts:1s)", () => {
   const spec = parseSpec("mcts:2000", Object.keys(builtinStrategies));
   assert(Result.isSuccess(spec));
-  assertEquals(spec.success, { kind: "search", strategy: "mcts", depth: 2000 });
+  assertEquals(spec.success, { kind: "search", strategy: "mcts", iterations: 2000 });
   const timed = parseSpec("mcts:1s", Object.keys(builtinStrategies));
   assert(Result.isSuccess(timed) && timed.success.kind === "search");
   assertEquals(timed.success.timeMs, 1000);

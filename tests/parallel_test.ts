@@ -14,7 +14,7 @@ import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
 import { parallelStrategies } from "../core/parallel/strategies.ts";
 import { WorkerPool, workerPoolLayer } from "../core/parallel/pool.ts";
-import { runStrategy } from "../core/search/strategies.ts";
+import { runStrategy } from "../core/engine/strategies.ts";
 import { ticTacToeGame } from "../plugins/tictactoe.ts";
 
 /** Checks every parallel strategy against its sequential counterpart on random positions. */

@@ -229,7 +229,7 @@ Deno.test("pentago search: alpha-beta and MCTS take an immediate win", () => {
   const ab = alphabetaSearch(game, s, { depth: 2 });
   assertEquals(game.formatMove(s, ab.move!), "e6");
   assert(ab.value >= WIN - 2);
-  const mc = mctsSearch(game, s, { depth: 300, rng: makeRng(1) });
+  const mc = mctsSearch(game, s, { iterations: 300, rng: makeRng(1) });
   assertEquals(game.formatMove(s, mc.move!), "e6");
   assertEquals(mc.value, WIN);
   assert(mc.exact);
@@ -252,7 +252,7 @@ Deno.test("pentago search: alpha-beta stops an open four that the opponent would
   assertEquals(winningCells(after), 0, "white has no placement that makes five");
   assert(r.value > -WIN / 2, "black is not lost");
   // The same for MCTS with a fixed seed.
-  const m = mctsSearch(game, s, { depth: 3000, rng: makeRng(2) });
+  const m = mctsSearch(game, s, { iterations: 3000, rng: makeRng(2) });
   assertEquals(winningCells(game.play(s, m.move!)), 0);
 });
 

@@ -396,7 +396,7 @@ Deno.test("pentago: a scripted human plays against MCTS (typed moves, errors, qu
   const { scriptedTerminal } = await import("../core/terminal.ts");
   const term = scriptedTerminal(["zz", "C4 NE CW", "d1", "quit"]);
   const { transcript } = Effect.runSync(
-    runGame(game, [humanAgent(), searchAgent(mctsStrategy, { depth: 50 })], { seed: 4 })
+    runGame(game, [humanAgent(), searchAgent(mctsStrategy, { iterations: 50 })], { seed: 4 })
       .pipe(Effect.provide(term.layer)),
   );
   assertEquals(transcript.moves[0].notation, "c4 ne cw");

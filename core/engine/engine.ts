@@ -21,9 +21,9 @@ import { faultTrace, PluginFault, SearchFailed } from "../errors.ts";
 import type { Game } from "../game.ts";
 import { WorkerPool } from "../parallel/pool.ts";
 import type { Progress } from "../parallel/protocol.ts";
-import { gameSource } from "../plugin.ts";
+import { gameSource } from "../source.ts";
 import { makeRng } from "../rng.ts";
-import { runStrategy } from "../search/strategies.ts";
+import { runStrategy } from "./strategies.ts";
 import type { SearchOptions, SearchResult, Strategy } from "../search/types.ts";
 
 export type { Progress } from "../parallel/protocol.ts";

@@ -12,9 +12,9 @@
  * @module
  */
 import { Context, Effect, Layer } from "../deps.ts";
-import { runningFunction, sharedSlot } from "../engine/guard.ts";
+import { runningFunction, sharedSlot } from "../guard.ts";
 import { SearchFailed } from "../errors.ts";
-import { type GameSource, pluginLabel } from "../plugin.ts";
+import { type GameSource, pluginLabel } from "../source.ts";
 import { TranspositionTable } from "../search/tt.ts";
 import type { SearchResult } from "../search/types.ts";
 import type {

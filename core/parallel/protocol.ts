@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { GameSource } from "../plugin.ts";
+import type { GameSource } from "../source.ts";
 import type { ChanceMode, SearchResult } from "../search/types.ts";
 
 /** Settings shared by every task of one search. */
@@ -73,8 +73,10 @@ export type Task =
 
 /** Search options as they travel to a worker (plain data; see `SearchOptions`). */
 export interface WireOptions {
-  /** Depth in plies (MCTS: iterations). */
+  /** Depth in plies. */
   readonly depth?: number;
+  /** MCTS's iterations. */
+  readonly iterations?: number;
   /** Time budget in milliseconds. */
   readonly timeMs?: number;
   /** Prefer quick wins. */
@@ -108,7 +110,7 @@ export interface TaskMessage {
   readonly tasks: readonly Task[];
   /** One Int32 stop flag shared by all tasks of a search (non-zero: stop now). */
   readonly stop: SharedArrayBuffer;
-  /** The worker's guard slot (see `core/engine/guard.ts`): which plugin function runs. */
+  /** The worker's guard slot (see `core/guard.ts`): which plugin function runs. */
   readonly slot: Int32Array;
 }
 

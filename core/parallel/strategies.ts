@@ -21,9 +21,10 @@
  * @module
  */
 import { Effect, Option } from "../deps.ts";
-import { byDistance, CHANCE, type Game } from "../game.ts";
-import { type GameSource, gameSource } from "../plugin.ts";
+import { CHANCE, type Game, movesOf } from "../game.ts";
+import { type GameSource, gameSource } from "../source.ts";
 import { alphabetaSearch } from "../search/alphabeta.ts";
+import { deepening, depthLimit, leafValue, rootMovesOf } from "../search/control.ts";
 import { minimaxSearch } from "../search/minimax.ts";
 import type { SearchOptions, SearchResult, Strategy } from "../search/types.ts";
 import { SearchFailed } from "../errors.ts";
@@ -78,13 +79,13 @@ const sourceOf = (game: Game<unknown>) => {
     : Effect.succeed(source);
 };
 
-const leafOf = <S>(game: Game<S>, s: S, ply: number, distance: boolean): Found => {
-  const v = game.value(s);
-  return { value: distance ? byDistance(v, ply) : v, pv: [], nodes: 1, exact: true };
-};
-
-const movesAt = <S>(game: Game<S>, s: S): readonly number[] =>
-  game.toMove(s) === CHANCE ? game.chances(s).map((c) => c.move) : game.moves(s);
+/** A node searched as a leaf at `depth` plies left: exact only at the end of the game. */
+const leafOf = <S>(
+  value: (s: S, ply: number) => number,
+  s: S,
+  ply: number,
+  depth: number,
+): Found => ({ value: value(s, ply), pv: [], nodes: 1, exact: depth > 0 });
 
 /**
  * Backs up children's values: player 0 maximizes; player 1 and chance minimize. Ties keep
@@ -115,8 +116,9 @@ const fromTask = (r: TaskResult): Found => ({
 });
 
 /**
- * Iterative deepening over an effectful iteration: with a time budget, each iteration
- * gets the time left and is interrupted (stopping the workers) when it runs out.
+ * Iterative deepening over an effectful iteration (`deepening`'s bookkeeping, as the
+ * sequential searches'): a fixed depth runs in one pass; with a time budget, each
+ * iteration gets the time left and is interrupted (stopping the workers) when it runs out.
  */
 const deepenParallel = <S>(
   game: Game<S>,
@@ -126,43 +128,23 @@ const deepenParallel = <S>(
 ): Effect.Effect<SearchResult, SearchFailed> =>
   Effect.gen(function* () {
     const start = performance.now();
-    const moves = game.toMove(state) === CHANCE ? [] : game.moves(state);
-    const target = options.depth ?? (options.timeMs === undefined ? 4 : 1000);
-    let result: SearchResult = {
-      move: moves[0],
-      value: NaN,
-      pv: moves.length > 0 ? [moves[0]] : [],
-      nodes: 0,
-      depth: 0,
-      exact: false,
-      timeMs: 0,
-    };
+    const timed = options.timeMs !== undefined;
+    const run = deepening(options, start, rootMovesOf(game, state)[0], timed ? 1 : Infinity);
     let nodes = 0;
-    const first = options.timeMs === undefined ? target : 1;
-    for (let d = first; d <= target; d++) {
+    for (let d = run.first; d <= run.last; d++) {
       let found: Found;
-      if (options.timeMs === undefined) found = yield* one(d);
+      if (!timed) found = yield* one(d);
       else {
-        const left = start + options.timeMs - performance.now();
+        const left = start + options.timeMs! - performance.now();
         if (left <= 0) break;
         const r = yield* Effect.timeoutOption(one(d), left);
         if (Option.isNone(r)) break;
         found = r.value;
       }
       nodes += found.nodes;
-      result = {
-        move: found.pv[0],
-        value: found.value,
-        pv: found.pv,
-        nodes,
-        depth: d,
-        exact: found.exact,
-        timeMs: performance.now() - start,
-      };
-      options.onIteration?.(result);
-      if (found.exact) break;
+      if (run.complete(d, found, nodes)) break;
     }
-    return { ...result, nodes, timeMs: performance.now() - start };
+    return run.result(nodes);
   });
 
 /**
@@ -175,7 +157,7 @@ const parThen =
   <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool) =>
     Effect.gen(function* () {
       const source = yield* sourceOf(game as Game<unknown>);
-      const distance = options.distance === true;
+      const value = leafValue(game, options.distance === true);
       const settings = settingsFor(
         options,
         below === "alphabeta" ? { pool, source } : undefined,
@@ -195,9 +177,9 @@ const parThen =
             };
           const tasks: Task[] = [];
           const expand = (s: S, d: number, p: number, ply: number): Top => {
-            const moves = movesAt(game, s);
+            const moves = movesOf(game, s);
             if (d <= 0 || moves.length === 0) {
-              return { kind: "leaf", found: { ...leafOf(game, s, ply, distance), exact: d > 0 } };
+              return { kind: "leaf", found: leafOf(value, s, ply, d) };
             }
             if (p <= 0) {
               tasks.push(
@@ -239,7 +221,7 @@ const REFUTED = Symbol("refuted");
 const youngBrothers = <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool) =>
   Effect.gen(function* () {
     const source = yield* sourceOf(game as Game<unknown>);
-    const distance = options.distance === true;
+    const value = leafValue(game, options.distance === true);
     const settings = settingsFor(options, { pool, source });
     const par = options.params?.par ?? 3;
     const task = (s: S, d: number, ply: number, alpha: number, beta: number) =>
@@ -256,10 +238,8 @@ const youngBrothers = <S>(game: Game<S>, state: S, options: SearchOptions, pool:
       beta: number,
     ): Effect.Effect<Found, SearchFailed> =>
       Effect.gen(function* () {
-        let moves = movesAt(game, s);
-        if (d <= 0 || moves.length === 0) {
-          return { ...leafOf(game, s, ply, distance), exact: d > 0 };
-        }
+        let moves = movesOf(game, s);
+        if (d <= 0 || moves.length === 0) return leafOf(value, s, ply, d);
         if (p <= 0) return yield* task(s, d, ply, alpha, beta);
         const max = game.toMove(s) === 0;
         if (game.orderMoves !== undefined && game.toMove(s) !== CHANCE) {
@@ -322,7 +302,7 @@ const lazySmp = <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool)
       busy: new SharedArrayBuffer(4 * BUSY_SLOTS),
     };
     const start = performance.now();
-    const depth = options.depth ?? (options.timeMs === undefined ? 4 : 1000);
+    const depth = depthLimit(options);
     const tasks: Task[] = Array.from({ length: pool.size }, (_, helper) => ({
       kind: "smp" as const,
       state,
@@ -334,9 +314,8 @@ const lazySmp = <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool)
     // The deepest completed search stands (the first to reach the target depth stopped
     // the others); among equals, helper 0's.
     const main = results.reduce((a, r) => (r.depth > a.depth ? r : a));
-    const moves = game.toMove(state) === CHANCE ? [] : game.moves(state);
     const result: SearchResult = {
-      move: main.pv[0] ?? moves[0],
+      move: main.pv[0] ?? rootMovesOf(game, state)[0],
       value: main.value,
       pv: main.pv,
       nodes: results.reduce((n, r) => n + r.nodes, 0),

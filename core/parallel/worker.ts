@@ -1,6 +1,6 @@
 /**
  * A search worker: rebuilds games from their sources (module URL and options, loading
- * any plugin, built-in or a user's), guards them (see `core/engine/guard.ts`), runs tasks
+ * any plugin, built-in or a user's), guards a user's (see `core/guard.ts`), runs tasks
  * with the sequential engines or whole searches by strategy name (the engine service),
  * reports progress, and keeps one transposition table per game between tasks.
  *
@@ -8,11 +8,11 @@
  */
 /// <reference lib="deno.worker" />
 import { Effect } from "../deps.ts";
-import { guardGame } from "../engine/guard.ts";
+import { guardPlugin } from "../guard.ts";
 import { faultTrace, PluginFault } from "../errors.ts";
 import type { Game } from "../game.ts";
-import { type GamePlugin, makeGame, pluginLabel, validatePlugin } from "../plugin.ts";
-import type { GameSource } from "../plugin.ts";
+import { type GamePlugin, makeGame, validatePlugin } from "../plugin.ts";
+import { type GameSource, pluginLabel } from "../source.ts";
 import { makeRng } from "../rng.ts";
 import { alphabetaEngine, alphabetaSearch } from "../search/alphabeta.ts";
 import { SearchStopped } from "../search/control.ts";
@@ -47,7 +47,8 @@ const gameFor = (source: GameSource, slot: Int32Array): Promise<Built> => {
       const plugin = validatePlugin(mod, source.url);
       if (plugin._tag === "Failure") throw new Error(plugin.failure.message);
       const { game } = await Effect.runPromise(makeGame(plugin.success, source.options));
-      return { game: guardGame(game, pluginLabel(source.url), slot), plugin: plugin.success };
+      const guarded = guardPlugin(game, source.url, pluginLabel(source.url), slot);
+      return { game: guarded, plugin: plugin.success };
     })();
     games.set(key, g);
   }

@@ -77,6 +77,8 @@ const searchSeed = Random.nextIntBetween(0, 2 ** 31 - 1, { halfOpen: true });
 export interface Budget {
   /** Depth in plies. */
   readonly depth?: number;
+  /** MCTS's iterations (`mcts:2000`). */
+  readonly iterations?: number;
   /** Time per move in milliseconds. */
   readonly timeMs?: number;
   /** Strategy parameters (such as `par` for the parallel strategies). */
@@ -205,6 +207,7 @@ export const agentFromSpec = <S>(
       if (spec.strategy === "randombest") return randomBestAgent(spec.depth ?? 4);
       return searchAgent(strategies[spec.strategy], {
         ...(spec.depth !== undefined ? { depth: spec.depth } : {}),
+        ...(spec.iterations !== undefined ? { iterations: spec.iterations } : {}),
         ...(spec.timeMs !== undefined ? { timeMs: spec.timeMs } : {}),
         ...(spec.params !== undefined ? { params: spec.params } : {}),
       }, { ...options, name: formatSpec(spec) });

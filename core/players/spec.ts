@@ -9,6 +9,9 @@
  * TIME    = a number with "ms" or "s", the time per move      (alphabeta:500ms, mcts:1s)
  * ```
  *
+ * `mcts:2000` is the short form of an iteration budget: the spec's `iterations` (the
+ * search's `SearchOptions.iterations`), never its `depth`, which is plies only.
+ *
  * Parameters follow as `,NAME=VALUE` (`young_bros:9,par=2`: Young Brothers Wait to depth 9,
  * parallel for the first 2 plies); each strategy declares the ones it takes and their
  * ranges (`Strategy.params`).
@@ -30,7 +33,11 @@ export type PlayerSpec =
   | {
     readonly kind: "search";
     readonly strategy: string;
+    /** The search depth in plies (`alphabeta:6`). */
     readonly depth?: number;
+    /** MCTS's iteration budget (`mcts:2000`). */
+    readonly iterations?: number;
+    /** The time per move in milliseconds (`alphabeta:500ms`). */
     readonly timeMs?: number;
     /** Strategy parameters, from `,NAME=VALUE` suffixes (`young_bros:9,par=2`). */
     readonly params?: Readonly<Record<string, number>>;
@@ -170,7 +177,12 @@ const parseBudget = (
   // For mcts the number is an iteration count, so it may be large; a budget is at least 1.
   const maxBudget = name === "mcts" ? MAX_ITERATIONS : MAX_DEPTH;
   if (/^\d+$/.test(budget) && Number(budget) >= 1 && Number(budget) <= maxBudget) {
-    return Result.succeed({ kind: "search", strategy: name, depth: Number(budget) });
+    const n = Number(budget);
+    return Result.succeed(
+      name === "mcts"
+        ? { kind: "search", strategy: name, iterations: n }
+        : { kind: "search", strategy: name, depth: n },
+    );
   }
   return Result.fail(
     `bad budget '${budget}' in '${text}': expected ` +
@@ -192,6 +204,8 @@ export const formatSpec = (spec: PlayerSpec): string => {
   if (spec.kind !== "search") return spec.kind;
   const budget = spec.depth !== undefined
     ? String(spec.depth)
+    : spec.iterations !== undefined
+    ? String(spec.iterations)
     : spec.timeMs! % 1000 === 0
     ? `${spec.timeMs! / 1000}s`
     : `${spec.timeMs}ms`;

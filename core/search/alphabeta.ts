@@ -11,21 +11,11 @@
  *
  * @module
  */
-import { byDistance, CHANCE, type Game, WIN_THRESHOLD } from "../game.ts";
-import {
-  deepen,
-  type Iteration,
-  POLL_MASK,
-  type Pv,
-  pvToArray,
-  SearchStopped,
-  stopTest,
-} from "./control.ts";
-import { EXACT, LOWER, TranspositionTable, UPPER } from "./tt.ts";
+import { CHANCE, type Game, WIN_THRESHOLD } from "../game.ts";
+import { engineBase, POLL_MASK, type Pv, pvToArray, searchRoot, SearchStopped } from "./control.ts";
+import { COMPLETE, EXACT, LOWER, TranspositionTable, UPPER } from "./tt.ts";
 import type { ChanceMode, SearchOptions, SearchResult } from "./types.ts";
 
-/** A table flag bit: the entry's subtree reached no depth cut-off. */
-const COMPLETE = 4;
 const MAX_DEPTH = 30000;
 /** Nodes at least this far from the horizon take part in the busy marks (`SearchOptions.busy`). */
 const BUSY_DEPTH = 3;
@@ -38,9 +28,16 @@ const toRoot = (v: number, ply: number): number =>
   v >= WIN_THRESHOLD ? v - ply : v <= -WIN_THRESHOLD ? v + ply : v;
 const same = (v: number, _ply: number): number => v;
 
-/** The alpha-beta node search, reusable for one root or many (workers run it per task). */
+/**
+ * The alpha-beta node search, reusable for one root or many (workers run it per task);
+ * the root's driver (`rootIteration` in `control.ts`) takes it as it is.
+ */
 export interface AlphaBetaEngine<S> {
-  /** Searches `s` to `depth` plies within the window; `ply` is its distance from the root. */
+  /**
+   * Searches `s` to `depth` plies within the window (alpha, beta); `ply` is its distance
+   * from the root. Fail-soft: a value v <= alpha is an upper bound of the depth-limited
+   * minimax value, v >= beta a lower bound, and otherwise v is that value.
+   */
   readonly search: (s: S, depth: number, alpha: number, beta: number, ply: number) => number;
   /** Nodes visited so far. */
   readonly counter: { nodes: number };
@@ -57,6 +54,16 @@ export interface AlphaBetaEngine<S> {
 /**
  * Builds the alpha-beta (or expectimax) engine for a game and options; `start` is the
  * clock origin of the time budget.
+ *
+ * @example A null window around 0 at the start of tic-tac-toe: the draw comes back exact
+ * ```ts
+ * import { alphabetaEngine } from "./alphabeta.ts";
+ * import tictactoe from "../../plugins/tictactoe.ts";
+ * const game = tictactoe.create({});
+ * const engine = alphabetaEngine(game, { tt: false });
+ * const v = engine.search(game.initial(), 9, -0.5, 0.5, 0);
+ * if (v !== 0) throw new Error(`expected the draw, got ${v}`);
+ * ```
  */
 export const alphabetaEngine = <S>(
   game: Game<S>,
@@ -64,8 +71,7 @@ export const alphabetaEngine = <S>(
   chance: ChanceMode = "min",
   start: number = performance.now(),
 ): AlphaBetaEngine<S> => {
-  const counter = { nodes: 0 };
-  const stop = stopTest(options, start);
+  const { counter, stop, value } = engineBase(game, options, start);
   const distance = options.distance === true;
   const ordering = options.ordering !== false;
   const minP = options.minProbability ?? 0;
@@ -84,8 +90,7 @@ export const alphabetaEngine = <S>(
 
   const leaf = (s: S, ply: number): number => {
     retPv = null;
-    const v = game.value(s);
-    return distance ? byDistance(v, ply) : v;
+    return value(s, ply);
   };
 
   const expect = (s: S, depth: number, ply: number, prob: number): number => {
@@ -295,25 +300,5 @@ export const alphabetaSearch = <S>(
   chance: ChanceMode = "min",
 ): SearchResult => {
   const start = performance.now();
-  const engine = alphabetaEngine(game, options, chance, start);
-  const rootMoves = game.toMove(state) === CHANCE ? [] : game.moves(state);
-  const epsilonOf = (v: number) => 1e-9 * Math.max(1, Math.abs(v));
-
-  const iteration = (depth: number): Iteration => {
-    const value = engine.search(state, depth, -Infinity, Infinity, 0);
-    const pv = engine.pv(state, depth);
-    const exact = engine.exact();
-    if (pv.length > 0) engine.preferAtRoot(pv[0]);
-    if (!options.allBest || rootMoves.length === 0) return { value, pv, exact };
-    // Every optimal root move: a narrow-window test of each against the root value.
-    const max = game.toMove(state) === 0;
-    const eps = epsilonOf(value);
-    const bestMoves: number[] = [];
-    for (const m of rootMoves) {
-      const v = engine.search(game.play(state, m), depth - 1, value - eps, value + eps, 1);
-      if (max ? v >= value - eps : v <= value + eps) bestMoves.push(m);
-    }
-    return { value, pv, exact, bestMoves };
-  };
-  return deepen(options, start, engine.counter, rootMoves[0], iteration);
+  return searchRoot(game, state, options, alphabetaEngine(game, options, chance, start), start, 1);
 };

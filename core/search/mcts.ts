@@ -16,22 +16,43 @@
  *   scores `0.5 + 0.5 * tanh(value / 1000)` from the game's heuristic.
  * - **Proofs** (MCTS-Solver): a finished position is proven; a player node is proven
  *   when one child is proven best for its mover, or when all its children are proven;
- *   a chance node when all its outcomes are. Proven nodes are not simulated again, a
- *   proven root ends the search early, and a proven win is always played.
- * - **The result**: `move` is the most visited root move (a proven win first, a proven
- *   loss last); `value` is that move's mean reward r as `1000 * (2r - 1)`, so ±1000 is a
- *   sure result and 0 even, or `±WIN` when it is proven won or lost; `pv` follows the
- *   most visited children down to a chance node or a leaf of the tree; `nodes` is the
- *   number of iterations (one playout each, so nodes/s is playouts/s); `depth` is the
- *   deepest node the tree reached; `exact` says the root is proven.
- * - **Budget**: `options.depth` is the number of iterations (`mcts:2000`), `options.timeMs`
- *   the time (`mcts:1s`); with neither, 1000 iterations. `options.rng` seeds it (players
- *   pass one drawn from Effect's `Random`), else a fixed seed: the same seed and
- *   iteration budget give the same search.
+ *   a chance node when all its outcomes are. An iteration that reaches a proven node
+ *   backs up its proven result, and a proven win is always played.
+ * - **Score bounds** (score-bounded MCTS): every node also keeps bounds on player 0's
+ *   exact final score, where any win ranks above any draw above any loss, then the
+ *   bigger margin (a Kalah win by 5 above a win by 1), then the quicker win or the slower
+ *   loss. The bounds meet when a subtree is solved. Once the root's result is proven,
+ *   iterations go on below proven nodes to settle which proven move is best: a solved
+ *   child, or one whose bounds say it cannot change its parent's score, is skipped.
+ * - **The end**: the search stops at its budget, or early when the root's result is
+ *   proven and its move settled by the bounds (one move's lower bound is at least every
+ *   other move's upper bound: the best result, margin and distance included, is proven).
+ *   A position won with equal margins everywhere (tic-tac-toe) may use more of the budget
+ *   than a first proof did, to show that no move wins bigger or sooner.
+ * - **The result**: `move` is a proven win first (the biggest proven margin first), a
+ *   proven loss last (the smallest loss first), else a move the bounds prove best, else
+ *   the most visited; `value` is that move's mean reward r as `1000 * (2r - 1)`, so
+ *   ±1000 is a sure result and 0 even, or `±WIN` when it is proven won or lost; `pv`
+ *   follows the best children down to a chance node or a leaf of the tree; `nodes` is
+ *   the number of iterations (one playout each, so nodes/s is playouts/s); `depth` is
+ *   the deepest node the tree reached; `exact` says the root's result is proven.
+ * - **Budget**: `options.iterations` is the number of iterations (`mcts:2000` in a player
+ *   spec), `options.timeMs` the time (`mcts:1s`); with neither, 1000 iterations.
+ *   `options.depth` (plies) does not apply. `options.rng` seeds it (players pass one
+ *   drawn from Effect's `Random`), else a fixed seed: the same seed and iteration budget
+ *   give the same search.
  *
  * @module
  */
-import { CHANCE, type Chance, type Game, pickChance, type ToMove, WIN } from "../game.ts";
+import {
+  CHANCE,
+  type Chance,
+  type Game,
+  type Outcome,
+  pickChance,
+  type ToMove,
+  WIN,
+} from "../game.ts";
 import { makeRng, type Rng } from "../rng.ts";
 import type { SearchOptions, SearchResult } from "./types.ts";
 import { PROGRESS_MS } from "./control.ts";
@@ -55,8 +76,28 @@ export const DEFAULT_ITERATIONS = 1000;
 /** The scale of reported values: a sure win for player 0 is +1000 (unless proven). */
 export const MCTS_SCALE = 1000;
 
+/** Margins beyond this are capped in scores, so that results never overlap. */
+const MARGIN_CAP = 2 ** 22;
+
+/** A margin's unit in scores: room for the distance in plies below it. */
+const PLIES = 2 ** 16;
+
+/**
+ * A finished game's exact score from player 0's view, for the bounds: every win above
+ * every draw above every loss; within the same result the bigger margin, then the
+ * quicker win or the slower loss (`ply`, the distance from the root).
+ */
+const scoreOf = (o: Outcome | undefined, ply: number): number => {
+  if (o === undefined) return 0;
+  const m = Math.max(-MARGIN_CAP, Math.min(MARGIN_CAP, o.margin)) * PLIES;
+  const d = Math.min(ply, PLIES - 1);
+  return o.winner === 0 ? WIN + m - d : o.winner === 1 ? -WIN + m + d : m;
+};
+
 interface Node<S> {
   readonly move: number;
+  /** The probability of this node's move at a chance node (1 under a player). */
+  readonly p: number;
   readonly state: S;
   readonly toMove: ToMove;
   readonly children: Node<S>[];
@@ -68,8 +109,12 @@ interface Node<S> {
   visits: number;
   /** The sum of player 0's rewards. */
   total: number;
-  /** Player 0's proven score (0, 0.5, 1, or a chance mean), NaN while unknown. */
+  /** Player 0's proven reward (0, 0.5, 1, or a chance mean), NaN while unknown. */
   proven: number;
+  /** Lower bound of player 0's exact score (`scoreOf`); -Infinity while unknown. */
+  lo: number;
+  /** Upper bound of player 0's exact score; equal to `lo` once the subtree is solved. */
+  hi: number;
 }
 
 /**
@@ -84,7 +129,7 @@ interface Node<S> {
  * const game = tictactoe.create({});
  * // X on a3 and b3 (cells 0 and 1), O on a2 and b2: X wins on c3 (cell 2).
  * const s = playAll(game, game.initial(), [0, 3, 1, 4]);
- * const r = mctsSearch(game, s, { depth: 500 });
+ * const r = mctsSearch(game, s, { iterations: 500 });
  * if (r.move !== 2) throw new Error(`expected c3, got ${r.move}`);
  * ```
  */
@@ -99,7 +144,7 @@ export const mctsSearch = <S>(
   const c = params.exploration ?? DEFAULT_EXPLORATION;
   const maxNodes = params.maxNodes ?? 2_000_000;
   const maxPlayout = params.maxPlayoutPlies ?? 10_000;
-  const maxIterations = options.depth ??
+  const maxIterations = options.iterations ??
     (options.timeMs === undefined ? DEFAULT_ITERATIONS : Infinity);
   const deadline = options.timeMs === undefined ? Infinity : start + options.timeMs;
   const shouldStop = options.shouldStop;
@@ -119,19 +164,21 @@ export const mctsSearch = <S>(
     return 0.5 + 0.5 * o.margin / maxMargin;
   };
 
-  const makeNode = (move: number, s: S): Node<S> => {
+  const makeNode = (move: number, p: number, s: S, ply: number): Node<S> => {
     nodeCount++;
     const tm = game.toMove(s);
     const chance = tm === CHANCE;
     const untried = chance ? [] : game.moves(s).slice();
     const terminal = !chance && untried.length === 0;
-    let proven = NaN;
+    let proven = NaN, lo = -Infinity, hi = Infinity;
     if (terminal) {
       const o = game.outcome(s);
       if (o !== undefined && (o.winner !== null || o.margin === 0)) proven = rewardOf(s);
+      lo = hi = scoreOf(o, ply);
     }
     return {
       move,
+      p,
       state: s,
       toMove: tm,
       children: [],
@@ -141,6 +188,8 @@ export const mctsSearch = <S>(
       visits: 0,
       total: 0,
       proven,
+      lo,
+      hi,
     };
   };
 
@@ -152,8 +201,7 @@ export const mctsSearch = <S>(
       let v = 0;
       for (const ch of n.children) {
         if (Number.isNaN(ch.proven)) return false;
-        const p = n.chances.find((x) => x.move === ch.move)!.p;
-        v += p * ch.proven;
+        v += ch.p * ch.proven;
       }
       n.proven = v;
       return true;
@@ -174,13 +222,55 @@ export const mctsSearch = <S>(
     return true;
   };
 
-  const select = (n: Node<S>): Node<S> => {
+  /** Recomputes a node's score bounds from its children; true when they changed. */
+  const tighten = (n: Node<S>): boolean => {
+    let lo: number, hi: number;
+    if (n.chances !== null) {
+      if (n.children.length < n.chances.length) return false;
+      lo = 0;
+      hi = 0;
+      for (const ch of n.children) {
+        lo += ch.p * ch.lo;
+        hi += ch.p * ch.hi;
+      }
+    } else if (n.toMove === 0) {
+      lo = -Infinity;
+      hi = n.untried.length > 0 ? Infinity : -Infinity;
+      for (const ch of n.children) {
+        if (ch.lo > lo) lo = ch.lo;
+        if (ch.hi > hi) hi = ch.hi;
+      }
+    } else {
+      lo = n.untried.length > 0 ? -Infinity : Infinity;
+      hi = Infinity;
+      for (const ch of n.children) {
+        if (ch.lo < lo) lo = ch.lo;
+        if (ch.hi < hi) hi = ch.hi;
+      }
+    }
+    if (lo === n.lo && hi === n.hi) return false;
+    n.lo = lo;
+    n.hi = hi;
+    return true;
+  };
+
+  /**
+   * UCB1 from the mover's view. When `prune` (refining a proven root), only among the
+   * children worth searching: not solved, and able to change this node's score by their
+   * bounds. `undefined` when there is none.
+   */
+  const select = (n: Node<S>, prune: boolean): Node<S> | undefined => {
     const logN = Math.log(n.visits);
     const mover0 = n.toMove === 0;
-    let best = n.children[0], bestScore = -Infinity;
+    let best: Node<S> | undefined, bestScore = -Infinity;
     for (const ch of n.children) {
-      const q0 = Number.isNaN(ch.proven) ? ch.total / ch.visits : ch.proven;
-      const q = mover0 ? q0 : 1 - q0;
+      if (prune && (ch.lo === ch.hi || (mover0 ? ch.hi <= n.lo : ch.lo >= n.hi))) continue;
+      // The mover's mean reward (player 1's as visits - total, so that colours mirror exactly).
+      const q = Number.isNaN(ch.proven)
+        ? (mover0 ? ch.total : ch.visits - ch.total) / ch.visits
+        : mover0
+        ? ch.proven
+        : 1 - ch.proven;
       const score = q + c * Math.sqrt(logN / ch.visits);
       if (score > bestScore) {
         bestScore = score;
@@ -206,22 +296,57 @@ export const mctsSearch = <S>(
     return v >= WIN / 2 ? 1 : v <= -WIN / 2 ? 0 : 0.5 + 0.5 * Math.tanh(v / 1000);
   };
 
-  // The move: a proven win first (at a proven node, a child with its value), a proven
-  // loss last, else the most visited.
-  const rank = (n: Node<S>, ch: Node<S>): number => {
-    const best = n.toMove === 0 ? 1 : 0;
-    if (ch.proven === best) return Infinity;
-    if (!Number.isNaN(n.proven) && ch.proven === n.proven) return 1e15 + ch.visits;
-    if (ch.proven === 1 - best) return -1 / (1 + ch.visits);
-    return ch.visits;
-  };
-  const bestChild = (n: Node<S>): Node<S> | undefined => {
-    let best: Node<S> | undefined, bestRank = -Infinity;
+  /**
+   * The child whose lower bound (from the mover's view) is at least every other child's
+   * upper bound, at a fully expanded player node: the bounds prove it best.
+   */
+  const settledChild = (n: Node<S>): Node<S> | undefined => {
+    if (n.chances !== null || n.untried.length > 0 || n.children.length === 0) return undefined;
+    const mover0 = n.toMove === 0;
+    let best = n.children[0];
+    for (const ch of n.children) if (mover0 ? ch.lo > best.lo : ch.hi < best.hi) best = ch;
     for (const ch of n.children) {
-      const r = rank(n, ch);
-      if (r > bestRank) {
-        bestRank = r;
+      if (ch !== best && (mover0 ? ch.hi > best.lo : ch.lo < best.hi)) return undefined;
+    }
+    return best;
+  };
+
+  // The move: a proven win first (the biggest proven margin first), a proven loss last
+  // (the smallest loss first), at a proven node a child with its value, then a child the
+  // bounds prove best, else the most visited. Ties: the most visited, then the first.
+  const bestChild = (n: Node<S>): Node<S> | undefined => {
+    const mover0 = n.toMove === 0;
+    const win = mover0 ? 1 : 0;
+    const settled = settledChild(n);
+    let best: Node<S> | undefined;
+    let bTier = -1, bLo = -Infinity, bHi = -Infinity, bVisits = -1;
+    for (const ch of n.children) {
+      const tier = ch.proven === win
+        ? 4
+        : ch.proven === 1 - win
+        ? 0
+        : !Number.isNaN(n.proven) && ch.proven === n.proven
+        ? 3
+        : ch === settled
+        ? 2
+        : 1;
+      // Proven wins and losses are ordered by their scores (the mover's view) first.
+      const byScore = tier === 4 || tier === 0;
+      const lo = !byScore ? 0 : mover0 ? ch.lo : -ch.hi;
+      const hi = !byScore ? 0 : mover0 ? ch.hi : -ch.lo;
+      const better = tier !== bTier
+        ? tier > bTier
+        : lo !== bLo
+        ? lo > bLo
+        : hi !== bHi
+        ? hi > bHi
+        : ch.visits > bVisits;
+      if (better) {
         best = ch;
+        bTier = tier;
+        bLo = lo;
+        bHi = hi;
+        bVisits = ch.visits;
       }
     }
     return best;
@@ -260,11 +385,20 @@ export const mctsSearch = <S>(
     };
   };
 
-  const root = makeNode(-1, state);
+  /**
+   * True when nothing more can change the root's result or move: its result is proven,
+   * and the bounds settle its move (or it is over).
+   */
+  const finished = (): boolean =>
+    root.terminal ||
+    (!Number.isNaN(root.proven) && (root.lo === root.hi || settledChild(root) !== undefined));
+
+  const root = makeNode(-1, 1, state, 0);
   const path: Node<S>[] = [];
   let iterations = 0;
   let reported = start;
-  while (iterations < maxIterations && Number.isNaN(root.proven) && !root.terminal) {
+  let done = finished();
+  while (iterations < maxIterations && !done) {
     if ((iterations & 15) === 0) {
       const now = deadline !== Infinity || report !== undefined ? performance.now() : 0;
       if (now >= deadline || (shouldStop !== undefined && shouldStop())) break;
@@ -278,33 +412,25 @@ export const mctsSearch = <S>(
     path.length = 0;
     let n = root;
     path.push(n);
-    let reward = NaN;
-    // Selection and expansion.
-    while (true) {
-      if (!Number.isNaN(n.proven)) {
-        reward = n.proven;
-        break;
-      }
-      if (n.terminal) {
-        reward = rewardOf(n.state);
-        break;
-      }
+    // Until the root's result is proven, an iteration stops at a proven node (MCTS-Solver);
+    // then it goes on below them, to refine the proven results' margins and distances.
+    const refining = !Number.isNaN(root.proven);
+    // Selection and expansion, down to a new node or a solved one.
+    while (refining ? n.lo !== n.hi : !n.terminal && Number.isNaN(n.proven)) {
+      let next: Node<S> | undefined;
       if (n.chances !== null) {
         const m = pickChance(n.chances, rng.next());
-        let child = n.children.find((ch) => ch.move === m);
-        if (child === undefined) {
+        next = n.children.find((ch) => ch.move === m);
+        if (next === undefined) {
           if (nodeCount >= maxNodes) break;
-          child = makeNode(m, game.play(n.state, m));
-          n.children.push(child);
-          n = child;
+          const p = n.chances.find((x) => x.move === m)!.p;
+          next = makeNode(m, p, game.play(n.state, m), path.length);
+          n.children.push(next);
+          n = next;
           path.push(n);
           break;
         }
-        n = child;
-        path.push(n);
-        continue;
-      }
-      if (n.untried.length > 0) {
+      } else if (n.untried.length > 0) {
         if (nodeCount >= maxNodes) break;
         // The first listed move first (a game lists a winning move first when it knows
         // one, as Pentago does), then the others in random order.
@@ -312,25 +438,41 @@ export const mctsSearch = <S>(
         const m = n.untried[i];
         n.untried[i] = n.untried[n.untried.length - 1];
         n.untried.pop();
-        const child = makeNode(m, game.play(n.state, m));
-        n.children.push(child);
-        n = child;
+        n = makeNode(m, 1, game.play(n.state, m), path.length);
+        path[path.length - 1].children.push(n);
         path.push(n);
         break;
+      } else {
+        next = select(n, refining);
+        if (next === undefined) break;
       }
-      n = select(n);
+      n = next;
       path.push(n);
     }
-    if (path.length - 1 > deepest) deepest = path.length - 1;
-    if (Number.isNaN(reward)) reward = Number.isNaN(n.proven) ? playout(n.state) : n.proven;
-    // Backpropagation, with proofs carried up while they hold.
+    const last = path.length - 1;
+    if (last > deepest) deepest = last;
+    let reward = !Number.isNaN(n.proven)
+      ? n.proven
+      : n.terminal
+      ? rewardOf(n.state)
+      : playout(n.state);
+    // Backpropagation, with proofs and bounds carried up while they change.
     let proving = !Number.isNaN(n.proven);
-    for (let i = path.length - 1; i >= 0; i--) {
+    let bounding = n.lo === n.hi;
+    let recheck = false;
+    for (let i = last; i >= 0; i--) {
       const p = path[i];
+      // A node proven before this iteration backs up its proven result.
+      if (!Number.isNaN(p.proven)) {
+        reward = p.proven;
+        if (i < last) proving = false;
+      } else if (proving && i < last) proving = prove(p);
+      if (bounding && i < last) bounding = tighten(p);
+      if (bounding && i <= 1) recheck = true;
       p.visits++;
       p.total += reward;
-      if (proving && i < path.length - 1) proving = prove(p);
     }
+    if (recheck || (!refining && !Number.isNaN(root.proven))) done = finished();
   }
 
   return snapshot();

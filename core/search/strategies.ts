@@ -6,11 +6,7 @@
 import { alphabetaSearch } from "./alphabeta.ts";
 import { mctsSearch } from "./mcts.ts";
 import { minimaxSearch } from "./minimax.ts";
-import type { SearchOptions, SearchResult, Strategy } from "./types.ts";
-import type { Game } from "../game.ts";
-import { Effect } from "../deps.ts";
-import { parallelStrategies } from "../parallel/strategies.ts";
-import type { SearchFailed } from "../errors.ts";
+import type { Strategy } from "./types.ts";
 
 /** Plain minimax: every node to the depth; chance nodes minimize (seed 001). */
 export const minimaxStrategy: Strategy = {
@@ -61,23 +57,3 @@ export const builtinStrategies: Readonly<Record<string, Strategy>> = {
   expectimax: expectimaxStrategy,
   mcts: mctsStrategy,
 };
-
-/** Every strategy, sequential and parallel, by name. */
-export const allStrategies: Readonly<Record<string, Strategy>> = {
-  ...builtinStrategies,
-  ...parallelStrategies,
-};
-
-/**
- * Runs any strategy as an Effect: a parallel one on the worker pool (the one in the
- * context, or a temporary one), a sequential one synchronously.
- */
-export const runStrategy = <S>(
-  strategy: Strategy,
-  game: Game<S>,
-  state: S,
-  options: SearchOptions,
-): Effect.Effect<SearchResult, SearchFailed> =>
-  strategy.parallel !== undefined
-    ? strategy.parallel(game, state, options)
-    : Effect.sync(() => strategy.search(game, state, options));

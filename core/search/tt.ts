@@ -13,12 +13,19 @@
  *
  * @module
  */
+import { laneA, laneB } from "../hash.ts";
+
 /** The stored value is exact. */
 export const EXACT = 1;
 /** The stored value is a lower bound (the search failed high). */
 export const LOWER = 2;
 /** The stored value is an upper bound (the search failed low). */
 export const UPPER = 3;
+/**
+ * A flag bit beside the bound type (`flag & 3`): the entry's subtree reached no depth
+ * cut-off, so its value holds at every greater depth too (alpha-beta sets it).
+ */
+export const COMPLETE = 4;
 
 /** Bytes per entry (key 8, value 8, check 4, move 4, depth 4, generation and flag 4). */
 export const ENTRY_BYTES = 32;
@@ -39,9 +46,9 @@ const scratchBits = new Int32Array(scratch.buffer);
 /** A 32-bit checksum of an entry's fields. */
 const checksum = (key: number, value: number, depth: number, tag: number, move: number) => {
   scratch[0] = value;
-  let h = Math.imul((key % 4294967296) ^ scratchBits[0], 0x9e3779b1);
-  h = Math.imul(h ^ scratchBits[1] ^ Math.floor(key / 4294967296), 0x85ebca6b);
-  h = Math.imul(h ^ (depth << 8) ^ tag, 0xc2b2ae35);
+  let h = laneA((key % 4294967296) | 0, scratchBits[0]); // int32, never a boxed double
+  h = laneB(h, scratchBits[1] ^ Math.floor(key / 4294967296));
+  h = laneA(h, (depth << 8) ^ tag);
   return (h ^ move ^ (h >>> 15)) | 0;
 };
 

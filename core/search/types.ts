@@ -14,8 +14,13 @@ export type ChanceMode = "min" | "expect";
 
 /** Options common to the searches. Every field is optional. */
 export interface SearchOptions {
-  /** Maximum depth in plies (default: unlimited with a time budget, else 4). */
+  /** Maximum depth in plies (default: unlimited with a time budget, else 4). Not MCTS's. */
   readonly depth?: number;
+  /**
+   * MCTS: the number of iterations (playouts), `mcts:2000` in a player spec (default
+   * 1000 without a time budget). The depth-first searches ignore it.
+   */
+  readonly iterations?: number;
   /** Time budget in milliseconds; iterative deepening stops when it runs out. */
   readonly timeMs?: number;
   /** Prefer quick wins and slow losses (decisive values shrink with distance). */
@@ -69,6 +74,12 @@ export interface SearchResult {
   readonly visits?: number;
   /** What else the strategy wants its user to know (`analyze` prints each line). */
   readonly notes?: readonly string[];
+  /**
+   * An exact solver's proved interval, player 0's view: `lower <= true value <= upper`
+   * (equal when solved). Its iterations (`onIteration`, one per null-window pass or
+   * other step) narrow it: `lower` never falls, `upper` never rises.
+   */
+  readonly bounds?: { readonly lower: number; readonly upper: number };
 }
 
 /** A strategy parameter (`,NAME=VALUE` in a player spec): its range and meaning. */

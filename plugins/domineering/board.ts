@@ -15,7 +15,7 @@
 import { Result } from "../../core/deps.ts";
 import type { Game, Player as ProtocolPlayer } from "../../core/game.ts";
 import { WIN } from "../../core/game.ts";
-import { hashInts } from "../../core/hash.ts";
+import { hashPrefix } from "../../core/hash.ts";
 import { type Board, type Cell, cellKey, type Player } from "./lab.ts";
 
 /** The largest width or height of a board's bounding box. */
@@ -280,15 +280,11 @@ export const orderByHarm = (g: Geometry, s: DomState, moves: readonly number[]):
   return scored.map((x) => x.m);
 };
 
-/** A key for the free cells and the turn (the rest of the state follows from them). */
-const stateHasher = (h: number): (s: DomState) => number => {
-  const scratch = new Int32Array(h + 1);
-  return (s) => {
-    for (let i = 0; i < h; i++) scratch[i] = s[i];
-    scratch[h] = s[2 * h];
-    return hashInts(scratch);
-  };
-};
+/**
+ * A key for the free cells and the turn (the rest of the state follows from them): the
+ * `h` free-cell lines hashed with the turn as the seed.
+ */
+const stateHasher = (h: number): (s: DomState) => number => (s) => hashPrefix(s, h, s[2 * h]);
 
 /**
  * The protocol game on a geometry.

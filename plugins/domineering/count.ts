@@ -21,6 +21,7 @@
  *
  * @module
  */
+import { mix32 } from "../../core/hash.ts";
 import { adjCell, type Board, cellKey, type Player } from "./lab.ts";
 
 /** The moves of both players as pairs of bits, in the board's order. */
@@ -61,8 +62,7 @@ class CountTable {
     this.mask = (1 << bits) - 1;
   }
   private slot(k: number): number {
-    let i = Math.imul(k | 0, 0x9e3779b1) >>> 0;
-    i = (i ^ (i >>> 15) ^ Math.floor(k / 4294967296)) & this.mask;
+    let i = mix32(k | 0, Math.floor(k / 4294967296)) & this.mask;
     while (this.keys[i] !== -1 && this.keys[i] !== k) i = (i + 1) & this.mask;
     return i;
   }

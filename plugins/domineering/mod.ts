@@ -32,7 +32,7 @@ import {
   turnOf,
 } from "./board.ts";
 import { board, carpet, type Cell, fromPicture, hatch, type Player } from "./lab.ts";
-import { createSolver, type Solver, SolveStopped } from "./solver.ts";
+import { createSolver, type RootProgress, type Solver, SolveStopped } from "./solver.ts";
 
 const RECT = /^\s*(\d+)\s*[x×*]\s*(\d+)\s*$/i;
 
@@ -207,7 +207,23 @@ export const solvePosition = (
   const mover = turnOf(g, state);
   const legal = movesFor(g, state, mover);
   try {
-    const r = solver.solve(input(state), { allWinning: options.allBest === true, shouldStop });
+    // Progress: one iteration per root move settled; the bounds close once it is decided.
+    const won = mover === "V" ? WIN : -WIN, onIteration = options.onIteration;
+    const onRootMove = onIteration && ((p: RootProgress) => {
+      const v = p.moverWins ? won : p.done === p.total ? -won : undefined;
+      onIteration({
+        move: p.move >= 0 ? p.move : undefined,
+        value: v ?? stateValue(g, state),
+        pv: p.move >= 0 ? [p.move] : [],
+        nodes: p.nodes,
+        depth: p.done,
+        exact: v !== undefined,
+        timeMs: performance.now() - start,
+        bounds: v === undefined ? { lower: -WIN, upper: WIN } : { lower: v, upper: v },
+      });
+    });
+    const allWinning = options.allBest === true;
+    const r = solver.solve(input(state), { allWinning, shouldStop, onRootMove });
     const value = r.moverWins === (mover === "V") ? WIN : -WIN;
     const timeMs = performance.now() - start;
     // The line of play, from the (warm) table, within a budget of the solve's size.

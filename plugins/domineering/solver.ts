@@ -49,6 +49,8 @@
  *
  * @module
  */
+import { fmix32, LANE_A_SEED, LANE_B_SEED, laneA, laneB, mix32 } from "../../core/hash.ts";
+
 /** The widest line (bits) and most lines the solver handles. */
 export const SOLVER_MAX_SIDE = 30;
 
@@ -132,6 +134,22 @@ export interface SolveCallOptions {
   readonly allWinning?: boolean;
   /** Polled every 4096 nodes: returning true stops the search with `SolveStopped`. */
   readonly shouldStop?: () => boolean;
+  /** Called after each root move is settled (the solve's progress). */
+  readonly onRootMove?: (p: RootProgress) => void;
+}
+
+/** A solve's progress after a root move is settled. */
+export interface RootProgress {
+  /** Root moves settled so far. */
+  readonly done: number;
+  /** Root moves to try (the solve stops at the first win unless `allWinning`). */
+  readonly total: number;
+  /** True once a winning move is found (the mover wins). */
+  readonly moverWins: boolean;
+  /** The best move so far, as `Solution.move` (-1 before any). */
+  readonly move: number;
+  /** Positions visited so far by this solve. */
+  readonly nodes: number;
 }
 
 /** The answer for one position. */
@@ -170,6 +188,8 @@ export interface Solver {
   solve(input: SolveInput, options?: SolveCallOptions): Solution;
   /** Total nodes visited by this solver since it was made. */
   readonly totalNodes: () => number;
+  /** Positions answered by the transposition table since the solver was made. */
+  readonly hits: () => number;
   /** Empties the transposition table. */
   clear(): void;
 }
@@ -203,7 +223,7 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
   const tt = new Int32Array(size * 4);
   const shift = 32 - ttBits;
 
-  let nodes = 0, total = 0;
+  let nodes = 0, total = 0, hits = 0;
 
   // The two views: rows (H's lines) and columns (V's lines), padded with a zero line on each side.
   const rowsView = new Int32Array(PAD), colsView = new Int32Array(PAD);
@@ -229,18 +249,17 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
         else b |= v << (8 * (t - 4));
       }
     } else {
-      a = 0x9e3779b9 ^ count ^ (span << 8);
-      b = 0x85ebca6b ^ span ^ (count << 8);
+      a = LANE_A_SEED ^ count ^ (span << 8);
+      b = LANE_B_SEED ^ span ^ (count << 8);
       for (let t = 0; t < count; t++) {
         let v = norm[revLines ? first + count - 1 - t : first + t] >>> lo;
         if (revBits) v = reverse32(v) >>> (32 - span);
-        a = Math.imul(a ^ v, 0x2c1b3c6d) ^ t;
-        a ^= a >>> 15;
-        b = Math.imul(b ^ v, 0x297a2d39) + t;
-        b ^= b >>> 13;
+        // As int32 (`>>>` may give a double): a double would be boxed for the call.
+        a = laneA(a, v | 0);
+        b = laneB(b, v | 0);
       }
-      a = Math.imul(a ^ (a >>> 16), 0x85ebca6b);
-      b = Math.imul(b ^ (b >>> 16), 0xc2b2ae35) ^ a;
+      a = fmix32(a);
+      b = fmix32(b ^ a);
     }
     if ((b >>> 0) < (keyHi >>> 0) || (b === keyHi && (a >>> 0) < (keyLo >>> 0))) {
       keyLo = a;
@@ -280,7 +299,7 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
   const slotOf = (
     lo: number,
     hi: number,
-  ): number => ((Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b) >>> shift) & ~1);
+  ): number => ((mix32(lo, hi) >>> shift) & ~1);
 
   // Bounds: guaranteed moves of a player and the cells nobody will use.
   let gMoves = 0, gUnused = 0;
@@ -447,8 +466,14 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
     const k0 = keyLo, k1 = keyHi;
     const slot = slotOf(k0, k1);
     const e = slot << 2;
-    if (tt[e + 2] !== 0 && tt[e] === k0 && tt[e + 1] === k1) return tt[e + 2] === 2;
-    if (tt[e + 6] !== 0 && tt[e + 4] === k0 && tt[e + 5] === k1) return tt[e + 6] === 2;
+    if (tt[e + 2] !== 0 && tt[e] === k0 && tt[e + 1] === k1) {
+      hits++;
+      return tt[e + 2] === 2;
+    }
+    if (tt[e + 6] !== 0 && tt[e + 4] === k0 && tt[e + 5] === k1) {
+      hits++;
+      return tt[e + 6] === 2;
+    }
 
     if (useVuln) {
       guaranteed(mine, nm, true);
@@ -532,11 +557,12 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
           if (!wins) best = toIndex(m);
           wins = true;
           winning.push(toIndex(m));
-          if (!allWinning) break;
         } else if (!wins && nodes - before > bestWork) {
           bestWork = nodes - before;
           best = toIndex(m);
         }
+        call.onRootMove?.({ done: a + 1, total: n, moverWins: wins, move: best, nodes });
+        if (wins && !allWinning) break;
       }
     } finally {
       total += nodes;
@@ -555,6 +581,7 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
   return {
     solve,
     totalNodes: () => total + nodes,
+    hits: () => hits,
     clear: () => {
       tt.fill(0);
     },

@@ -5,13 +5,24 @@
  * `y * 4 + x` sits at bit `4 * (y * 4 + x)`). Slides and evaluations are lookups in
  * tables over the 65536 possible rows; up and down slide the transposed board's rows.
  *
- * A rank is at most 15 (the 32768 tile): the tables do not merge two 32768s (the result
- * would not fit in 4 bits). The fast expectimax therefore uses this representation only
- * for boards whose tiles are powers of two up to 32768, and its general path otherwise.
+ * The row tables are made with the protocol's own slide (`rules.ts` `slideLines`) and
+ * evaluations (`LINE_SCORES`, `gradientOfSums`). A rank is at most 15 (the 32768 tile):
+ * a row whose slide would merge two 32768s (a 65536 does not fit in 4 bits) is left as it
+ * is. The fast expectimax therefore uses this representation only where no 65536 can
+ * arise within its search (see `compactFits` there), and its general path otherwise.
  *
  * @module
  */
-import { LEFT, lineScore, RIGHT, UP } from "./rules.ts";
+import {
+  gradientOfSums,
+  LEFT,
+  LINE_SCORES,
+  linesOf,
+  rankOf,
+  RIGHT,
+  slideLines,
+  UP,
+} from "./rules.ts";
 
 /** Number of distinct 16-bit rows. */
 const ROWS = 65536;
@@ -21,7 +32,7 @@ export const ROW_LEFT: Uint16Array = new Uint16Array(ROWS);
 /** The row after sliding right (towards column 3), by row. */
 export const ROW_RIGHT: Uint16Array = new Uint16Array(ROWS);
 /** The "monotone" line score (`rules.ts` `lineScore`) of a row read left to right. */
-export const ROW_MONOTONE: Float64Array = new Float64Array(ROWS);
+export const ROW_MONOTONE: Float64Array = LINE_SCORES[4];
 /** The sum of a row's tile values. */
 export const ROW_SUM: Float64Array = new Float64Array(ROWS);
 /** The sum of a row's tile values weighted by their column (0-3). */
@@ -30,43 +41,36 @@ export const ROW_XSUM: Float64Array = new Float64Array(ROWS);
 export const ROW_EMPTY: Uint8Array = new Uint8Array(ROWS);
 
 const initTables = () => {
-  const line = new Int32Array(4);
-  const out = [0, 0, 0, 0];
-  for (let row = 0; row < ROWS; row++) {
-    for (let c = 0; c < 4; c++) line[c] = (row >>> (4 * c)) & 15;
-    // Slide left on ranks: zeros out, equal neighbours (below 15) merged once, pad zeros.
-    let w = 0, pending = 0;
+  const line = [0, 0, 0, 0], slid = [0, 0, 0, 0];
+  const lefts = linesOf(4, 1, LEFT), rights = linesOf(4, 1, RIGHT);
+  // The row of the slid tiles; the row itself when the slide made a 65536.
+  const packed = (row: number) => {
+    let out = 0;
     for (let c = 0; c < 4; c++) {
-      const r = line[c];
-      if (r === 0) continue;
-      if (pending === 0) pending = r;
-      else if (pending === r && r < 15) {
-        out[w++] = r + 1;
-        pending = 0;
-      } else {
-        out[w++] = pending;
-        pending = r;
-      }
+      if (slid[c] > 32768) return row;
+      out |= rankOf(slid[c]) << (4 * c);
     }
-    if (pending !== 0) out[w++] = pending;
-    while (w < 4) out[w++] = 0;
-    ROW_LEFT[row] = out[0] | (out[1] << 4) | (out[2] << 8) | (out[3] << 12);
+    return out;
+  };
+  for (let row = 0; row < ROWS; row++) {
     let sum = 0, xsum = 0, empty = 0;
     for (let c = 0; c < 4; c++) {
-      const v = line[c] === 0 ? 0 : 2 ** line[c];
+      const r = (row >>> (4 * c)) & 15;
+      const v = r === 0 ? 0 : 1 << r; // a small integer (`2 ** r` made the arrays double)
+      line[c] = v;
       sum += v;
       xsum += c * v;
-      if (line[c] === 0) empty++;
+      if (r === 0) empty++;
     }
     ROW_SUM[row] = sum;
     ROW_XSUM[row] = xsum;
     ROW_EMPTY[row] = empty;
-    ROW_MONOTONE[row] = lineScore(line, 0, 1, 4);
+    // The protocol's slide of the row's tiles (a 65536 does not fit: see the module notes).
+    slideLines(line, slid, lefts);
+    ROW_LEFT[row] = packed(row);
+    slideLines(line, slid, rights);
+    ROW_RIGHT[row] = packed(row);
   }
-  // Sliding right is sliding the reversed row left.
-  const rev = (r: number) =>
-    ((r & 15) << 12) | (((r >>> 4) & 15) << 8) | (((r >>> 8) & 15) << 4) | (r >>> 12);
-  for (let row = 0; row < ROWS; row++) ROW_RIGHT[row] = rev(ROW_LEFT[rev(row)]);
 };
 initTables();
 
@@ -116,11 +120,9 @@ export const slideBoard = (lo: number, hi: number, dir: number, out: Int32Array)
 export const gradient4 = (lo: number, hi: number): number => {
   const s0 = ROW_SUM[lo & 0xffff], s1 = ROW_SUM[lo >>> 16];
   const s2 = ROW_SUM[hi & 0xffff], s3 = ROW_SUM[hi >>> 16];
-  const t = s0 + s1 + s2 + s3;
   const x = ROW_XSUM[lo & 0xffff] + ROW_XSUM[lo >>> 16] + ROW_XSUM[hi & 0xffff] +
     ROW_XSUM[hi >>> 16];
-  const y = s1 + 2 * s2 + 3 * s3;
-  return 4 * t - Math.min(x, 3 * t - x) - Math.min(y, 3 * t - y);
+  return gradientOfSums(s0 + s1 + s2 + s3, x, s1 + 2 * s2 + 3 * s3, 4, 4);
 };
 
 /** The "monotone" heuristic of a compact board: line scores of its rows and columns. */
@@ -182,7 +184,7 @@ export const unpackCells = (lo: number, hi: number): number[] => {
   const out: number[] = [];
   for (let i = 0; i < 16; i++) {
     const r = i < 8 ? (lo >>> (4 * i)) & 15 : (hi >>> (4 * (i - 8))) & 15;
-    out.push(r === 0 ? 0 : 2 ** r);
+    out.push(r === 0 ? 0 : 1 << r);
   }
   return out;
 };

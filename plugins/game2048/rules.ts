@@ -16,6 +16,7 @@
  */
 import { Result } from "../../core/deps.ts";
 import type { Chance, Game } from "../../core/game.ts";
+import { hashPrefix } from "../../core/hash.ts";
 
 /** A protocol state: tile values in reading order, then the turn, then the score. */
 export type State2048 = readonly number[];
@@ -68,7 +69,7 @@ export const decodeTile = (m: number): { readonly cell: number; readonly value: 
 });
 
 /** Where each of the lines of a slide starts, its step along the line, and its length. */
-interface Lines {
+export interface Lines {
   readonly starts: readonly number[];
   readonly step: number;
   readonly length: number;
@@ -108,10 +109,58 @@ export const linesOf = (w: number, h: number, dir: number): Lines => {
 };
 
 /**
- * Slides one line of `src` into `dst` (the same cells), as seed 001 defines a slide to
- * the line's start: zeros removed, equal neighbours merged once each from the start,
- * zeros padded at the far end. Returns the score gained (the merged tiles' values), or
- * -1 when the line did not change (then the values written to `dst` are the line's own).
+ * Slides every line of `lines` (one direction's, from `linesOf`) of `src` into `dst`, as
+ * seed 001 defines a slide to a line's start: zeros removed, equal neighbours merged once
+ * each from the start, zeros padded at the far end. Returns the score gained (the merged
+ * tiles' values), or -1 when nothing moved (not a legal move). Every cell is written, so
+ * `dst` may hold anything (or be `src` itself). The protocol's moves (`slideCells`), the
+ * fast expectimax's general path and the compact board's row tables all slide with it.
+ */
+export const slideLines = (
+  src: ArrayLike<number>,
+  dst: { [i: number]: number },
+  lines: Lines,
+): number => {
+  const { starts, step, length } = lines;
+  let gained = 0, changed = false;
+  for (let k = 0; k < starts.length; k++) {
+    // Writing position `write` never passes the reading position `i`, and every cell is
+    // written once, after it was read: so `src` may be `dst` itself.
+    const start = starts[k], end = start + length * step;
+    let write = start, pending = 0;
+    for (let i = start; i !== end; i += step) {
+      const v = src[i];
+      if (v === 0) continue;
+      if (pending === 0) {
+        pending = v;
+        continue;
+      }
+      let out = pending;
+      if (pending === v) {
+        out = 2 * v;
+        gained += out;
+        pending = 0;
+      } else pending = v;
+      if (src[write] !== out) changed = true;
+      dst[write] = out;
+      write += step;
+    }
+    if (pending !== 0) {
+      if (src[write] !== pending) changed = true;
+      dst[write] = pending;
+      write += step;
+    }
+    for (; write !== end; write += step) {
+      if (src[write] !== 0) changed = true;
+      dst[write] = 0;
+    }
+  }
+  return changed ? gained : -1;
+};
+
+/**
+ * Slides one line of `src` into `dst` towards its start (`slideLines` on that line):
+ * the score gained, or -1 when the line did not change.
  */
 export const slideLine = (
   src: ArrayLike<number>,
@@ -119,43 +168,18 @@ export const slideLine = (
   start: number,
   step: number,
   length: number,
-): number => {
-  // Writing position `write` never passes the reading position `i`, and every cell is
-  // written once, after it was read: so `src` may be `dst` itself.
-  let write = start, gained = 0, pending = 0, changed = false;
-  const end = start + length * step;
-  for (let i = start; i !== end; i += step) {
-    const v = src[i];
-    if (v === 0) continue;
-    if (pending === 0) {
-      pending = v;
-      continue;
-    }
-    const out = pending === v ? 2 * v : pending;
-    if (pending === v) {
-      gained += out;
-      pending = 0;
-    } else pending = v;
-    if (src[write] !== out) changed = true;
-    dst[write] = out;
-    write += step;
-  }
-  if (pending !== 0) {
-    if (src[write] !== pending) changed = true;
-    dst[write] = pending;
-    write += step;
-  }
-  for (; write !== end; write += step) {
-    if (src[write] !== 0) changed = true;
-    dst[write] = 0;
-  }
-  return changed ? gained : -1;
-};
+): number => slideLines(src, dst, { starts: [start], step, length });
 
 /**
  * Slides a whole grid (`w * h` values in reading order) in direction `dir` into `dst`.
- * Returns the score gained, or -1 when nothing moved (not a legal move). `dst` must start
- * as a copy of `src` (or be `src` itself).
+ * Returns the score gained, or -1 when nothing moved (not a legal move).
+ *
+ * @example Seed 001's Figure 1, step 2 to 3: `Slide L` on a one-row grid
+ * ```ts
+ * import { LEFT, slideCells } from "./rules.ts";
+ * const row = [2, 0, 2, 2];
+ * if (slideCells(row, row, 4, 1, LEFT) !== 4 || row.join() !== "4,2,0,0") throw new Error();
+ * ```
  */
 export const slideCells = (
   src: ArrayLike<number>,
@@ -163,18 +187,7 @@ export const slideCells = (
   w: number,
   h: number,
   dir: number,
-): number => {
-  const { starts, step, length } = linesOf(w, h, dir);
-  let gained = 0, changed = false;
-  for (let k = 0; k < starts.length; k++) {
-    const g = slideLine(src, dst, starts[k], step, length);
-    if (g >= 0) {
-      changed = true;
-      gained += g;
-    }
-  }
-  return changed ? gained : -1;
-};
+): number => slideLines(src, dst, linesOf(w, h, dir));
 
 /** True when the slider has a legal slide: an empty cell, or two equal neighbours. */
 export const canSlide = (cells: ArrayLike<number>, w: number, h: number): boolean => {
@@ -244,8 +257,16 @@ export const gradientValue = (cells: ArrayLike<number>, w: number, h: number): n
       y += r * v;
     }
   }
-  return Math.min(w, h) * t - Math.min(x, (w - 1) * t - x) - Math.min(y, (h - 1) * t - y);
+  return gradientOfSums(t, x, y, w, h);
 };
+
+/**
+ * The closed form of seed 001's gradient value from the grid's sums: `t` the tile sum,
+ * `x` and `y` the sums weighted by column and row. `gradientValue` and the compact
+ * board's `gradient4` (which reads the sums from row tables) both end here.
+ */
+export const gradientOfSums = (t: number, x: number, y: number, w: number, h: number): number =>
+  Math.min(w, h) * t - Math.min(x, (w - 1) * t - x) - Math.min(y, (h - 1) * t - y);
 
 /** The rank of a tile: 0 for empty, k for 2^k (as `log2`, exact for powers of two). */
 export const rankOf = (v: number): number => (v <= 0 ? 0 : 31 - Math.clz32(v));
@@ -326,11 +347,40 @@ export const lineScore = (
     W.sum * sum) / 4;
 };
 
+/**
+ * `LINE_SCORES[len][key]`: `lineScore` of every line of `len` = 1..4 ranks up to 15,
+ * packed as `key = rank_0 | rank_1 << 4 | ...` (the compact board's row layout, so
+ * `LINE_SCORES[4]` is its row table).
+ */
+export const LINE_SCORES: readonly Float64Array[] = [0, 1, 2, 3, 4].map((len) => {
+  const table = new Float64Array(len === 0 ? 0 : 1 << (4 * len));
+  const line = new Int32Array(len);
+  for (let key = 0; key < table.length; key++) {
+    for (let c = 0; c < len; c++) line[c] = (key >>> (4 * c)) & 15;
+    table[key] = lineScore(line, 0, 1, len);
+  }
+  return table;
+});
+
+/** `lineScore` of a line, from `LINE_SCORES` when it fits (up to 4 ranks up to 15). */
+const lineValue = (ranks: Int32Array, start: number, step: number, len: number): number => {
+  if (len <= 4) {
+    let key = 0, fits = true;
+    for (let c = 0; c < len; c++) {
+      const r = ranks[start + c * step];
+      if (r > 15) fits = false;
+      key |= r << (4 * c);
+    }
+    if (fits) return LINE_SCORES[len][key];
+  }
+  return lineScore(ranks, start, step, len);
+};
+
 /** The "monotone" heuristic of a grid of ranks: the line scores of every row and column. */
 export const monotoneRanks = (ranks: Int32Array, w: number, h: number): number => {
   let v = 0;
-  for (let y = 0; y < h; y++) v += lineScore(ranks, y * w, 1, w);
-  for (let x = 0; x < w; x++) v += lineScore(ranks, x, w, h);
+  for (let y = 0; y < h; y++) v += lineValue(ranks, y * w, 1, w);
+  for (let x = 0; x < w; x++) v += lineValue(ranks, x, w, h);
   return v;
 };
 
@@ -464,8 +514,12 @@ export const createGame = (w: number, h: number, evaluation: EvalName): Game2048
     height: h,
     evaluation,
     initial: () => {
-      const s = new Array<number>(n + 2).fill(0);
-      s[TURN] = COMPUTER_TURN;
+      // Built by pushing, so that V8 keeps a packed array of small integers: the slides
+      // then see one kind of array (these states, the fast expectimax's buffers, the
+      // compact board's rows); a holey one made them polymorphic and slower.
+      const s: number[] = [];
+      for (let i = 0; i < n; i++) s.push(0);
+      s.push(COMPUTER_TURN, 0);
       return s;
     },
     toMove: (s) => (s[TURN] === SLIDER_TURN ? 0 : "chance"),
@@ -531,18 +585,8 @@ export const createGame = (w: number, h: number, evaluation: EvalName): Game2048
       if (s[y * w + x] !== 0) return Result.fail(`(${x},${y}) is not empty`);
       return Result.succeed(tileMove(y * w + x, v));
     },
-    // The grid and the turn (the score does not change the future); two 32-bit mixes.
-    key: (s) => {
-      let h1 = 0x2048 ^ n, h2 = 0x9e3779b9 ^ n;
-      for (let i = 0; i <= n; i++) {
-        const v = s[i] | 0;
-        h1 = Math.imul(h1 ^ v, 2654435761);
-        h2 = Math.imul(h2 ^ v, 1597334677);
-      }
-      h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-      h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-      return 4294967296 * (2097151 & h2) + (h1 >>> 0);
-    },
+    // The grid and the turn (the score does not change the future).
+    key: (s) => hashPrefix(s, n + 1, n + 1),
     stats: (s) => {
       const top = maxTile(s, n);
       const out: Record<string, number> = { score: s[SCORE], maxTile: top };

@@ -120,7 +120,9 @@ export const rankFlipped = (
 
 /**
  * Sows the mover's house `i` of the mover-relative houses `h[off .. off + 2n - 1]` in
- * place, given the stones on the mover's side (`mine`) and the opponent's (`theirs`).
+ * place (the endgame solver's own form of `rules.ts`'s sowing: houses only, from the
+ * mover's side, the net gain returned; tested against `sowNaive`), given the stones on
+ * the mover's side (`mine`) and the opponent's (`theirs`).
  * Returns the mover's immediate net gain and writes into `out`: `out[0]` is 1 when the
  * mover moves again, 0 when the opponent moves, 2 when the game ended (all houses are
  * then empty and the gain includes the sweep); `out[1]` and `out[2]` are the stones then
@@ -203,7 +205,9 @@ export const sowRelative = (
 /**
  * What `sowRelative` would return and write into `out` for the mover's house `i`, in
  * O(1) and without touching the houses: the solver orders and settles moves with it and
- * sows only the ones it searches.
+ * sows only the ones it searches. It takes `sowRelative`'s arguments and starts with its
+ * lap arithmetic on purpose (the same contract, foretold); the tests tie the two
+ * together and both to `rules.ts`'s stone-by-stone `sowNaive`.
  */
 export const predictSow = (
   h: ArrayLike<number>,

@@ -1,9 +1,10 @@
 /**
  * Kalah-specialised depth-limited searches, seed 004's `SeqMM` and `SeqAB`: plain
- * minimax, and alpha-beta without ordering or table, in the game's move order, on a
- * stack of boards in one `Int32Array` (no allocation per node). They give the same
- * values, moves and (for minimax) node counts as the generic `minimax` strategy, only
- * faster; the tests check it.
+ * minimax, and alpha-beta without ordering or table (one recursion), in the game's move
+ * order, on a stack of boards in one array (no allocation per node) sown by `rules.ts`'s
+ * `sowAt`, with `control.ts`'s `deepen` driving the depths. They give the same values,
+ * moves and (for minimax) node counts as the generic `minimax` strategy, only faster;
+ * the tests check it.
  *
  * Seed 004's `runAB` raises alpha with the previous best value (`max a v`) rather than
  * the new one; that only prunes less, so this alpha-beta uses the new value and finds
@@ -21,73 +22,34 @@ import {
 } from "../../core/search/control.ts";
 import type { SearchOptions, SearchResult } from "../../core/search/types.ts";
 import { isKalahGame } from "./game.ts";
+import { sowAt } from "./rules.ts";
+
+/** `length` zeros in a packed array of small integers. */
+const zeros = (length: number): number[] => {
+  const out: number[] = [];
+  for (let i = 0; i < length; i++) out.push(0);
+  return out;
+};
 
 /** Which of seed 004's sequential searches. */
 export type FastKind = "mm" | "ab";
 
 /**
- * Sows the mover's house `m` of the board at `b[off ..]` (plugin layout) in place;
- * returns true on an extra turn. Same rules as `rules.ts`'s `sowInPlace`.
+ * The change of seed 004's `util` (from the mover's side) that playing house `m` of the
+ * board at `b[off ..]` makes, computed without playing it: every stone sown into the
+ * opponent's houses counts -2, every stone captured from them +2 (the sweep at the end
+ * keeps each side's stones, so it changes nothing). A shortcut of `rules.ts`'s sowing,
+ * tested against it.
+ *
+ * @example South's third house at the start of Kalah(6, 4) reaches only its own side
+ * ```ts
+ * import { utilDelta } from "./fast.ts";
+ * import { initialState } from "./rules.ts";
+ * if (utilDelta(initialState(6, 4), 0, 6, 0, 2, false) !== 0) throw new Error();
+ * ```
  */
-const sowAt = (
-  b: Int32Array,
-  off: number,
-  n: number,
-  mover: number,
-  m: number,
-  always: boolean,
-): boolean => {
-  const width = 2 * n + 2;
-  const own = mover === 0 ? n : 2 * n + 1;
-  const skip = mover === 0 ? 2 * n + 1 : n;
-  let pos = mover === 0 ? m : n + 1 + m;
-  const g = b[off + pos];
-  b[off + pos] = 0;
-  const lap = 2 * n + 1;
-  let rest = g - 1;
-  if (rest >= lap) {
-    const q = Math.floor(rest / lap);
-    rest -= q * lap;
-    for (let i = 0; i < width; i++) if (i !== skip) b[off + i] += q;
-  }
-  for (let k = 0; k < rest; k++) {
-    if (++pos === width) pos = 0;
-    if (pos === skip && ++pos === width) pos = 0;
-    b[off + pos]++;
-  }
-  if (++pos === width) pos = 0;
-  if (pos === skip && ++pos === width) pos = 0;
-  let extra = false;
-  if (pos === own) {
-    b[off + own]++;
-    extra = true;
-  } else if (b[off + pos] === 0 && (mover === 0 ? pos < n : pos > n)) {
-    const opp = off + 2 * n - pos;
-    if (always || b[opp] > 0) {
-      b[off + own] += b[opp] + 1;
-      b[opp] = 0;
-    } else b[off + pos] = 1;
-  } else b[off + pos]++;
-  let south = 0, north = 0;
-  for (let i = off; i < off + n; i++) south += b[i];
-  for (let i = off + n + 1; i <= off + 2 * n; i++) north += b[i];
-  if (south === 0 || north === 0) {
-    b[off + n] += south;
-    b[off + 2 * n + 1] += north;
-    for (let i = off; i < off + n; i++) b[i] = 0;
-    for (let i = off + n + 1; i <= off + 2 * n; i++) b[i] = 0;
-  }
-  return extra;
-};
-
-/**
- * The change of seed 004's `util` (from the mover's side) that playing house `m`
- * makes, computed without playing it: every stone sown into the opponent's houses
- * counts -2, every stone captured from them +2 (the sweep at the end keeps each side's
- * stones, so it changes nothing).
- */
-const utilDelta = (
-  b: Int32Array,
+export const utilDelta = (
+  b: readonly number[],
   off: number,
   n: number,
   mover: number,
@@ -155,7 +117,9 @@ export const fastSearch = <S>(
   const start = performance.now();
   const counter = { nodes: 0 };
   const stop = stopTest(options, start);
-  let b = new Int32Array(W * 16);
+  // The boards, one per ply: a plain array of small integers, as the states `sowAt` plays
+  // on elsewhere (a typed array here made that shared loop polymorphic, and slower).
+  let b: number[] = zeros(W * 16);
   let pvs = new Int32Array(16 * 16);
   let pvLen = new Int32Array(16);
   let cap = 16; // plies the arrays hold
@@ -166,9 +130,7 @@ export const fastSearch = <S>(
   const grow = (plies: number) => {
     if (plies <= cap) return;
     const c = Math.max(plies, 2 * cap);
-    const nb = new Int32Array(W * c);
-    nb.set(b);
-    b = nb;
+    b = b.concat(zeros(W * (c - cap)));
     pvs = new Int32Array(c * c);
     pvLen = new Int32Array(c);
     cap = c;
@@ -225,35 +187,10 @@ export const fastSearch = <S>(
     return any ? best : u;
   };
 
-  const mm = (ply: number, depth: number): number => {
-    if ((++counter.nodes & POLL_MASK) === 0 && stop()) throw new SearchStopped();
-    const off = ply * W;
-    pvLen[ply] = 0;
-    if (depth <= 0) {
-      cut = true;
-      return value(off);
-    }
-    if (depth === 1 && utilEval) return frontier(ply, -Infinity, Infinity);
-    const mover = b[off + M];
-    const base = off + (mover === 0 ? 0 : n + 1);
-    const coff = off + W;
-    let best = mover === 0 ? -Infinity : Infinity;
-    let any = false;
-    for (let m = 0; m < n; m++) {
-      if (b[base + m] === 0) continue;
-      any = true;
-      for (let i = 0; i < W; i++) b[coff + i] = b[off + i];
-      if (!sowAt(b, coff, n, mover, m, always)) b[coff + M] = 1 - mover;
-      const v = mm(ply + 1, depth - 1);
-      if (mover === 0 ? v > best || (v === best && ply === lastMaxPly) : v < best) {
-        best = v;
-        setPv(ply, m);
-      }
-    }
-    return any ? best : value(off);
-  };
-
-  const ab = (ply: number, depth: number, alpha: number, beta: number): number => {
+  // Seed 004's SeqMM (`prune` false: the window stays open, every child is searched)
+  // and SeqAB (`prune` true) in one recursion.
+  const prune = kind === "ab";
+  const search = (ply: number, depth: number, alpha: number, beta: number): number => {
     if ((++counter.nodes & POLL_MASK) === 0 && stop()) throw new SearchStopped();
     const off = ply * W;
     pvLen[ply] = 0;
@@ -272,18 +209,18 @@ export const fastSearch = <S>(
       any = true;
       for (let i = 0; i < W; i++) b[coff + i] = b[off + i];
       if (!sowAt(b, coff, n, mover, m, always)) b[coff + M] = 1 - mover;
-      const v = ab(ply + 1, depth - 1, alpha, beta);
+      const v = search(ply + 1, depth - 1, alpha, beta);
       if (mover === 0) {
-        if (v > best) {
+        if (v > best || (v === best && ply === lastMaxPly)) {
           best = v;
           setPv(ply, m);
-          if (v > alpha) alpha = v;
+          if (prune && v > alpha) alpha = v;
           if (alpha >= beta) break;
         }
       } else if (v < best) {
         best = v;
         setPv(ply, m);
-        if (v < beta) beta = v;
+        if (prune && v < beta) beta = v;
         if (alpha >= beta) break;
       }
     }
@@ -309,7 +246,7 @@ export const fastSearch = <S>(
       pvLen[0] = 0;
       return value(0);
     }
-    return kind === "mm" ? mm(0, depth) : ab(0, depth, alpha, beta);
+    return search(0, depth, alpha, beta);
   };
 
   const iteration = (depth: number): Iteration => {
@@ -325,7 +262,9 @@ export const fastSearch = <S>(
       for (let i = 0; i < W; i++) b[i] = root[i];
       for (let i = 0; i < W; i++) b[W + i] = root[i];
       if (!sowAt(b, W, n, rootMover, m, always)) b[W + M] = 1 - rootMover;
-      const cv = kind === "mm" ? mm(1, depth - 1) : ab(1, depth - 1, v - 0.5, v + 0.5);
+      const cv = prune
+        ? search(1, depth - 1, v - 0.5, v + 0.5)
+        : search(1, depth - 1, -Infinity, Infinity);
       if (cv === v) bestMoves.push(m);
     }
     return { value: v, pv, exact, bestMoves };

@@ -120,10 +120,25 @@ export const storeDiff = (s: ArrayLike<number>, n: number): number => s[n] - s[2
  *
  * Full laps are added at once (seed 000's quotient and remainder), so the cost is
  * O(board), whatever the number of stones. When a side is empty afterwards the game is
- * over and each side's houses go to its own store (seed 000's sweep).
+ * over and each side's houses go to its own store (seed 000's sweep). `sowNaive` is the
+ * stone-by-stone reference it is tested against.
  */
 export const sowInPlace = (
   b: number[],
+  n: number,
+  mover: number,
+  m: number,
+  captureAlways: boolean,
+): boolean => sowAt(b, 0, n, mover, m, captureAlways);
+
+/**
+ * `sowInPlace` on the board that starts at `b[off]` (a stack of boards in one array, as
+ * the fast searches of `fast.ts` keep them): the one implementation of the sowing rule
+ * that play and the searches share.
+ */
+export const sowAt = (
+  b: number[],
+  off: number,
   n: number,
   mover: number,
   m: number,
@@ -133,49 +148,59 @@ export const sowInPlace = (
   const own = mover === 0 ? n : 2 * n + 1;
   const skip = mover === 0 ? 2 * n + 1 : n;
   let pos = mover === 0 ? m : n + 1 + m;
-  const g = b[pos];
-  b[pos] = 0;
+  const g = b[off + pos];
+  b[off + pos] = 0;
   const lap = 2 * n + 1;
   let rest = g - 1;
   if (rest >= lap) {
     const q = Math.floor(rest / lap);
     rest -= q * lap;
-    for (let i = 0; i < width; i++) if (i !== skip) b[i] += q;
+    for (let i = 0; i < width; i++) if (i !== skip) b[off + i] += q;
   }
   for (let k = 0; k < rest; k++) {
     if (++pos === width) pos = 0;
     if (pos === skip && ++pos === width) pos = 0;
-    b[pos]++;
+    b[off + pos]++;
   }
   if (++pos === width) pos = 0;
   if (pos === skip && ++pos === width) pos = 0;
   let extra = false;
   if (pos === own) {
-    b[own]++;
+    b[off + own]++;
     extra = true;
-  } else if (b[pos] === 0 && (mover === 0 ? pos < n : pos > n)) {
-    const opp = 2 * n - pos;
+  } else if (b[off + pos] === 0 && (mover === 0 ? pos < n : pos > n)) {
+    const opp = off + 2 * n - pos;
     if (captureAlways || b[opp] > 0) {
-      b[own] += b[opp] + 1;
+      b[off + own] += b[opp] + 1;
       b[opp] = 0;
-    } else b[pos] = 1;
-  } else b[pos]++;
+    } else b[off + pos] = 1;
+  } else b[off + pos]++;
   // The end of the game: each side keeps its own stones.
   let south = 0, north = 0;
-  for (let i = 0; i < n; i++) south += b[i];
-  for (let i = n + 1; i <= 2 * n; i++) north += b[i];
+  for (let i = off; i < off + n; i++) south += b[i];
+  for (let i = off + n + 1; i <= off + 2 * n; i++) north += b[i];
   if (south === 0 || north === 0) {
-    b[n] += south;
-    b[2 * n + 1] += north;
-    for (let i = 0; i < n; i++) b[i] = 0;
-    for (let i = n + 1; i <= 2 * n; i++) b[i] = 0;
+    b[off + n] += south;
+    b[off + 2 * n + 1] += north;
+    for (let i = off; i < off + n; i++) b[i] = 0;
+    for (let i = off + n + 1; i <= off + 2 * n; i++) b[i] = 0;
   }
   return extra;
 };
 
+/** What a sowing did besides moving stones: filled in by `sowNaive` when asked. */
+export interface SowReport {
+  /**
+   * The stones a capture put in the mover's store (the last stone and the opposite
+   * house's), 0 without a capture.
+   */
+  captured: number;
+}
+
 /**
- * Sows stone by stone (the seeds' literal procedure, O(stones)): the reference that
- * `sowInPlace` is tested against. Same contract as `sowInPlace`.
+ * Sows stone by stone (the seeds' literal procedure, O(stones)): the readable reference
+ * that `sowAt`, `moveKind` and the solvers' shortcuts are tested against. Same contract
+ * as `sowInPlace`; `report` (when given) learns what the capture took.
  */
 export const sowNaive = (
   b: number[],
@@ -183,40 +208,46 @@ export const sowNaive = (
   mover: number,
   m: number,
   captureAlways: boolean,
+  report?: SowReport,
 ): boolean => {
-  const width = 2 * n + 2;
-  const own = mover === 0 ? n : 2 * n + 1;
-  const skip = mover === 0 ? 2 * n + 1 : n;
-  let pos = houseIndex(n, mover, m);
-  let hand = b[pos];
-  b[pos] = 0;
+  const store = mover === 0 ? southStore(n) : northStore(n);
+  const opponentsStore = mover === 0 ? northStore(n) : southStore(n);
+  let pit = houseIndex(n, mover, m);
+  let hand = b[pit];
+  b[pit] = 0;
+  // One stone in each pit counter-clockwise, passing the opponent's store by.
   while (hand > 0) {
-    pos = (pos + 1) % width;
-    if (pos === skip) continue;
-    b[pos]++;
-    hand--;
-  }
-  const ownSide = mover === 0 ? pos < n : pos > n && pos < 2 * n + 1;
-  if (ownSide && b[pos] === 1) {
-    const opp = 2 * n - pos;
-    if (captureAlways || b[opp] > 0) {
-      b[own] += b[opp] + 1;
-      b[opp] = 0;
-      b[pos] = 0;
+    pit = (pit + 1) % (2 * n + 2);
+    if (pit !== opponentsStore) {
+      b[pit]++;
+      hand--;
     }
   }
-  const south = southHouses(b, n), north = northHouses(b, n);
-  if (south === 0 || north === 0) {
+  // The last stone in an empty house of the mover's own side captures the opposite one.
+  const ownSide = mover === 0 ? pit < n : pit > n && pit < 2 * n + 1;
+  let captured = 0;
+  if (ownSide && b[pit] === 1) {
+    const opposite = 2 * n - pit;
+    if (captureAlways || b[opposite] > 0) {
+      captured = b[opposite] + 1;
+      b[store] += captured;
+      b[opposite] = 0;
+      b[pit] = 0;
+    }
+  }
+  if (report !== undefined) report.captured = captured;
+  // A side is empty: the game is over and each side's stones go to its own store.
+  if (southHouses(b, n) === 0 || northHouses(b, n) === 0) {
     for (let i = 0; i < n; i++) {
-      b[n] += b[i];
+      b[southStore(n)] += b[i];
       b[i] = 0;
     }
     for (let i = n + 1; i <= 2 * n; i++) {
-      b[2 * n + 1] += b[i];
+      b[northStore(n)] += b[i];
       b[i] = 0;
     }
   }
-  return pos === own;
+  return pit === store;
 };
 
 /**

@@ -197,12 +197,22 @@ export interface SolveExtras {
   readonly spotDbPositions?: number;
   /** The solver's table size in megabytes (used when the board's solver is first made). */
   readonly ttMb?: number;
+  /**
+   * MTD(f)'s first guess, the mover's future gain (default: the best gain of one turn);
+   * the value does not depend on it.
+   */
+  readonly guess?: number;
 }
 
 /**
  * Solves a Kalah position exactly. The value is the final margin (south's stones minus
  * north's) under perfect play; `exact` is false only when a time budget or a stop
  * request cut the solve short (the value is then the best bound found).
+ *
+ * Progress: after every null-window pass of MTD(f), `options.onIteration` receives the
+ * bounds proved so far (`bounds`, south's view), the next guess as `value`, the best
+ * move proved so far, `depth` the passes made, and the nodes and time so far. The
+ * result carries its `bounds` too (equal to the value when exact).
  *
  * @example Kalah(2, 1): south wins by 2
  * ```ts
@@ -239,6 +249,11 @@ export const solveKalah = <S>(
   }
   const storeDiff = s[n] - s[2 * n + 1];
   const toSouth = (v: number) => storeDiff + (mover === 0 ? v : -v);
+  /** Mover-relative bounds as south's (north's lower bound is south's upper one). */
+  const boundsToSouth = (lower: number, upper: number) =>
+    mover === 0
+      ? { lower: toSouth(lower), upper: toSouth(upper) }
+      : { lower: toSouth(upper), upper: toSouth(lower) };
   let mine = 0, theirs = 0;
   for (let i = 0; i < n; i++) {
     mine += houses[i];
@@ -253,6 +268,7 @@ export const solveKalah = <S>(
       depth: 0,
       exact: true,
       timeMs: performance.now() - start,
+      bounds: { lower: toSouth(mine - theirs), upper: toSouth(mine - theirs) },
     };
   }
   // The solver keeps its own table (its entries differ): at least the default size, more
@@ -271,7 +287,22 @@ export const solveKalah = <S>(
       : () => performance.now() >= deadline || (outer !== undefined && outer()),
   );
   try {
-    const r = solver.solve(houses, guessFor(houses, n));
+    const onIteration = options.onIteration;
+    const r = solver.solve(
+      houses,
+      extras.guess ?? guessFor(houses, n),
+      onIteration === undefined ? undefined : (p) =>
+        onIteration({
+          move: p.move >= 0 ? p.move : undefined,
+          value: toSouth(p.guess),
+          pv: p.move >= 0 ? [p.move] : [],
+          nodes: p.nodes,
+          depth: p.passes,
+          exact: p.lower === p.upper,
+          timeMs: performance.now() - start,
+          bounds: boundsToSouth(p.lower, p.upper),
+        }),
+    );
     const pv = principalVariation(solver, houses, r.value, always, r.move, extras.pvPlies ?? 200);
     let bestMoves: number[] | undefined;
     if (options.allBest) {
@@ -302,6 +333,7 @@ export const solveKalah = <S>(
       timeMs,
       ...(bestMoves ? { bestMoves } : {}),
       notes: databaseNotes(setup, total, timeMs),
+      bounds: { lower: toSouth(r.value), upper: toSouth(r.value) },
     };
   } catch (e) {
     if (!(e instanceof SolveStopped)) throw e;
@@ -315,6 +347,7 @@ export const solveKalah = <S>(
       depth: 0,
       exact: false,
       timeMs: performance.now() - start,
+      ...(partial.lower > -Infinity ? { bounds: boundsToSouth(partial.lower, partial.upper) } : {}),
     };
   } finally {
     solver.setStop(undefined);

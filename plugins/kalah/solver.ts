@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { laneA } from "../../core/hash.ts";
 import {
   type EndgameDb,
   flipHalves,
@@ -53,6 +54,26 @@ export interface Solved {
   readonly passes: number;
 }
 
+/**
+ * One null-window pass of MTD(f) done (`KalahSolver.solve`'s progress): the bounds the
+ * passes so far proved, the next guess, and the work so far. Values are the mover's
+ * future net gain, as `Solved.value`.
+ */
+export interface PassReport {
+  /** The value is at least this. */
+  readonly lower: number;
+  /** The value is at most this. */
+  readonly upper: number;
+  /** The next pass's test value (the last pass's fail-soft result). */
+  readonly guess: number;
+  /** The best move proved so far (by the last fail-high), or -1. */
+  readonly move: number;
+  /** Passes made so far. */
+  readonly passes: number;
+  /** Positions searched so far by this solve. */
+  readonly nodes: number;
+}
+
 /** Bytes per table entry (two 32-bit checks, two 16-bit bounds, move, work). */
 const ENTRY_BYTES = 16;
 const NONE = -32768;
@@ -68,6 +89,8 @@ export class KalahSolver {
   readonly pits: number;
   /** Nodes searched so far (over all solves). */
   nodes = 0;
+  /** Table probes that found their position, so far (over all solves). */
+  hits = 0;
   /** True for seed 000's capture rule. */
   readonly captureAlways: boolean;
   private readonly k: number;
@@ -204,7 +227,7 @@ export class KalahSolver {
   /** One house's share of a Zobrist key: `z` keys house `j`'s counts below `zMax`. */
   private zKey(z: Int32Array, j: number, v: number): number {
     const zMax = this.zMax;
-    return v < zMax ? z[j * zMax + v] : Math.imul(z[j * zMax] ^ v, 0x9e3779b1);
+    return v < zMax ? z[j * zMax + v] : laneA(z[j * zMax], v);
   }
 
   /**
@@ -347,6 +370,7 @@ export class KalahSolver {
     const dst = this.victim(h1, slot);
     let prior = 0, priorMeta = 0;
     if (slot >= 0) {
+      this.hits++;
       const t = this.table;
       prior = t[slot + 2];
       priorMeta = t[slot + 3];
@@ -470,6 +494,18 @@ export class KalahSolver {
     return slot < 0 ? -1 : (this.table[slot + 3] & 0xff) - 1;
   }
 
+  /**
+   * The bounds the table holds for mover-relative houses (the mover's future gain), or
+   * `undefined` when it holds none: every entry is a proved bound, `lower <= value <= upper`.
+   */
+  entry(houses: ArrayLike<number>): { readonly lower: number; readonly upper: number } | undefined {
+    this.setRoot(houses);
+    const slot = this.probe(this.hs[0], this.hs[1]);
+    if (slot < 0) return undefined;
+    const b = this.table[slot + 2];
+    return { lower: b >> 16, upper: (b << 16) >> 16 };
+  }
+
   /** Loads mover-relative houses as the root. */
   private setRoot(houses: ArrayLike<number>): number {
     let stones = 0;
@@ -497,7 +533,8 @@ export class KalahSolver {
   }
 
   /**
-   * Solves mover-relative houses exactly with MTD(f), starting from `guess`.
+   * Solves mover-relative houses exactly with MTD(f), starting from `guess` (any guess
+   * gives the same value; a close one saves passes). `onPass` hears of every pass.
    *
    * @example Kalah(2, 1): the mover's house 2 reaches the store, then house 1 ends it
    * ```ts
@@ -507,7 +544,7 @@ export class KalahSolver {
    * if (r.value !== 2 || r.move !== 1) throw new Error(JSON.stringify(r));
    * ```
    */
-  solve(houses: ArrayLike<number>, guess = 0): Solved {
+  solve(houses: ArrayLike<number>, guess = 0, onPass?: (p: PassReport) => void): Solved {
     const start = this.nodes;
     let stones = 0;
     for (let j = 0; j < this.k; j++) stones += houses[j];
@@ -518,7 +555,7 @@ export class KalahSolver {
       return { value: mover - other, move: -1, nodes: 0, passes: 0 };
     }
     let lower = -stones, upper = stones;
-    let f = Math.max(lower, Math.min(upper, Math.round(guess)));
+    let f = Math.max(lower, Math.min(upper, Number.isFinite(guess) ? Math.round(guess) : 0));
     let move = -1, passes = 0;
     this.bounds = { lower: -Infinity, upper: Infinity, move: -1 };
     while (lower < upper) {
@@ -532,6 +569,7 @@ export class KalahSolver {
         move = r.move;
       }
       this.bounds = { lower, upper, move };
+      onPass?.({ lower, upper, guess: f, move, passes, nodes: this.nodes - start });
     }
     if (move < 0) {
       // Only fail-lows happened: the value is the lower bound we started from; find a

@@ -20,6 +20,7 @@
  * @module
  */
 import type { Player } from "../../core/game.ts";
+import { finish53, LANE_A_SEED, LANE_B_SEED, laneA, laneB } from "../../core/hash.ts";
 import type { Rng } from "../../core/rng.ts";
 import {
   BIT_CELL,
@@ -179,34 +180,31 @@ export const play = (s: PentagoState, m: number): PentagoState => {
     if (hasFiveThrough(b0, b1, cell)) return makeState(w0, w1, b0, b1, next, BLACK_WON);
   }
   if (m >= NO_TWIST) return makeState(w0, w1, b0, b1, next, boardResult(w0, w1, b0, b1));
-  const q = (m >> 1) & 3, rot = m & 1 ? ROT_CCW : ROT_CW, slot = q & 1;
-  if (q < 2) {
-    w0 = rotateHalf(w0, slot, rot);
-    b0 = rotateHalf(b0, slot, rot);
+  const t = m & 7;
+  if (t < 4) {
+    w0 = twisted(w0, t);
+    b0 = twisted(b0, t);
   } else {
-    w1 = rotateHalf(w1, slot, rot);
-    b1 = rotateHalf(b1, slot, rot);
+    w1 = twisted(w1, t);
+    b1 = twisted(b1, t);
   }
   return makeState(w0, w1, b0, b1, next, boardResult(w0, w1, b0, b1));
 };
 
+/**
+ * A bitboard half after twist `t` (`quadrant * 2 + direction`, the low three bits of a
+ * move) of one of its quadrants: quadrants 0-1 lie in the top half (`t < 4`), 2-3 in the
+ * bottom one (`randomPlayout` writes it out).
+ */
+const twisted = (word: number, t: number): number =>
+  rotateHalf(word, (t >> 1) & 1, t & 1 ? ROT_CCW : ROT_CW);
+
 /** A 53-bit hash of the board (which fixes the mover and the result). */
-export const keyOf = (s: PentagoState): number => {
-  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
-  h1 = Math.imul(h1 ^ s.white0, 2654435761);
-  h2 = Math.imul(h2 ^ s.white0, 1597334677);
-  h1 = Math.imul(h1 ^ s.white1, 2654435761);
-  h2 = Math.imul(h2 ^ s.white1, 1597334677);
-  h1 = Math.imul(h1 ^ s.black0, 2654435761);
-  h2 = Math.imul(h2 ^ s.black0, 1597334677);
-  h1 = Math.imul(h1 ^ s.black1, 2654435761);
-  h2 = Math.imul(h2 ^ s.black1, 1597334677);
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
-};
+export const keyOf = (s: PentagoState): number =>
+  finish53(
+    laneA(laneA(laneA(laneA(LANE_A_SEED, s.white0), s.white1), s.black0), s.black1),
+    laneB(laneB(laneB(laneB(LANE_B_SEED, s.white0), s.white1), s.black0), s.black1),
+  );
 
 /** How `legalMoves` lists the moves. */
 export interface MoveListOptions {
@@ -396,6 +394,9 @@ export const randomPlayout = (s: PentagoState, rng: Rng): number => {
       else b1 |= bit;
       if (hasFiveThrough(b0, b1, cell)) return BLACK_WON;
     }
+    // `play`'s twist (`twisted`), written out: the helper here measured 2-5% fewer
+    // playouts per second (20,000 playouts from the empty board: 78-82 ms against 77 ms,
+    // CPU time, best of 5, A/B alternated 4 times). The tests tie the playouts to `play`.
     const r = rng.int(8), q = r >> 1, rot = r & 1 ? ROT_CCW : ROT_CW, slot = q & 1;
     if (q < 2) {
       w0 = rotateHalf(w0, slot, rot);

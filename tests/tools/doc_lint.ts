@@ -24,6 +24,8 @@ const EFFECT_TYPES = new Set([
   "Decoder",
   "SchemaError",
   "Scope",
+  "ArraySchema",
+  "optional",
 ]);
 
 const entries = Deno.args.length > 0 ? Deno.args : ["mod.ts"];

@@ -1,0 +1,46 @@
+/**
+ * Where a game comes from, and how messages name it: the plugin module and options a
+ * game was built from (`GameSource`, which a worker needs to build the same game), and
+ * the user's directory that module paths are resolved and shown against. The plugin
+ * loader, the searches, the worker pool and the engine all import it, none another.
+ *
+ * @module
+ */
+
+/** Where a game came from: enough for a worker to build the same game again. */
+export interface GameSource {
+  /** The plugin module's URL. */
+  readonly url: string;
+  /** The raw options it was built from. */
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+const sources = new WeakMap<object, GameSource>();
+
+/** The module and options a game was built from (by `makeGame` with a URL), if known. */
+export const gameSource = (game: object): GameSource | undefined => sources.get(game);
+
+/** Records where a game came from (a wrapper of a game keeps its source this way). */
+export const rememberSource = (game: object, source: GameSource): void => {
+  sources.set(game, source);
+};
+
+/**
+ * The directory the user ran the program from: `INIT_CWD` when `deno task` set it (a task
+ * runs in the project's directory, not the user's) and the program may read it
+ * (`--allow-env=INIT_CWD`), else the working directory.
+ */
+export const userCwd = (): string => {
+  const env = Deno.permissions.querySync({ name: "env", variable: "INIT_CWD" });
+  const dir = env.state === "granted" ? Deno.env.get("INIT_CWD") : undefined;
+  return dir !== undefined && dir !== "" ? dir : Deno.cwd();
+};
+
+/**
+ * How messages name a plugin module: a file under the user's directory by its relative
+ * path (`./my.ts`), any other by its URL.
+ */
+export const pluginLabel = (url: string): string => {
+  const here = `file://${userCwd().replace(/\/?$/, "/")}`;
+  return url.startsWith(here) ? `./${url.slice(here.length)}` : url;
+};
