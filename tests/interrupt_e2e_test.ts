@@ -6,88 +6,10 @@
  * a hang into a failure.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { root } from "./tools/task.ts";
+import { startTask as start } from "./tools/task.ts";
 
 const noTrace = (text: string) =>
   assert(!/\n\s+at .*:\d+:\d+/.test(text), `a stack trace was printed:\n${text}`);
-
-/** A program started in its own process group (as a terminal's foreground job). */
-interface Job {
-  /** Resolves once the output contains `text`. */
-  readonly waitFor: (text: string) => Promise<void>;
-  /** Sends SIGINT to the whole group, as a terminal's Ctrl-C does. */
-  readonly sigint: () => Promise<void>;
-  /** Types into the program's standard input. */
-  readonly type: (text: string) => Promise<void>;
-  /** The exit code and everything printed. */
-  readonly done: Promise<{ code: number; out: string; err: string }>;
-  /** True when no process of the group is left. */
-  readonly groupGone: () => Promise<boolean>;
-}
-
-/**
- * Starts `deno task ARGS` with `setsid` (its own process group); with `pty`, inside
- * `script`, which gives it a pseudo-terminal (Ctrl-C is then the byte 0x03 typed).
- */
-const start = (args: string[], pty = false): Job => {
-  const task = [Deno.execPath(), "task", ...args];
-  const quoted = task.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
-  const argv = pty ? ["script", "-qfec", quoted, "/dev/null"] : task;
-  const env = Deno.env.toObject();
-  delete env.INIT_CWD;
-  const child = new Deno.Command("setsid", {
-    args: argv,
-    cwd: root,
-    clearEnv: true,
-    env: { ...env, NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  let out = "", err = "";
-  const waiters: { text: string; resolve: () => void }[] = [];
-  const pump = async (stream: ReadableStream<Uint8Array>, into: (s: string) => void) => {
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-      into(chunk);
-      for (const w of waiters.splice(0)) {
-        if ((out + err).includes(w.text)) w.resolve();
-        else waiters.push(w);
-      }
-    }
-  };
-  const reading = Promise.all([
-    pump(child.stdout, (s) => (out += s)),
-    pump(child.stderr, (s) => (err += s)),
-  ]);
-  // A watchdog: a program that hangs fails the test instead of hanging the suite.
-  const watchdog = setTimeout(() => kill("KILL"), 120_000);
-  const kill = async (signal: string) => {
-    await new Deno.Command("kill", { args: [`-${signal}`, "--", `-${child.pid}`] }).output();
-  };
-  const done = (async () => {
-    const status = await child.status;
-    await reading;
-    clearTimeout(watchdog);
-    await writer.close().catch(() => {});
-    return { code: status.code, out, err };
-  })();
-  return {
-    waitFor: (text) =>
-      (out + err).includes(text) ? Promise.resolve() : Promise.race([
-        new Promise<void>((resolve) => waiters.push({ text, resolve })),
-        done.then(() => {
-          throw new Error(`the program ended before printing '${text}':\n${out}\n${err}`);
-        }),
-      ]),
-    sigint: () => kill("INT"),
-    type: (text) => writer.write(new TextEncoder().encode(text)),
-    done,
-    groupGone: async () =>
-      !(await new Deno.Command("kill", { args: ["-0", "--", `-${child.pid}`], stderr: "null" })
-        .output()).success,
-  };
-};
 
 Deno.test("analyze: Ctrl-C during a long search prints the best so far, exits 130, leaves nothing", async () => {
   const job = start(["analyze", "kalah", "--depth", "40", "--jsonl"]);

@@ -17,7 +17,7 @@ import { buildDbParallel } from "../plugins/kalah/db_build.ts";
 import { domineeringGame, geometry } from "../plugins/domineering/board.ts";
 import { board } from "../plugins/domineering/lab.ts";
 import { solvePosition } from "../plugins/domineering/mod.ts";
-import { root, runTask } from "./tools/task.ts";
+import { root, runTask, startTask } from "./tools/task.ts";
 
 /** Bounds that narrow pass by pass and end on the value. */
 const assertNarrowing = (its: readonly SearchResult[], final: SearchResult, what: string) => {
@@ -182,67 +182,14 @@ Deno.test("buildDbParallel: an abort stops the build; it rejects and terminates 
 // ---------------------------------------------------------------------------------------
 // Programs interrupted: a process group of its own, Ctrl-C as SIGINT or a typed byte.
 
-/** A program started in its own process group, optionally on a pseudo-terminal. */
-const start = (args: string[], pty = false) => {
-  const task = [Deno.execPath(), "task", ...args];
-  const quoted = task.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
-  const env = Deno.env.toObject();
-  delete env.INIT_CWD;
-  const child = new Deno.Command("setsid", {
-    args: pty ? ["script", "-qfec", quoted, "/dev/null"] : task,
-    cwd: root,
-    clearEnv: true,
-    env: { ...env, NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  let out = "";
-  const waiters: { text: string; resolve: () => void }[] = [];
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-      out += chunk;
-      for (const w of waiters.splice(0)) out.includes(w.text) ? w.resolve() : waiters.push(w);
-    }
-  };
-  const reading = Promise.all([pump(child.stdout), pump(child.stderr)]);
-  const kill = (signal: string) =>
-    new Deno.Command("kill", { args: [`-${signal}`, "--", `-${child.pid}`] }).output();
-  // A watchdog: a hang fails the test instead of hanging the suite.
-  const watchdog = setTimeout(() => kill("KILL"), 120_000);
-  const done = (async () => {
-    const status = await child.status;
-    await reading;
-    clearTimeout(watchdog);
-    await writer.close().catch(() => {});
-    return { code: status.code, out };
-  })();
-  return {
-    waitFor: (text: string): Promise<void> =>
-      out.includes(text) ? Promise.resolve() : Promise.race([
-        new Promise<void>((resolve) => waiters.push({ text, resolve })),
-        done.then(() => {
-          throw new Error(`the program ended before printing '${text}':\n${out}`);
-        }),
-      ]),
-    sigint: () => kill("INT"),
-    type: (text: string) => writer.write(new TextEncoder().encode(text)),
-    done,
-    groupGone: async () =>
-      !(await new Deno.Command("kill", { args: ["-0", "--", `-${child.pid}`], stderr: "null" })
-        .output()).success,
-  };
-};
-
 Deno.test("analyze --solve: Ctrl-C stops the solver in its worker (exit 130, nothing left)", async () => {
   // Kalah(6, 4) takes far longer than its first heartbeat (the solver polls the stop flag).
-  const job = start(["analyze", "kalah", "--stones", "4", "--solve", "--jsonl"]);
+  const job = startTask(["analyze", "kalah", "--stones", "4", "--solve", "--jsonl"]);
   await job.waitFor(`"type":"heartbeat"`);
   await job.sigint();
-  const { code, out } = await job.done;
-  assertEquals(code, 130, out);
-  assert(!out.includes("did not stop"), out);
+  const { code, out, err } = await job.done;
+  assertEquals(code, 130, out + err);
+  assert(!(out + err).includes("did not stop"), out + err);
   const last = JSON.parse(out.trim().split("\n").at(-1)!);
   assertEquals([last.type, last.interrupted, last.complete], ["result", true, false]);
   assert(await job.groupGone(), "no process of the program is left");
@@ -253,7 +200,7 @@ Deno.test("kalah-db: progress on a terminal, Ctrl-C stops the build (exit 130, n
   try {
     // 52 million positions: seconds of work, far more than the first progress line.
     const args = ["kalah-db", "--pits", "6", "--stones", "17", "--workers", "1", "--dir", dir];
-    const job = start(args, true);
+    const job = startTask(args, true);
     await job.waitFor("% of all"); // a progress line within a level
     await job.type("\x03");
     const { code, out } = await job.done;
@@ -276,7 +223,7 @@ Deno.test("kalah-db: no progress on a pipe; SIGINT there stops it too", async ()
     assertEquals(lines.length, 2, small.stdout); // what it builds, then where it wrote it
     assertStringIncludes(lines[1], "written to");
     assert(!small.stdout.includes("\r") && !small.stdout.includes("level"), small.stdout);
-    const job = start([
+    const job = startTask([
       "kalah-db",
       "--pits",
       "6",
@@ -289,9 +236,9 @@ Deno.test("kalah-db: no progress on a pipe; SIGINT there stops it too", async ()
     ]);
     await job.waitFor("Kalah endgame database"); // the build starts after this line
     await job.sigint();
-    const { code, out } = await job.done;
-    assertEquals(code, 130, out);
-    assert(!out.includes("level"), out);
+    const { code, out, err } = await job.done;
+    assertEquals(code, 130, out + err);
+    assert(!(out + err).includes("level"), out + err);
     assertEquals([...Deno.readDirSync(dir)].map((e) => e.name), ["kalah-p4-nonempty-s10.bin"]);
     assert(await job.groupGone(), "no process of the program is left");
   } finally {
@@ -300,7 +247,7 @@ Deno.test("kalah-db: no progress on a pipe; SIGINT there stops it too", async ()
 });
 
 Deno.test("analyze --solve on a terminal: an info line per pass, with its bounds", async () => {
-  const job = start(["analyze", "kalah", "--pits", "4", "--stones", "3", "--solve"], true);
+  const job = startTask(["analyze", "kalah", "--pits", "4", "--stones", "3", "--solve"], true);
   const { code, out } = await job.done;
   assertEquals(code, 0, out);
   const info = out.split(/\r?\n|\r/).filter((l) => l.includes("info step"));
