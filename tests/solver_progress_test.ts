@@ -17,7 +17,7 @@ import { buildDbParallel } from "../plugins/kalah/db_build.ts";
 import { domineeringGame, geometry } from "../plugins/domineering/board.ts";
 import { board } from "../plugins/domineering/lab.ts";
 import { solvePosition } from "../plugins/domineering/mod.ts";
-import { root, runTask, startTask } from "./tools/task.ts";
+import { runTask, startTask } from "./tools/task.ts";
 
 /** Bounds that narrow pass by pass and end on the value. */
 const assertNarrowing = (its: readonly SearchResult[], final: SearchResult, what: string) => {
