@@ -56,6 +56,17 @@ export const WIN = 2 ** 40;
 /** Values at or beyond this magnitude are decisive (a forced win or loss). */
 export const WIN_THRESHOLD = WIN / 2;
 
+/** How `render` should draw a position for a person. */
+export interface RenderOptions {
+  /**
+   * The move that led to this position (and who made it), to be marked on the board:
+   * with colour when `color` is set, else with a plain-text marker.
+   */
+  readonly last?: { readonly move: number; readonly by: ToMove };
+  /** True on a terminal that shows ANSI colours (not under `NO_COLOR`, not a pipe). */
+  readonly color?: boolean;
+}
+
 /** The outcome of a parse: a move, or a message saying what was expected. */
 export type ParseResult = Result.Result<number, string>;
 
@@ -94,12 +105,27 @@ export interface Game<S> {
   outcome(s: S): Outcome | undefined;
   /** Heuristic value, player 0 maximizes; `±WIN` or beyond for decided positions. */
   value(s: S): number;
-  /** A text picture of the state for a terminal. */
-  render(s: S): string;
+  /**
+   * A text picture of the state for a terminal. With `view.last`, the last move is
+   * marked (a plugin may ignore it; seed outputs call `render(s)` alone).
+   */
+  render(s: S, view?: RenderOptions): string;
   /** The notation a human types for move `m` in state `s`. */
   formatMove(s: S, m: number): string;
   /** Reads a typed move; the error says what was expected. Legality is checked too. */
   parseMove(s: S, text: string): ParseResult;
+  /**
+   * Optional words about what move `m` did beyond its notation, for a person following
+   * the game: Kalah's `"extra turn"` or `"captures 7"`. `undefined` or `""` when nothing
+   * is worth saying. `before` is the position the move was played in, `after` the result.
+   */
+  describeMove?(before: S, m: number, after: S): string | undefined;
+  /**
+   * Optional help on the legal moves of `s` for a person (what `?` shows): for games
+   * with many moves (Pentago's 288) a picture of the choices rather than every move.
+   * Default: the moves' notations.
+   */
+  movesHelp?(s: S): string;
   /**
    * An integer hash of the position, side to move included, for transposition tables.
    * Up to 53 bits are used; equal positions must have equal keys.

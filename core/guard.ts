@@ -25,6 +25,8 @@ export const GAME_FUNCTIONS = [
   "key",
   "orderMoves",
   "stats",
+  "describeMove",
+  "movesHelp",
 ] as const;
 
 /**
@@ -70,7 +72,14 @@ export const guardGame = <S>(
   GAME_FUNCTIONS.forEach((name, i) => {
     const f = (game as unknown as Record<string, unknown>)[name];
     if (typeof f !== "function") return;
-    guarded[name] = wrap(f as (a: unknown, b: unknown) => unknown, game, i + 1, name, plugin, slot);
+    guarded[name] = wrap(
+      f as (a: unknown, b: unknown, c: unknown) => unknown,
+      game,
+      i + 1,
+      name,
+      plugin,
+      slot,
+    );
   });
   const source = gameSource(game);
   if (source !== undefined) rememberSource(guarded, source);
@@ -94,19 +103,19 @@ export const guardPlugin = <S>(
 ): Game<S> => url.startsWith(OWN_PLUGINS) ? game : guardGame(game, plugin, slot);
 
 const wrap = (
-  f: (a: unknown, b: unknown) => unknown,
+  f: (a: unknown, b: unknown, c: unknown) => unknown,
   self: unknown,
   id: number,
   name: string,
   plugin: string,
   slot: GuardSlot,
 ) =>
-(a: unknown, b: unknown): unknown => {
+(a: unknown, b: unknown, c: unknown): unknown => {
   const outer = slot[0];
   slot[0] = id;
   slot[1] = (slot[1] + 1) | 0;
   try {
-    return f.call(self, a, b);
+    return f.call(self, a, b, c);
   } catch (e) {
     throw e instanceof PluginFault ? e : new PluginFault(plugin, name, e);
   } finally {

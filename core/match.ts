@@ -11,53 +11,19 @@ import { faultTrace, PluginFault, type SearchFailed } from "./errors.ts";
 import { CHANCE, type Game, movesOf, pickChance, type Player, type ToMove } from "./game.ts";
 import type { Agent, Choice } from "./players/agents.ts";
 import type { SearchResult } from "./search/types.ts";
+import {
+  newSession,
+  playMove,
+  plyOf,
+  redo,
+  searchInfo,
+  type Session,
+  stateAt,
+  undo,
+} from "./session.ts";
+import { exportTranscript, type GameResult, type Transcript } from "./transcript.ts";
 
-/** One move of a transcript. */
-export interface TranscriptMove {
-  /** Who moved: a player or chance. */
-  readonly by: ToMove;
-  /** The move (plugin encoding). */
-  readonly move: number;
-  /** The move in the game's notation. */
-  readonly notation: string;
-  /** Milliseconds the player took (0 for chance). */
-  readonly ms: number;
-}
-
-/** How a game ended. */
-export interface GameResult {
-  /** The winner, or null for a draw or an unfinished game. */
-  readonly winner: Player | null;
-  /** The final margin from player 0's view (0 for unfinished games). */
-  readonly margin: number;
-  /**
-   * `"end"` for a finished game; else why it stopped: `"quit"`, `"illegal move"`,
-   * `"interrupted"` (Ctrl-C), `"error"` (a plugin failed, or a search could not run), ...
-   */
-  readonly reason: string;
-  /** The player who stopped or moved illegally, if any. */
-  readonly by?: Player;
-  /** With reason `"error"`: what went wrong, for the user. */
-  readonly error?: string;
-}
-
-/** A whole game: enough to replay it exactly. */
-export interface Transcript {
-  /** The game (plugin id or module specifier). */
-  readonly game: string;
-  /** The decoded game options. */
-  readonly options: unknown;
-  /** The random seed of the run. */
-  readonly seed: number;
-  /** The players' specs, player 0 first. */
-  readonly players: readonly [string, string];
-  /** The moves in order, chance moves included. */
-  readonly moves: readonly TranscriptMove[];
-  /** How it ended. */
-  readonly result: GameResult;
-  /** The game's statistics of the final state, if it has any. */
-  readonly stats?: Readonly<Record<string, number>>;
-}
+export type { GameResult, Transcript, TranscriptMove } from "./transcript.ts";
 
 /** What the runner reports as the game goes (for display). */
 export type GameEvent<S> =
@@ -67,8 +33,18 @@ export type GameEvent<S> =
     readonly by: ToMove;
     readonly move: number;
     readonly notation: string;
+    /** The position the move was played in. */
+    readonly before: S;
     readonly state: S;
     readonly search?: SearchResult;
+  }
+  | {
+    /** A player took moves back (`undo`) or replayed them (`redo`). */
+    readonly _tag: "Navigated";
+    readonly command: "undo" | "redo";
+    /** False when there was nothing to take back or replay (nothing changed). */
+    readonly done: boolean;
+    readonly state: S;
   }
   | { readonly _tag: "End"; readonly state: S; readonly result: GameResult };
 
@@ -85,8 +61,11 @@ export interface RunOptions<S, R> {
    * `"move limit"`; a game that ends on its last ply ends as usual.
    */
   readonly maxPlies?: number;
-  /** The start position (default the game's initial one). */
-  readonly start?: S;
+  /**
+   * The session to continue from its current node (a loaded game, or moves given up
+   * front); it is extended in place. Default: a new session at the start.
+   */
+  readonly session?: Session;
   /** Called with every event (printing boards, progress). */
   readonly onEvent?: (e: GameEvent<S>) => Effect.Effect<void, never, R>;
   /** Checked before every move; true stops the game as `"interrupted"`. */
@@ -100,8 +79,10 @@ export interface RunOptions<S, R> {
 
 /** The outcome of `runGame`. */
 export interface Played<S> {
-  /** The transcript. */
+  /** The transcript (the session exported). */
   readonly transcript: Transcript;
+  /** The session, with every move played and taken back. */
+  readonly session: Session;
   /** The final state. */
   readonly final: S;
   /** With reason `"error"`: the stack of the plugin's exception, for `--debug`. */
@@ -140,14 +121,21 @@ export const runGame = <S, R1, R2, R = never>(
   Effect.gen(function* () {
     const emit = options.onEvent ?? (() => Effect.void);
     const maxPlies = options.maxPlies ?? 100_000;
-    const moves: TranscriptMove[] = [];
+    const session = options.session ?? newSession({
+      game: options.gameId ?? game.id,
+      options: options.options ?? {},
+      seed: options.seed,
+      players: [players[0].name, players[1].name],
+    });
+    const human = (p: Player) => players[p].human === true;
     // The fault's stack, for `--debug` (not part of the transcript).
     let trace: string | undefined;
     const errorResult = (e: PluginFault | SearchFailed): GameResult => {
       trace = faultTrace(e);
       return faultResult(e);
     };
-    let state = options.start ?? game.initial();
+    let state = stateAt(game, session);
+    let ply = plyOf(session, session.current);
     /** A player's choice; `None` when the game was interrupted while it thought. */
     const choose = (p: Player): Effect.Effect<Option.Option<Choice>, SearchFailed, R1 | R2 | R> => {
       const agent: Agent<S, R1 | R2> = players[p];
@@ -155,6 +143,30 @@ export const runGame = <S, R1, R2, R = never>(
       return options.interruption === undefined
         ? move
         : Effect.raceFirst(move, Effect.as(options.interruption, Option.none<Choice>()));
+    };
+    /** Plays a move into the session and reports it. */
+    const played = (by: ToMove, m: number, ms: number, search?: SearchResult) => {
+      const before = state;
+      const notation = game.formatMove(state, m);
+      playMove(session, {
+        by,
+        move: m,
+        notation,
+        ms,
+        ...(by === CHANCE ? {} : { agent: players[by].name }),
+        ...(search !== undefined ? { search: searchInfo(game, state, search) } : {}),
+      });
+      state = game.play(state, m);
+      ply++;
+      return emit({
+        _tag: "Moved",
+        by,
+        move: m,
+        notation,
+        before,
+        state,
+        ...(search ? { search } : {}),
+      });
     };
     /** One move (chance or a player's); a result when the game stops here. */
     const step: Effect.Effect<GameResult | undefined, never, R1 | R2 | R> = Effect.gen(
@@ -170,12 +182,8 @@ export const runGame = <S, R1, R2, R = never>(
         // Every ply counts toward the limit, chance moves included.
         const limit: GameResult = { winner: null, margin: 0, reason: "move limit" };
         if (tm === CHANCE) {
-          if (moves.length >= maxPlies) return limit;
-          const m = pickChance(game.chances(state), yield* Random.next);
-          const notation = game.formatMove(state, m);
-          state = game.play(state, m);
-          moves.push({ by: CHANCE, move: m, notation, ms: 0 });
-          yield* emit({ _tag: "Moved", by: CHANCE, move: m, notation, state });
+          if (ply >= maxPlies) return limit;
+          yield* played(CHANCE, pickChance(game.chances(state), yield* Random.next), 0);
           return undefined;
         }
         const legal = game.moves(state);
@@ -183,7 +191,7 @@ export const runGame = <S, R1, R2, R = never>(
           const o = game.outcome(state) ?? { winner: null, margin: 0 };
           return { winner: o.winner, margin: o.margin, reason: "end" };
         }
-        if (moves.length >= maxPlies) return limit;
+        if (ply >= maxPlies) return limit;
         const t0 = performance.now();
         const chosen = yield* choose(tm);
         const ms = performance.now() - t0;
@@ -191,26 +199,31 @@ export const runGame = <S, R1, R2, R = never>(
           return { winner: null, margin: 0, reason: "interrupted", by: tm };
         }
         const choice = chosen.value;
-        if (choice._tag === "Stop") {
-          const gaveUp = choice.reason === "quit" || choice.reason === "gave up";
-          return gaveUp
-            ? { winner: tm === 0 ? 1 : 0, margin: 0, reason: choice.reason, by: tm }
-            : { winner: null, margin: 0, reason: choice.reason, by: tm };
+        switch (choice._tag) {
+          case "Stop": {
+            const gaveUp = choice.reason === "quit" || choice.reason === "gave up";
+            return gaveUp
+              ? { winner: tm === 0 ? 1 : 0, margin: 0, reason: choice.reason, by: tm }
+              : { winner: null, margin: 0, reason: choice.reason, by: tm };
+          }
+          case "Undo":
+          case "Redo": {
+            const done = choice._tag === "Undo"
+              ? undo(game, session, human)
+              : redo(game, session, human);
+            if (done) {
+              state = stateAt(game, session);
+              ply = plyOf(session, session.current);
+            }
+            const command = choice._tag === "Undo" ? "undo" : "redo";
+            yield* emit({ _tag: "Navigated", command, done, state });
+            return undefined;
+          }
         }
         if (!legal.includes(choice.move)) {
           return { winner: tm === 0 ? 1 : 0, margin: 0, reason: "illegal move", by: tm };
         }
-        const notation = game.formatMove(state, choice.move);
-        state = game.play(state, choice.move);
-        moves.push({ by: tm, move: choice.move, notation, ms });
-        yield* emit({
-          _tag: "Moved",
-          by: tm,
-          move: choice.move,
-          notation,
-          state,
-          ...(choice.search ? { search: choice.search } : {}),
-        });
+        yield* played(tm, choice.move, ms, choice.search);
         return undefined;
       },
     ).pipe(
@@ -231,22 +244,16 @@ export const runGame = <S, R1, R2, R = never>(
     yield* emit({ _tag: "End", state, result: end }).pipe(
       Effect.catchDefect((d) => (d instanceof PluginFault ? Effect.void : Effect.die(d))),
     );
-    let stats: Readonly<Record<string, number>> | undefined;
+    session.result = end;
+    delete session.stats;
     try {
-      stats = game.stats?.(state);
+      const stats = game.stats?.(state);
+      if (stats !== undefined) session.stats = stats;
     } catch (e) {
       if (!(e instanceof PluginFault)) throw e;
     }
-    const transcript: Transcript = {
-      game: options.gameId ?? game.id,
-      options: options.options ?? {},
-      seed: options.seed,
-      players: [players[0].name, players[1].name],
-      moves,
-      result: end,
-      ...(stats ? { stats } : {}),
-    };
-    return { transcript, final: state, ...(trace !== undefined ? { trace } : {}) };
+    const transcript = exportTranscript(session);
+    return { transcript, session, final: state, ...(trace !== undefined ? { trace } : {}) };
   }).pipe(Random.withSeed(options.seed));
 
 /**

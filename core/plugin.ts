@@ -29,9 +29,33 @@ export interface GamePlugin<O = unknown, S = unknown> {
   readonly create: (options: O) => Game<S>;
   /** Extra strategies this game offers (for example an exact solver), by name. */
   readonly strategies?: Readonly<Record<string, Strategy>>;
+  /**
+   * A short statement of the game's rules and its move notation, for a person (`rules`
+   * in `play`). Every plugin should give one; the conformance suite checks it.
+   */
+  readonly rules?: string;
+  /**
+   * The AI's strengths by name, weakest first, each a player spec (such as
+   * `{ easy: "alphabeta:2", medium: "alphabeta:1s", strong: "alphabeta:5s", perfect:
+   * "solve" }`); menus offer these names. Default `DEFAULT_STRENGTHS`.
+   */
+  readonly strengths?: Readonly<Record<string, string>>;
+  /**
+   * How much worse than the best move, in `value` units from the mover's side, a move
+   * must be for `review` to flag it as a mistake (default 1). Turning a win into a draw
+   * or a loss, or a draw into a loss, is always a mistake.
+   */
+  readonly mistakeMargin?: number;
   /** The AI player spec that menus offer first (default `alphabeta:1s`). */
   readonly defaultOpponent?: string;
 }
+
+/** The strengths offered when a plugin names none (player specs by name). */
+export const DEFAULT_STRENGTHS: Readonly<Record<string, string>> = {
+  easy: "alphabeta:2",
+  medium: "alphabeta:1s",
+  strong: "alphabeta:5s",
+};
 
 /** The AI spec offered when a plugin names none. */
 export const DEFAULT_OPPONENT = "alphabeta:1s";

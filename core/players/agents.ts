@@ -29,7 +29,11 @@ export type Choice =
     readonly _tag: "Stop";
     /** Why the player stopped: `"gave up"`, `"quit"`, `"end of input"`, ... */
     readonly reason: string;
-  };
+  }
+  /** A person takes back moves to their previous turn (see `undo` in `session.ts`). */
+  | { readonly _tag: "Undo" }
+  /** A person replays what they took back. */
+  | { readonly _tag: "Redo" };
 
 /**
  * A player: a name and an effect that chooses a move in a position. It fails only when
@@ -39,6 +43,8 @@ export type Choice =
 export interface Agent<S, R = never> {
   /** How the player is shown (its spec, such as `alphabeta:6`). */
   readonly name: string;
+  /** True for a person: `undo` goes back to a position where a person is to move. */
+  readonly human?: boolean;
   /** Chooses a move for the player to move in `state`. */
   readonly choose: (game: Game<S>, state: S) => Effect.Effect<Choice, SearchFailed, R>;
 }
@@ -141,49 +147,111 @@ export const randomBestAgent = <S>(depth: number): Agent<S> => ({
     }),
 });
 
-/** Words a human may type instead of a move. */
+/** Words a human may type to give up. */
 const QUIT = new Set(["quit", "exit", "resign", "q"]);
 
+/** A command a program adds to the human player's prompt (`hint`, `save`, ...). */
+export interface HumanCommand<S> {
+  /** One line for `help`, such as `"hint     the AI's suggestion for you"`. */
+  readonly help: string;
+  /** Runs it in the position shown; `arg` is the rest of the line. */
+  readonly run: (arg: string, state: S) => Effect.Effect<void, never, Terminal>;
+}
+
+/** Options of a human player. */
+export interface HumanOptions<S> {
+  /** Commands beside moves, by their word (lower case). */
+  readonly commands?: Readonly<Record<string, HumanCommand<S>>>;
+  /** False to leave out `undo` and `redo` (where nothing can take moves back). */
+  readonly undo?: boolean;
+}
+
+/** Shows the legal moves when there are at most this many; else `?` does. */
+const SHOWN_MOVES = 24;
+
+/** The legal moves for a person: the plugin's help, or every move's notation. */
+export const movesText = <S>(game: Game<S>, state: S): string => {
+  if (game.movesHelp !== undefined) return game.movesHelp(state);
+  const ms = game.moves(state);
+  return `Legal moves: ${ms.map((m) => game.formatMove(state, m)).join(" ")}`;
+};
+
 /**
- * A human at the terminal: shows the legal moves, reads a move, and re-prompts with the
- * reason when it cannot be read or is not legal. `quit` gives up; end of input or Ctrl-C
- * ends the game cleanly.
+ * A human at the terminal: reads a move, and re-prompts with the reason when it cannot
+ * be read or is not legal. Beside moves it takes commands, listed by `help`: `?` or
+ * `moves`, `undo`, `redo`, `quit`, and the program's own (`options.commands`). A line
+ * that reads as a legal move is played even if its first word is a command; a leading
+ * `:` (`:undo`) always means the command. End of input or Ctrl-C ends the game cleanly.
  */
-export const humanAgent = <S>(): Agent<S, Terminal> => ({
+export const humanAgent = <S>(options: HumanOptions<S> = {}): Agent<S, Terminal> => ({
   name: "human",
+  human: true,
   choose: (game, state) =>
     Effect.gen(function* () {
       const term = yield* Terminal;
       const ms = game.moves(state);
       if (ms.length === 0) return { _tag: "Stop", reason: "no legal move" } as const;
       const me = game.players[game.toMove(state) as Player];
-      const shown = ms.slice(0, 60).map((m) => game.formatMove(state, m)).join(" ");
+      const extra = options.commands ?? {};
+      const undoable = options.undo !== false;
+      const help = [
+        "  MOVE     a move in the game's notation (? lists them)",
+        "  ?, moves the legal moves",
+        ...(undoable
+          ? [
+            "  undo     take back your last move (and the replies to it)",
+            "  redo     replay what undo took back",
+          ]
+          : []),
+        ...Object.values(extra).map((c) => `  ${c.help}`),
+        "  quit     give up the game",
+        "  help     this list",
+        "A line that reads as a legal move is played; type :WORD for the command WORD.",
+      ].join("\n");
       yield* term.print(
-        `Legal moves: ${shown}${ms.length > 60 ? ` ... (${ms.length} in all)` : ""}\n`,
+        ms.length <= SHOWN_MOVES
+          ? `${movesText(game, state)}\n`
+          : `${ms.length} legal moves; ? shows them, help lists the commands.\n`,
       );
       while (true) {
-        const line = yield* term.readLine(`${me} to move (or quit): `);
+        const line = yield* term.readLine(`${me} to move (or help): `);
         if (Option.isNone(line)) {
           const reason = (yield* term.interrupted) ? "interrupted" : "end of input";
           return { _tag: "Stop", reason } as const;
         }
         const text = line.value.trim();
         if (text === "") continue;
-        if (QUIT.has(text.toLowerCase())) return { _tag: "Stop", reason: "quit" } as const;
-        if (text === "?" || text.toLowerCase() === "help") {
-          yield* term.print(`Legal moves: ${ms.map((m) => game.formatMove(state, m)).join(" ")}\n`);
+        const forced = text.startsWith(":");
+        const parsed = forced ? undefined : game.parseMove(state, text);
+        if (parsed !== undefined && Result.isSuccess(parsed) && ms.includes(parsed.success)) {
+          return move(parsed.success);
+        }
+        const [first, ...rest] = (forced ? text.slice(1) : text).split(/\s+/);
+        const word = first.toLowerCase();
+        const arg = rest.join(" ");
+        if (QUIT.has(word)) return { _tag: "Stop", reason: "quit" } as const;
+        if (word === "?" || word === "moves") {
+          yield* term.print(`${movesText(game, state)}\n`);
           continue;
         }
-        const parsed = game.parseMove(state, text);
-        if (Result.isFailure(parsed)) {
+        if (word === "help") {
+          yield* term.print(`Commands:\n${help}\n`);
+          continue;
+        }
+        if (undoable && word === "undo") return { _tag: "Undo" } as const;
+        if (undoable && word === "redo") return { _tag: "Redo" } as const;
+        const command = Object.hasOwn(extra, word) ? extra[word] : undefined;
+        if (command !== undefined) {
+          yield* command.run(arg, state);
+          continue;
+        }
+        if (parsed === undefined) {
+          yield* term.print(`No command '${first}'; help lists them.\n`);
+        } else if (Result.isFailure(parsed)) {
           yield* term.print(`Can't play '${text}': ${parsed.failure}.\n`);
-          continue;
-        }
-        if (!ms.includes(parsed.success)) {
+        } else {
           yield* term.print(`Can't play '${text}': not a legal move here.\n`);
-          continue;
         }
-        return move(parsed.success);
       }
     }),
 });
@@ -196,11 +264,11 @@ export const humanAgent = <S>(): Agent<S, Terminal> => ({
 export const agentFromSpec = <S>(
   spec: PlayerSpec,
   strategies: Readonly<Record<string, Strategy>>,
-  options: AgentOptions = {},
+  options: AgentOptions & { readonly human?: HumanOptions<S> } = {},
 ): Agent<S, Terminal> => {
   switch (spec.kind) {
     case "human":
-      return humanAgent();
+      return humanAgent(options.human);
     case "random":
       return randomAgent();
     case "search":
