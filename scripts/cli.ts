@@ -189,14 +189,17 @@ export const strategiesFor = (
 
 /**
  * Parses a player spec from a flag, naming the flag in the error; the strategy's
- * parameters are checked against the ones it takes.
+ * parameters are checked against the ones it takes. A strength's name (`easy`,
+ * `strong`, ... of `strengths`) stands for its spec.
  */
 export const playerSpec = (
   flag: string,
   text: string,
   strategies: Readonly<Record<string, Strategy>>,
+  strengths: Readonly<Record<string, string>> = {},
 ): Effect.Effect<PlayerSpec, UsageError> => {
-  const r = parseSpec(text, strategies);
+  const named = text.trim().toLowerCase();
+  const r = parseSpec(Object.hasOwn(strengths, named) ? strengths[named] : text, strategies);
   return Result.isSuccess(r)
     ? Effect.succeed(r.success)
     : Effect.fail(new UsageError({ message: `--${flag}: ${r.failure}` }));

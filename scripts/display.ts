@@ -3,11 +3,11 @@
  *
  * @module
  */
-import type { Game } from "../core/game.ts";
+import { type Game, type Player, WIN, WIN_THRESHOLD } from "../core/game.ts";
 import type { GameResult } from "../core/match.ts";
 import type { SearchResult } from "../core/search/types.ts";
 import type { Progress } from "../core/engine/engine.ts";
-import { formatValue, num } from "./cli.ts";
+import { num } from "./cli.ts";
 
 /** One line saying how a game ended. */
 export const describeResult = (game: Game<unknown>, r: GameResult): string => {
@@ -33,9 +33,28 @@ export const describeResult = (game: Game<unknown>, r: GameResult): string => {
   }
 };
 
-/** A search's figures in one line: depth, value, nodes, time. */
-export const describeSearch = (game: Game<unknown>, r: SearchResult): string =>
-  `depth ${r.depth}${r.exact ? " (exact)" : ""}, value ${formatValue(game, r.value)}, ` +
+/**
+ * A value for a person: from `side`'s point of view and labelled with its name
+ * (`north: +6`), or, when decisive, who wins and in how many plies (`north wins in 5
+ * plies`). `v` is from player 0's side, as searches return it.
+ */
+export const valueFor = (game: Game<unknown>, v: number, side: Player): string => {
+  if (v >= WIN_THRESHOLD || v <= -WIN_THRESHOLD) {
+    const plies = Math.round(Math.abs(Math.abs(v) - WIN));
+    return `${game.players[v > 0 ? 0 : 1]} wins` +
+      (plies > 0 ? ` in ${plies} ${plies === 1 ? "ply" : "plies"}` : "");
+  }
+  const mine = side === 0 ? v : -v;
+  const shown = Number.isInteger(mine) ? String(mine) : mine.toFixed(3);
+  return `${game.players[side]}: ${mine > 0 ? "+" : ""}${shown}`;
+};
+
+/**
+ * A search's figures in one line: depth, value (from `side`'s point of view, see
+ * `valueFor`), nodes, time.
+ */
+export const describeSearch = (game: Game<unknown>, r: SearchResult, side: Player): string =>
+  `depth ${r.depth}${r.exact ? " (exact)" : ""}, ${valueFor(game, r.value, side)}, ` +
   `${num(r.nodes)} nodes, ${(r.timeMs / 1000).toFixed(2)} s`;
 
 /**
@@ -45,10 +64,13 @@ export const describeSearch = (game: Game<unknown>, r: SearchResult): string =>
 export const describeProgress = (
   game: Game<unknown>,
   p: Progress,
+  side: Player,
   last?: SearchResult,
 ): string =>
-  p._tag === "Iteration" ? describeSearch(game, p.result) : `${(p.timeMs / 1000).toFixed(0)} s` +
-    (last === undefined ? "" : ` (last: ${describeSearch(game, last)})`);
+  p._tag === "Iteration"
+    ? describeSearch(game, p.result, side)
+    : `${(p.timeMs / 1000).toFixed(0)} s` +
+      (last === undefined ? "" : ` (last: ${describeSearch(game, last, side)})`);
 
 /**
  * A status line on standard error (a terminal): each `show` overwrites the last, and

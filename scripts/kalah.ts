@@ -163,7 +163,7 @@ const playOut = (
             return term.print(`Initializing Board...\n${game.render(e.state)}\n`);
           case "Moved":
             return term.print(`${game.render(e.state)}\n\n`);
-          case "End":
+          default:
             return Effect.void;
         }
       },

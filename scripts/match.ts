@@ -14,6 +14,7 @@ import { CHANCE } from "../core/game.ts";
 import { runGame, type Transcript } from "../core/match.ts";
 import { agentFromSpec } from "../core/players/agents.ts";
 import { formatSpec } from "../core/players/spec.ts";
+import { DEFAULT_STRENGTHS } from "../core/plugin.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
 import { Terminal } from "../core/terminal.ts";
 import {
@@ -95,10 +96,12 @@ const main = Effect.gen(function* () {
   const opened = yield* loadGame(positional[0], gameOptions);
   const { game, plugin } = opened;
   const strategies = strategiesFor(plugin);
+  const strengths = plugin.strengths ?? DEFAULT_STRENGTHS;
   const specA = yield* playerSpec(
     "p1",
     typeof flags.p1 === "string" ? flags.p1 : "alphabeta:4",
     strategies,
+    strengths,
   );
   // A solo game (2048: only player 0 moves, against chance) has one player: --p1.
   const solo = game.solo === true;
@@ -111,6 +114,7 @@ const main = Effect.gen(function* () {
     "p2",
     typeof flags.p2 === "string" ? flags.p2 : "random",
     strategies,
+    strengths,
   );
   if (specA.kind === "human" || specB.kind === "human") {
     return yield* new UsageError({ message: "a match is between AIs; use play for a human" });

@@ -1,34 +1,44 @@
 /**
- * `deno task play [GAME] [--OPTION VALUE ...] [--p1 SPEC] [--p2 SPEC] [--seed N]`
+ * `deno task play [GAME] [--OPTION VALUE ...] [--p1 WHO] [--p2 WHO] [--seed N] [--moves
+ * LIST] [--load FILE] [--save FILE]`
  *
  * Plays a game at the terminal, each side a human or an AI. Without a game, a menu
  * (seed 002's) chooses the game, its options and both sides; pressing Enter at the
- * first question starts a game against the computer with the defaults.
+ * first question starts a game against the computer with the defaults. A person can
+ * take moves back, ask for a hint, save; a game with a person in it is saved at its
+ * end (see `gamesFolder`) and `--load` resumes it.
  *
  * @module
  */
 import { type LoadedGame, loadGame } from "../mod.ts";
 import { Effect, Option, Result } from "../core/deps.ts";
-import { CHANCE } from "../core/game.ts";
+import { CHANCE, type Player } from "../core/game.ts";
 import { runGame } from "../core/match.ts";
-import { agentFromSpec, freshSeed } from "../core/players/agents.ts";
-import { formatSpec, parseSpec, type PlayerSpec } from "../core/players/spec.ts";
+import { type Agent, agentFromSpec, freshSeed, type HumanCommand } from "../core/players/agents.ts";
+import { formatSpec, parseSpec, type PlayerSpec, SPEC_GRAMMAR } from "../core/players/spec.ts";
 import {
   coerceOption,
   DEFAULT_OPPONENT,
+  DEFAULT_STRENGTHS,
   formatProblem,
   type LoadedPlugin,
   loadPlugin,
   makeGame,
   optionHelp,
 } from "../core/plugin.ts";
-import { Terminal } from "../core/terminal.ts";
+import { newSession, playMove, plyOf, type Session } from "../core/session.ts";
+import { decodeTranscript, exportTranscript, importTranscript } from "../core/transcript.ts";
+import { Terminal, untilInterrupted } from "../core/terminal.ts";
 import { guardPlugin } from "../core/guard.ts";
+import { userCwd } from "../core/source.ts";
+import { type Progress, search } from "../core/engine/engine.ts";
+import type { SearchResult } from "../core/search/types.ts";
 import { builtinIds, builtins } from "../plugins/registry.ts";
 import {
   checkSavePath,
   intFlag,
   parseCommandLine,
+  parseMoves,
   playerSpec,
   printHelp,
   reportFault,
@@ -39,52 +49,118 @@ import {
   userPath,
 } from "./cli.ts";
 import { describeProgress, describeResult, describeSearch, StatusLine } from "./display.ts";
-import type { Progress } from "../core/engine/engine.ts";
-import type { SearchResult } from "../core/search/types.ts";
 
-const USAGE = `Usage: deno task play [GAME] [--OPTION VALUE ...] [--p1 SPEC] [--p2 SPEC] [--seed N]
+const USAGE = `Usage: deno task play [GAME] [--OPTION VALUE ...] [--p1 WHO] [--p2 WHO] [--seed N]
+                       [--moves M1,M2,...] [--load FILE] [--save FILE]
 Plays GAME at the terminal; without GAME, a menu chooses the game, options and players.
 At a terminal, the sides not given are asked for (Enter takes the default).
 
-  --p1 SPEC      the game's first player (player 0; default human)
-  --p2 SPEC      its second player (player 1; default the game's AI)
-                 (the names shown at the start say who is who and who moves first)
+  --p1 WHO       the game's first player (player 0; default human)
+  --p2 WHO       its second player (player 1; default the game's AI)
+                 WHO: human, an AI strength (easy, medium, strong, perfect where the
+                 game has a solver: GAME --help lists them), or a player spec such as
+                 alphabeta:6, alphabeta:2s, mcts:2000 (the names shown at the start say
+                 who is who and who moves first)
   --seed N       seed for chance moves and random players (default: a fresh one, shown)
-  --save FILE    write the game's transcript (JSON) to FILE at the end
+  --moves LIST   start after these moves (the game's notation, comma-separated)
+  --load FILE    resume a saved game at its current position; its players and seed
+                 unless --p1, --p2 or --seed are given
+  --save FILE    where the game is saved (default: a new file in the games folder)
   --tt-mb N      transposition table size per AI player in MB (default 64)
   --help         this text; GAME --help lists the game's options
-In a game, type a move in the game's notation, ? for the legal moves, or quit.
+In a game, type a move in the game's notation, or a command: help lists them (undo,
+redo, hint, moves or ?, board, rules, save [FILE], quit).
+A game with a person in it is saved when it ends or stops (quit, Ctrl-C, end of input)
+in $XDG_STATE_HOME/ply/games/ (default ~/.local/state/ply/games/), or in --save FILE;
+the last line says how to resume and review it.
 `;
 
-const FLAGS = { string: ["p1", "p2", "seed", "save", "tt-mb", "workers"], boolean: [] } as const;
+const FLAGS = {
+  string: ["p1", "p2", "seed", "save", "tt-mb", "workers", "moves", "load"],
+  boolean: [],
+} as const;
+
+/** The folder where games with a person in them are saved. */
+export const gamesFolder = (): string => {
+  const state = Deno.env.get("XDG_STATE_HOME");
+  const base = state !== undefined && state !== ""
+    ? state
+    : `${Deno.env.get("HOME") ?? "."}/.local/state`;
+  return `${base}/ply/games`;
+};
+
+/** A new file name in the games folder for a game of `id`. */
+const autosavePath = (id: string): string => {
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-").replace(/-\d+Z$/, "");
+  const safe = id.replace(/^.*[\\/]/, "").replace(/\.[a-z]+$/, "").replace(/[^\w-]/g, "_");
+  return `${gamesFolder()}/${safe}-${stamp}.json`;
+};
+
+/** Writes a session's transcript to `path` (making its folder); a user error on failure. */
+const writeSession = (session: Session, path: string, flag: string) =>
+  Effect.try({
+    try: () => {
+      const dir = path.replace(/[\\/][^\\/]*$/, "");
+      if (dir !== path && dir !== "") Deno.mkdirSync(dir, { recursive: true });
+      Deno.writeTextFileSync(path, JSON.stringify(exportTranscript(session), null, 2) + "\n");
+    },
+    catch: (e) =>
+      new UsageError({
+        message: `${flag}could not write ${path}: ${e instanceof Error ? e.message : e}`,
+      }),
+  });
+
+/** How a person would type a path: relative to their directory when inside it. */
+const shownPath = (path: string): string => {
+  const cwd = userCwd();
+  return path.startsWith(cwd + "/") ? path.slice(cwd.length + 1) : path;
+};
+
+/** The game being played and how it was set up. */
+interface Setup {
+  readonly opened: LoadedGame;
+  readonly specs: readonly [PlayerSpec, PlayerSpec];
+  readonly seed: number;
+  readonly session: Session;
+}
 
 /**
- * Plays one game with printing, and saves the transcript if asked (also when the game
- * was interrupted or a plugin failed). Returns the exit code: 1 when a plugin failed.
+ * Plays one game with printing and in-game commands, and saves it when a person took
+ * part or `--save` asks (also when the game was interrupted or a plugin failed).
+ * Returns the exit code: 1 when a plugin failed.
  */
-const playGame = (
-  opened: LoadedGame,
-  specs: readonly [PlayerSpec, PlayerSpec],
-  seed: number,
-  ttMb: number,
-  save: string | undefined,
-) =>
+const playGame = (setup: Setup, ttMb: number, save: string | undefined) =>
   Effect.gen(function* () {
     const term = yield* Terminal;
+    const { opened, specs, seed, session } = setup;
     const { game, plugin } = opened;
     const strategies = strategiesFor(plugin);
     const names = specs.map(formatSpec);
+    const color = Deno.stdout.isTerminal() && !Deno.noColor;
+    const draw = (state: unknown, node = session.nodes[session.current]) =>
+      game.render(state, {
+        color,
+        ...(node.parent === -1 ? {} : { last: { move: node.move, by: node.by } }),
+      });
     // While an AI thinks, its latest iteration on a status line (a terminal only).
     const status = Deno.stderr.isTerminal() ? new StatusLine() : undefined;
     let last: SearchResult | undefined;
-    const thinking = (p: 0 | 1) => (e: Progress) => {
-      status?.show(`${game.players[p]} (${names[p]}) thinking: ${describeProgress(game, e, last)}`);
+    const thinking = (label: string, p: Player) => (e: Progress) => {
+      status?.show(`${label} thinking: ${describeProgress(game, e, p, last)}`);
       if (e._tag === "Iteration") last = e.result;
     };
-    const agents = [
-      agentFromSpec<unknown>(specs[0], strategies, { ttMb, onProgress: thinking(0) }),
-      agentFromSpec<unknown>(specs[1], strategies, { ttMb, onProgress: thinking(1) }),
-    ] as const;
+    // Where the game is saved: --save, or a new file in the games folder.
+    const target = save ?? autosavePath(plugin.id);
+    const humanCommands = commands(opened, session, { draw, thinking, status, target });
+    const agents = [0, 1].map((p) =>
+      agentFromSpec<unknown>(specs[p], strategies, {
+        ttMb,
+        onProgress: thinking(`${game.players[p]} (${names[p]})`, p as Player),
+        human: { commands: humanCommands },
+      })
+    ) as [Agent<unknown, Terminal>, Agent<unknown, Terminal>];
+    session.players = [names[0], names[1]];
+    session.seed = seed;
     yield* term.print(
       (game.solo === true
         ? `${plugin.name}: ${game.players[0]} (${names[0]}) against chance`
@@ -95,18 +171,37 @@ const playGame = (
       gameId: opened.specifier,
       options: opened.options,
       seed,
+      session,
       interrupted: term.interrupted,
       interruption: term.interruption,
       onEvent: (e) => {
         switch (e._tag) {
           case "Start":
-            return term.print(`\n${game.render(e.state)}\n`);
+            return term.print(`\n${draw(e.state)}\n`);
           case "Moved": {
             status?.clear();
             last = undefined;
-            const who = e.by === CHANCE ? "chance" : game.players[e.by];
-            const why = e.search ? ` (${describeSearch(game, e.search)})` : "";
-            return term.print(`${who} plays ${e.notation}${why}\n\n${game.render(e.state)}\n`);
+            const said = game.describeMove?.(e.before, e.move, e.state);
+            const extra = said !== undefined && said !== "" ? ` (${said})` : "";
+            const line = e.by === CHANCE
+              ? `chance: ${said !== undefined && said !== "" ? said : e.notation}`
+              : `${game.players[e.by]} plays ${e.notation}${extra}` +
+                (e.search ? ` [${describeSearch(game, e.search, e.by)}]` : "");
+            // One board per turn: none between a move and the chance move after it.
+            const board = game.toMove(e.state) === CHANCE ? "" : `\n${draw(e.state)}\n`;
+            return term.print(`${line}\n${board}`);
+          }
+          case "Navigated": {
+            if (!e.done) {
+              return term.print(
+                e.command === "undo" ? "Nothing to undo.\n" : "Nothing to redo.\n",
+              );
+            }
+            const ply = plyOf(session, session.current);
+            return term.print(
+              `${e.command === "undo" ? "Taken back" : "Replayed"}: now after move ${ply}.\n\n` +
+                `${draw(e.state)}\n`,
+            );
           }
           case "End":
             return term.print(`${describeResult(game, e.result)}\n`);
@@ -115,27 +210,102 @@ const playGame = (
     });
     status?.clear();
     const { transcript } = played;
-    const opts = Object.entries(opened.options as Record<string, unknown>)
-      .map(([k, v]) => ` --${k} ${Array.isArray(v) ? v.join(",") : String(v)}`).join("");
-    yield* term.print(
-      `Replay: deno task play ${opened.specifier}${opts} --p1 ${names[0]} --p2 ${names[1]} ` +
-        `--seed ${seed}\n`,
-    );
-    if (save !== undefined) {
-      yield* Effect.try({
-        try: () => Deno.writeTextFileSync(save, JSON.stringify(transcript, null, 2) + "\n"),
-        catch: (e) =>
-          new UsageError({
-            message: `--save: could not write ${save}: ${e instanceof Error ? e.message : e}`,
-          }),
-      });
-      yield* term.print(`Transcript written to ${save}\n`);
+    const human = specs.some((s) => s.kind === "human");
+    if (human || save !== undefined) {
+      const path = target;
+      const saved = yield* Effect.result(writeSession(session, path, save ? "--save: " : ""));
+      if (saved._tag === "Success") {
+        const shown = shownPath(path);
+        yield* term.print(
+          `Saved to ${shown}. Resume: deno task play --load ${shown}; ` +
+            `review: deno task review ${shown}\n`,
+        );
+      } else yield* term.print(`${saved.failure.message}\n`);
+    } else {
+      const opts = Object.entries(opened.options as Record<string, unknown>)
+        .map(([k, v]) => ` --${k} ${Array.isArray(v) ? v.join(",") : String(v)}`).join("");
+      yield* term.print(
+        `Replay: deno task play ${opened.specifier}${opts} --p1 ${names[0]} --p2 ${names[1]} ` +
+          `--seed ${seed}\n`,
+      );
     }
     const { result } = transcript;
     if (result.reason !== "error") return 0;
     yield* reportFault(result.error ?? "a search failed", played.trace);
     return 1;
   });
+
+/** The short search `hint` runs: the game's default AI's strategy, for one second. */
+const HINT_MS = 1000;
+
+/** The commands a person has beside moves: hint, board, rules, save. */
+const commands = (
+  opened: LoadedGame,
+  session: Session,
+  view: {
+    /** Draws a position. */
+    readonly draw: (state: unknown) => string;
+    /** Shows a search's progress on the status line. */
+    readonly thinking: (label: string, p: Player) => (e: Progress) => void;
+    /** The status line, if there is one. */
+    readonly status: StatusLine | undefined;
+    /** Where `save` without a file writes. */
+    readonly target: string;
+  },
+): Record<string, HumanCommand<unknown>> => {
+  const { game, plugin } = opened;
+  const say = (text: string) => Effect.flatMap(Effect.service(Terminal), (t) => t.print(text));
+  const strategies = strategiesFor(plugin);
+  const ai = parseSpec(plugin.defaultOpponent ?? DEFAULT_OPPONENT, strategies);
+  const strategy = Result.isSuccess(ai) && ai.success.kind === "search" &&
+      ai.success.strategy !== "randombest"
+    ? strategies[ai.success.strategy]
+    : strategies.alphabeta;
+  return {
+    hint: {
+      help: "hint     the AI's suggestion for you (a one-second search)",
+      run: (_arg, state) =>
+        Effect.gen(function* () {
+          const term = yield* Terminal;
+          const me = game.toMove(state) as Player;
+          const found = yield* untilInterrupted(
+            search(
+              { strategy, game, state, options: { timeMs: HINT_MS, distance: true, seed: 0 } },
+              view.thinking("hint", me),
+            ),
+          ).pipe(Effect.result);
+          if (found._tag === "Failure") {
+            return yield* term.print(`No hint: ${found.failure.message}\n`);
+          }
+          if (Option.isNone(found.success)) return;
+          const r = found.success.value;
+          if (r.move === undefined) return yield* term.print("No hint here.\n");
+          yield* term.print(
+            `Hint: ${game.formatMove(state, r.move)} (${describeSearch(game, r, me)})\n`,
+          );
+        }).pipe(Effect.ensuring(Effect.sync(() => view.status?.clear()))),
+    },
+    board: {
+      help: "board    show the board again",
+      run: (_arg, state) => say(`${view.draw(state)}\n`),
+    },
+    rules: {
+      help: "rules    the game's rules and how to type a move",
+      run: () => say(`${plugin.rules ?? `${plugin.name}: ${plugin.description}`}\n`),
+    },
+    save: {
+      help: "save [FILE]  save the game now (default: where it will be saved at the end)",
+      run: (arg) =>
+        Effect.gen(function* () {
+          const path = arg !== "" ? userPath(arg) : view.target;
+          const r = yield* Effect.result(writeSession(session, path, ""));
+          yield* say(
+            r._tag === "Success" ? `Saved to ${shownPath(path)}.\n` : `${r.failure.message}\n`,
+          );
+        }),
+    },
+  };
+};
 
 /** Asks a question until the answer parses; `None` when input ends. */
 const ask = <A>(
@@ -227,16 +397,26 @@ const menu = Effect.gen(function* () {
   }
   if (quick) {
     const p2 = yield* playerSpec("p2", ai, strategies);
-    return Option.some({ opened, specs: [{ kind: "human" }, p2] as [PlayerSpec, PlayerSpec] });
+    return Option.some({
+      opened,
+      specs: [{ kind: "human" }, p2] as [PlayerSpec, PlayerSpec],
+    });
   }
   const chosen = opened;
   const specs = yield* askSides(chosen, undefined, undefined);
   return Option.map(specs, (s) => ({ opened: chosen, specs: s }));
 });
 
+/** What the menu says about an AI: its strength's name and spec, or the spec. */
+const aiLabel = (strengths: Readonly<Record<string, string>>, spec: string): string => {
+  const name = Object.keys(strengths).find((k) => strengths[k] === spec);
+  return name ?? spec;
+};
+
 /**
- * Asks for each side not given on the command line: human, or an AI and which
- * (seed 002's menu). Enter takes the default shown. `None` if input ends.
+ * Asks for each side not given on the command line: a person, or the computer at a
+ * strength by name; `advanced` reads a player spec. Enter takes the default shown.
+ * `None` if input ends.
  */
 const askSides = (
   opened: LoadedGame,
@@ -247,36 +427,66 @@ const askSides = (
     const term = yield* Terminal;
     const { game, plugin } = opened;
     const strategies = strategiesFor(plugin);
+    const strengths = plugin.strengths ?? DEFAULT_STRENGTHS;
     const ai = plugin.defaultOpponent ?? DEFAULT_OPPONENT;
-    const parsed = (text: string, fallback: string) => {
-      const r = parseSpec(text === "" ? fallback : text, strategies);
-      return Result.isSuccess(r)
-        ? { ok: true as const, value: r.success }
-        : { ok: false as const, error: r.failure };
+    const parsed = (text: string) => {
+      const named = text.toLowerCase();
+      const r = parseSpec(Object.hasOwn(strengths, named) ? strengths[named] : text, strategies);
+      return Result.isSuccess(r) ? { ok: true as const, value: r.success } : {
+        ok: false as const,
+        error: `answer human, ${Object.keys(strengths).join(", ")}, or advanced (${r.failure})`,
+      };
     };
     yield* term.print(
-      `Who plays? human, random, randombest:D, or a strategy with a depth or a time per move:\n` +
-        `  ${Object.keys(strategies).join(", ")}\n` +
-        `  e.g. alphabeta:6 (depth 6), alphabeta:2s (2 s per move), mcts:2000 (iterations)\n`,
+      `Who plays? human, or the computer: ${
+        Object.entries(strengths).map(([k, v]) => `${k} (${v})`).join(", ")
+      };\n  or advanced, to give a player spec.\n`,
     );
     // The side that moves first is asked for first (Domineering: H, player 1); defaults
     // stay by player: player 0 (--p1) human, player 1 (--p2) the game's AI.
     const first = game.toMove(game.initial());
     const specs = [given1, given2];
-    const defaults = ["human", ai];
+    const defaults = ["human", aiLabel(strengths, ai)];
     for (const p of first === 1 ? [1, 0] : [0, 1]) {
       // In a solo game (2048) player 1 never moves: one question.
       if (specs[p] !== undefined || (p === 1 && game.solo === true)) continue;
       const label = p === first ? " (moves first)" : "";
-      const answer = yield* ask(
-        `  ${game.players[p]}${label} [${defaults[p]}]: `,
-        (a) => parsed(a, defaults[p]),
-      );
-      if (Option.isNone(answer)) return Option.none();
+      let answer = yield* ask(`  ${game.players[p]}${label} [${defaults[p]}]: `, (a) =>
+        a.toLowerCase() === "advanced"
+          ? { ok: true, value: undefined }
+          : parsed(a === "" ? defaults[p] : a));
+      if (Option.isNone(answer)) {
+        return Option.none();
+      }
+      if (answer.value === undefined) {
+        yield* term.print(
+          `  A player spec: ${SPEC_GRAMMAR}\n  strategies: ${Object.keys(strategies).join(", ")}` +
+            `\n  e.g. alphabeta:6 (depth 6), alphabeta:2s (2 s a move), mcts:2000 (iterations)\n`,
+        );
+        answer = yield* ask(`  ${game.players[p]}: `, (a) =>
+          parsed(a === "" ? defaults[p] : a));
+        if (Option.isNone(answer)) {
+          return Option.none();
+        }
+      }
       specs[p] = answer.value;
     }
     const p0 = specs[0]!;
     return Option.some([p0, specs[1] ?? p0] as [PlayerSpec, PlayerSpec]);
+  });
+
+/** Reads a saved game for `--load`: a user error names the file and what is wrong. */
+const readSaved = (path: string) =>
+  Effect.gen(function* () {
+    const fail = (why: string) => new UsageError({ message: `--load: ${path}: ${why}` });
+    const text = yield* Effect.try({
+      try: () => Deno.readTextFileSync(path),
+      catch: (e) => fail(e instanceof Deno.errors.NotFound ? "no such file" : String(e)),
+    });
+    const json = yield* Effect.try({ try: () => JSON.parse(text), catch: () => fail("not JSON") });
+    const t = decodeTranscript(json);
+    if (Result.isFailure(t)) return yield* fail(t.failure);
+    return t.success;
   });
 
 const main = Effect.gen(function* () {
@@ -286,32 +496,59 @@ const main = Effect.gen(function* () {
   if (positional.length > 1) {
     return yield* new UsageError({ message: `one game at a time, got ${positional.join(" ")}` });
   }
-  const seed = flags.seed === undefined
-    ? freshSeed()
-    : yield* intFlag(flags, "seed", 0, 0, 2 ** 31 - 1);
+  const given = typeof flags.seed === "string";
+  let seed = given ? yield* intFlag(flags, "seed", 0, 0, 2 ** 31 - 1) : freshSeed();
   const ttMb = yield* ttFlag(flags);
   const save = typeof flags.save === "string" ? userPath(flags.save) : undefined;
   if (save !== undefined) yield* checkSavePath(save);
-  if (positional.length === 0) {
+  const load = typeof flags.load === "string" ? userPath(flags.load) : undefined;
+  if (load !== undefined && (positional.length > 0 || Object.keys(gameOptions).length > 0)) {
+    return yield* new UsageError({
+      message: "--load: the file names the game and its options; give neither",
+    });
+  }
+  if (load !== undefined && flags.moves !== undefined) {
+    return yield* new UsageError({ message: "--load and --moves: give one of them" });
+  }
+  let setup: { opened: LoadedGame; specs?: [PlayerSpec, PlayerSpec]; session?: Session };
+  if (load !== undefined) {
+    const t = yield* readSaved(load);
+    const opened = yield* loadGame(t.game, t.options as Record<string, unknown>);
+    const session = importTranscript(opened.game, t);
+    if (Result.isFailure(session)) {
+      return yield* new UsageError({ message: `--load: ${load}: ${session.failure}` });
+    }
+    if (!given) seed = t.seed;
+    const strategies = strategiesFor(opened.plugin);
+    const saved = yield* Effect.forEach(
+      t.players,
+      (p, i) => playerSpec(`load: player ${i + 1}`, p, strategies),
+    );
+    setup = { opened, specs: [saved[0], saved[1]], session: session.success };
+  } else if (positional.length === 0) {
     if (Object.keys(gameOptions).length > 0 || flags.p1 !== undefined || flags.p2 !== undefined) {
       return yield* new UsageError({ message: "name the game before its options and players" });
+    }
+    if (flags.moves !== undefined) {
+      return yield* new UsageError({ message: "--moves: name the game first" });
     }
     const chosen = yield* menu;
     if (Option.isNone(chosen)) {
       yield* term.print("\nBye.\n");
       return 0;
     }
-    return yield* playGame(chosen.value.opened, chosen.value.specs, seed, ttMb, save);
-  }
-  const opened = yield* loadGame(positional[0], gameOptions);
+    setup = chosen.value;
+  } else setup = { opened: yield* loadGame(positional[0], gameOptions) };
+  const { opened } = setup;
   const strategies = strategiesFor(opened.plugin);
+  const strengths = opened.plugin.strengths ?? DEFAULT_STRENGTHS;
   const ai = opened.plugin.defaultOpponent ?? DEFAULT_OPPONENT;
   const given1 = typeof flags.p1 === "string"
-    ? yield* playerSpec("p1", flags.p1, strategies)
-    : undefined;
+    ? yield* playerSpec("p1", flags.p1, strategies, strengths)
+    : setup.specs?.[0];
   const given2 = typeof flags.p2 === "string"
-    ? yield* playerSpec("p2", flags.p2, strategies)
-    : undefined;
+    ? yield* playerSpec("p2", flags.p2, strategies, strengths)
+    : setup.specs?.[1];
   let specs: [PlayerSpec, PlayerSpec];
   if ((given1 === undefined || given2 === undefined) && Deno.stdin.isTerminal()) {
     // At a terminal, ask for the sides not given (seed 002's menu).
@@ -324,7 +561,25 @@ const main = Effect.gen(function* () {
   } else {
     specs = [given1 ?? { kind: "human" }, given2 ?? (yield* playerSpec("p2", ai, strategies))];
   }
-  return yield* playGame(opened, specs, seed, ttMb, save);
+  let session = setup.session;
+  if (session === undefined) {
+    session = newSession({
+      game: opened.specifier,
+      options: opened.options,
+      seed,
+      players: [formatSpec(specs[0]), formatSpec(specs[1])],
+    });
+    if (typeof flags.moves === "string") {
+      const { game } = opened;
+      const { moves } = yield* parseMoves(game, flags.moves);
+      let state = game.initial();
+      for (const m of moves) {
+        playMove(session, { by: game.toMove(state), move: m, notation: game.formatMove(state, m) });
+        state = game.play(state, m);
+      }
+    }
+  }
+  return yield* playGame({ opened, specs, seed, session }, ttMb, save);
 });
 
 if (import.meta.main) runMain(main, "deno task play");

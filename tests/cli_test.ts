@@ -19,7 +19,12 @@ Deno.test("play: piped moves, a bad move re-prompts, quit ends cleanly (exit 0)"
   assertStringIncludes(r.stdout, "X plays b2");
   assertStringIncludes(r.stdout, "Can't play 'xx'");
   assertStringIncludes(r.stdout, "X gave up; O wins.");
-  assertStringIncludes(r.stdout, "--seed 3");
+  // A game with a person in it is saved, and the last line says how to resume it.
+  const saved = r.stdout.match(/Saved to (\S+)\. Resume: deno task play --load \1; review: /);
+  assert(saved !== null, r.stdout);
+  const t = JSON.parse(await Deno.readTextFile(saved[1]));
+  assertEquals([t.seed, t.players, t.result.reason], [3, ["human", "alphabeta:9"], "quit"]);
+  assertEquals(t.moves[0].notation, "b2");
   noTrace(r.stdout + r.stderr);
 });
 

@@ -46,7 +46,7 @@ Deno.test("play: Ctrl-C typed while the AI thinks ends the game as interrupted; 
   const { code, out } = await job.done;
   assertEquals(code, 130, out);
   assertStringIncludes(out, "Interrupted; the game stops here.");
-  assertStringIncludes(out, `Transcript written to ${file}`);
+  assertStringIncludes(out, `Saved to ${file}.`);
   noTrace(out);
   const t = JSON.parse(await Deno.readTextFile(file));
   assertEquals(t.result.reason, "interrupted");

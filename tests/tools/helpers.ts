@@ -19,15 +19,42 @@ export interface Ran {
   readonly stderr: string;
 }
 
-/** Runs a script from the repository root with arguments and standard input. */
+/**
+ * Where the programs run by tests keep their state (`XDG_STATE_HOME`: `play` saves
+ * games there): a fresh folder per test process, removed at its end, so that tests
+ * never write into the user's home.
+ */
+export const testStateHome: string = Deno.makeTempDirSync({ prefix: "ply-test-state-" });
+globalThis.addEventListener("unload", () => {
+  try {
+    Deno.removeSync(testStateHome, { recursive: true });
+  } catch { /* already gone */ }
+});
+
+/** The permission flags of the `deno.json` task that runs `script`. */
+const taskPermissions = (script: string): string[] => {
+  const config = JSON.parse(Deno.readTextFileSync(new URL("deno.json", root)));
+  for (const command of Object.values(config.tasks as Record<string, string>)) {
+    const words = command.split(" ");
+    if (words[0] === "deno" && words[1] === "run" && words[words.length - 1] === script) {
+      return words.slice(2, -1);
+    }
+  }
+  throw new Error(`no task runs ${script}`);
+};
+
+/**
+ * Runs a script from the repository root with arguments and standard input, with the
+ * permissions of the task that runs it.
+ */
 export const runScript = async (script: string, args: string[], stdin = ""): Promise<Ran> => {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-read", "--allow-import", "--allow-write", script, ...args],
+    args: ["run", ...taskPermissions(script), script, ...args],
     cwd: root,
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", XDG_STATE_HOME: testStateHome },
   }).spawn();
   const w = child.stdin.getWriter();
   await w.write(new TextEncoder().encode(stdin));

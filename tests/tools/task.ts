@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Ran } from "./helpers.ts";
+import { type Ran, testStateHome } from "./helpers.ts";
 
 /** The repository root. */
 export const root: URL = new URL("../../", import.meta.url);
@@ -12,12 +12,12 @@ export const root: URL = new URL("../../", import.meta.url);
 /**
  * The environment of a user's shell: without `INIT_CWD`, so that `deno task` sets it to
  * the directory the task is run from (a test run by `deno task test` would otherwise
- * pass on its own), and without colours.
+ * pass on its own), without colours, and with its state in `testStateHome`.
  */
 const userEnv = (): Record<string, string> => {
   const env = Deno.env.toObject();
   delete env.INIT_CWD;
-  return { ...env, NO_COLOR: "1" };
+  return { ...env, NO_COLOR: "1", XDG_STATE_HOME: testStateHome };
 };
 
 /** Where and how to run a task. */
