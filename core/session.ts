@@ -36,15 +36,13 @@ export interface SearchInfo {
   readonly timeMs: number;
 }
 
-/** One position of the tree, with the move that led to it (node 0: the start). */
-export interface SessionNode {
-  /** The node this move was played from; -1 for the start. */
-  readonly parent: number;
-  /** Who moved: a player or chance (the start: chance, unused). */
+/** A move as a session and a transcript record it. */
+export interface MoveRecord {
+  /** Who moved: a player or chance. */
   readonly by: ToMove;
-  /** The move (plugin encoding; -1 for the start). */
+  /** The move (plugin encoding). */
   readonly move: number;
-  /** The move in the game's notation ("" for the start). */
+  /** The move in the game's notation. */
   readonly notation: string;
   /** Milliseconds the player took (0 for chance and for moves given up front). */
   readonly ms: number;
@@ -52,6 +50,15 @@ export interface SessionNode {
   readonly agent?: string;
   /** The search behind an AI's move. */
   readonly search?: SearchInfo;
+}
+
+/**
+ * One position of the tree, with the move that led to it. Node 0, the start, has
+ * parent -1, move -1, notation "" and `by` chance (unused).
+ */
+export interface SessionNode extends MoveRecord {
+  /** The node this move was played from; -1 for the start. */
+  readonly parent: number;
   /** The positions played from here: the main continuation first, then variations. */
   readonly children: number[];
   /** The child last visited (-1 for none): where `redo` goes. */
@@ -178,21 +185,8 @@ export const searchInfo = <S>(game: Game<S>, state: S, r: SearchResult): SearchI
   return { value: r.value, depth: r.depth, exact: r.exact, pv, nodes: r.nodes, timeMs: r.timeMs };
 };
 
-/** A move to add to a session. */
-export interface NewMove {
-  /** Who moves. */
-  readonly by: ToMove;
-  /** The move. */
-  readonly move: number;
-  /** Its notation in the position it is played from. */
-  readonly notation: string;
-  /** Milliseconds taken (default 0). */
-  readonly ms?: number;
-  /** The player's spec. */
-  readonly agent?: string;
-  /** The search behind it. */
-  readonly search?: SearchInfo;
-}
+/** A move to add to a session (`ms` defaults to 0). */
+export type NewMove = Omit<MoveRecord, "ms"> & { readonly ms?: number };
 
 /**
  * Plays a move at the current node and makes its result current. The same move played

@@ -14,9 +14,9 @@ import { Result, Schema } from "./deps.ts";
 import { CHANCE, type Game, movesOf, type ToMove } from "./game.ts";
 import {
   mainLine,
+  type MoveRecord,
   newSession,
   pathTo,
-  type SearchInfo,
   type Session,
   type SessionResult,
 } from "./session.ts";
@@ -25,20 +25,7 @@ import {
 export const TRANSCRIPT_VERSION = 2;
 
 /** One move of a transcript. */
-export interface TranscriptMove {
-  /** Who moved: a player or chance. */
-  readonly by: ToMove;
-  /** The move (plugin encoding). */
-  readonly move: number;
-  /** The move in the game's notation. */
-  readonly notation: string;
-  /** Milliseconds the player took (0 for chance). */
-  readonly ms: number;
-  /** The player's spec, when known (version 2). */
-  readonly agent?: string;
-  /** The AI's search behind the move (version 2). */
-  readonly search?: SearchInfo;
-}
+export type TranscriptMove = MoveRecord;
 
 /** A move off the main line: a transcript move and the node it was played from. */
 export interface VariationMove extends TranscriptMove {

@@ -47,17 +47,35 @@ const taskPermissions = (script: string): string[] => {
  * Runs a script from the repository root with arguments and standard input, with the
  * permissions of the task that runs it.
  */
-export const runScript = async (script: string, args: string[], stdin = ""): Promise<Ran> => {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...taskPermissions(script), script, ...args],
+export const runScript = (script: string, args: string[], stdin = ""): Promise<Ran> =>
+  runCommand(Deno.execPath(), ["run", ...taskPermissions(script), script, ...args], {
     cwd: root,
+    env: { NO_COLOR: "1", XDG_STATE_HOME: testStateHome },
+    stdin,
+  });
+
+/** Runs a command to its end with `stdin` typed in; what it printed and its exit code. */
+export const runCommand = async (
+  command: string,
+  args: readonly string[],
+  options: {
+    readonly cwd: string | URL;
+    readonly env: Record<string, string>;
+    readonly clearEnv?: boolean;
+    readonly stdin: string;
+  },
+): Promise<Ran> => {
+  const child = new Deno.Command(command, {
+    args: [...args],
+    cwd: options.cwd,
+    clearEnv: options.clearEnv ?? false,
+    env: options.env,
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1", XDG_STATE_HOME: testStateHome },
   }).spawn();
   const w = child.stdin.getWriter();
-  await w.write(new TextEncoder().encode(stdin));
+  await w.write(new TextEncoder().encode(options.stdin));
   await w.close();
   const out = await child.output();
   return {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Ran, testStateHome } from "./helpers.ts";
+import { type Ran, runCommand, testStateHome } from "./helpers.ts";
 
 /** The repository root. */
 export const root: URL = new URL("../../", import.meta.url);
@@ -35,30 +35,18 @@ export interface TaskOptions {
  * `deno task` sets it to `cwd` as it does for a user (a test run by `deno task test`
  * would otherwise pass on its own).
  */
-export const runTask = async (
+export const runTask = (
   name: string,
   args: readonly string[],
   options: TaskOptions = {},
 ): Promise<Ran> => {
   const config = options.config === true ? ["--config", new URL("deno.json", root).pathname] : [];
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["task", ...config, name, ...args],
+  return runCommand(Deno.execPath(), ["task", ...config, name, ...args], {
     cwd: options.cwd ?? root,
     clearEnv: true,
     env: userEnv(),
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const w = child.stdin.getWriter();
-  await w.write(new TextEncoder().encode(options.stdin ?? ""));
-  await w.close();
-  const out = await child.output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
+    stdin: options.stdin ?? "",
+  });
 };
 
 /** A program started in its own process group (as a terminal's foreground job). */
