@@ -41,6 +41,11 @@ export interface GamePlugin<O = unknown, S = unknown> {
    */
   readonly strengths?: Readonly<Record<string, string>>;
   /**
+   * The options that tune the AI rather than the game (Pentago's `eval`): menus ask for
+   * them only when the player chooses "advanced"; flags set them as any other.
+   */
+  readonly advancedOptions?: readonly string[];
+  /**
    * How much worse than the best move, in `value` units from the mover's side, a move
    * must be for `review` to flag it as a mistake (default 1). Turning a win into a draw
    * or a loss, or a draw into a loss, is always a mistake.

@@ -330,7 +330,11 @@ const menu = Effect.gen(function* () {
   for (const id of builtinIds) loaded.push(yield* loadPlugin(id, builtins));
   const plugins = loaded.map((l) => l.plugin);
   const first = plugins[0];
-  const firstAi = first.defaultOpponent ?? DEFAULT_OPPONENT;
+  const firstSpec = first.defaultOpponent ?? DEFAULT_OPPONENT;
+  const firstName = aiLabel(first.strengths ?? DEFAULT_STRENGTHS, firstSpec);
+  const firstAi = firstName === firstSpec
+    ? firstSpec
+    : `the computer (${firstName}: ${firstSpec})`;
   const firstGame = (yield* makeGame(first, {})).game;
   yield* term.print(
     "ply: play a game against the computer, or watch two AIs\n\n" +
@@ -358,12 +362,29 @@ const menu = Effect.gen(function* () {
   let opened: LoadedGame | undefined;
   while (opened === undefined) {
     if (!quick) {
+      // What a player knows is asked; the AI's own settings only under "advanced".
+      const tuning = new Set(plugin.advancedOptions ?? []);
       const opts = optionHelp(plugin);
-      if (opts.length > 0) {
+      const basic = opts.filter((o) => !tuning.has(o.name));
+      const advanced = opts.filter((o) => tuning.has(o.name));
+      if (basic.length > 0) {
         yield* term.print(`Options of ${plugin.name} (Enter keeps the default):\n`);
       }
       raw = {};
-      for (const o of opts) {
+      let asked = basic;
+      if (advanced.length > 0) {
+        const more = yield* ask(
+          `  The AI's settings (${advanced.map((o) => o.name).join(", ")}): ` +
+            `type advanced to change them [defaults]: `,
+          (a) =>
+            a === "" || a.toLowerCase() === "advanced"
+              ? { ok: true, value: a !== "" }
+              : { ok: false, error: "type advanced, or press Enter" },
+        );
+        if (Option.isNone(more)) return Option.none();
+        if (more.value) asked = opts;
+      }
+      for (const o of asked) {
         const shown = Array.isArray(o.default) ? o.default.join(",") : String(o.default);
         while (true) {
           const line = yield* term.readLine(`  ${o.name}: ${o.description} [${shown}]: `);
