@@ -52,6 +52,14 @@ export * from "./core/rng.ts";
 export * from "./core/plugin.ts";
 export * from "./core/source.ts";
 export * from "./core/match.ts";
+export * from "./core/session.ts";
+export {
+  decodeTranscript,
+  exportTranscript,
+  importTranscript,
+  TRANSCRIPT_VERSION,
+  type VariationMove,
+} from "./core/transcript.ts";
 export * from "./core/terminal.ts";
 export * from "./core/players/agents.ts";
 export * from "./core/players/spec.ts";

@@ -11,7 +11,7 @@
  * @module
  */
 import { Result, Schema } from "./deps.ts";
-import { CHANCE, type Game, movesOf, type ToMove } from "./game.ts";
+import { CHANCE, type Game, movesOf } from "./game.ts";
 import {
   mainLine,
   type MoveRecord,

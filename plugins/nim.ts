@@ -4,12 +4,25 @@
  *
  * Moves are written `heap-count`, heaps numbered from 1: `2-3` takes 3 from heap 2.
  *
+ * The AI's strengths (`strengths`, weakest first):
+ *
+ * | strength  | player spec      | plays                                               |
+ * | --------- | ---------------- | --------------------------------------------------- |
+ * | `easy`    | `randombest:1`   | a random move, but it takes the last stone          |
+ * | `medium`  | `alphabeta:4`    | looks four moves ahead                              |
+ * | `strong`  | `alphabeta:3s`   | three seconds a move: perfect on small heaps        |
+ * | `perfect` | `alphabeta:1000` | searches to the end (slow on heaps of hundreds)     |
+ *
  * @module
  */
 import { Effect, Result, Schema } from "../core/deps.ts";
-import { type Game, type Player, WIN } from "../core/game.ts";
+import { CHANCE, type Game, type Player, WIN } from "../core/game.ts";
 import { hashInts } from "../core/hash.ts";
 import { definePlugin } from "../core/plugin.ts";
+import { LAST_STYLE, paintSpans } from "./view.ts";
+
+/** The style of the stones the last move took (dim red), with colour. */
+const TAKEN_STYLE = "2;31";
 
 /** Nim's options. */
 export const NimOptions = Schema.Struct({
@@ -64,9 +77,23 @@ export const nimGame = (options: NimOptions): Game<NimState> => {
       return { winner: w, margin: w === 0 ? 1 : -1 };
     },
     value: (s) => (empty(s) ? (winnerAtEnd(s) === 0 ? WIN : -WIN) : 0),
-    render: (s) =>
-      Array.from({ length: n }, (_, i) => `${i + 1}: ${"o".repeat(s[i])} (${s[i]})`).join("\n") +
-      "\n",
+    render: (s, view) => {
+      // The heap the last move took from, and how many: shown as dashes after the stones.
+      const last = view?.last === undefined || view.last.by === CHANCE ? -1 : view.last.move;
+      const heap = last < 0 ? -1 : Math.floor(last / width);
+      const taken = (last % width) + 1;
+      const line = (i: number) => {
+        if (i !== heap) return `${i + 1}: ${"o".repeat(s[i])} (${s[i]})`;
+        const plain = `${i + 1}: ${"o".repeat(s[i])}${"-".repeat(taken)} (${s[i]})`;
+        if (view?.color !== true) return plain;
+        const label = String(i + 1).length;
+        return paintSpans(plain, [
+          { at: 0, length: label, sgr: LAST_STYLE },
+          { at: label + 2 + s[i], length: taken, sgr: TAKEN_STYLE },
+        ]);
+      };
+      return Array.from({ length: n }, (_, i) => line(i)).join("\n") + "\n";
+    },
     formatMove: (_s, m) => `${Math.floor(m / width) + 1}-${(m % width) + 1}`,
     parseMove: (s, text) => {
       const t = text.trim().toLowerCase();
@@ -90,6 +117,25 @@ export const nimGame = (options: NimOptions): Game<NimState> => {
   };
 };
 
+/** Nim's rules and notation, for a person (`rules` in `play`). */
+export const NIM_RULES = `Nim: a few heaps of stones (--heaps, default 3,4,5). Players take turns; a
+move takes one or more stones from a single heap. Normal play: whoever takes
+the last stone wins. Misere play (--misere true): whoever takes it loses.
+Moves: HEAP-COUNT, heaps numbered from 1: 2-3 takes 3 stones from heap 2
+(also "2 3" or "take 3 from heap 2"). The board marks the stones just taken
+with dashes.`;
+
+/**
+ * The AI's strengths, weakest first (see the module notes). A game of Nim lasts at most
+ * as many plies as there are stones, so `alphabeta:1000` searches to the end.
+ */
+export const NIM_STRENGTHS: Readonly<Record<string, string>> = {
+  easy: "randombest:1",
+  medium: "alphabeta:4",
+  strong: "alphabeta:3s",
+  perfect: "alphabeta:1000",
+};
+
 /** The Nim plugin. */
 export default definePlugin({
   id: "nim",
@@ -97,4 +143,6 @@ export default definePlugin({
   description: "take stones from heaps; the last to take wins (or loses, misère)",
   options: NimOptions,
   create: nimGame,
+  rules: NIM_RULES,
+  strengths: NIM_STRENGTHS,
 });

@@ -4,11 +4,21 @@
  * Cells are written as a column letter and a row number, `a1` at the bottom left
  * (`b2` is the centre); the digits 1-9 in reading order are accepted too.
  *
+ * The AI's strengths (`strengths`, weakest first):
+ *
+ * | strength  | player spec    | plays                                                  |
+ * | --------- | -------------- | ------------------------------------------------------ |
+ * | `easy`    | `randombest:1` | a random move, but it takes a win in one               |
+ * | `medium`  | `alphabeta:2`  | wins in one and blocks yours; falls for a fork         |
+ * | `strong`  | `alphabeta:4`  | looks four plies ahead                                 |
+ * | `perfect` | `alphabeta:9`  | searches to the end of the game: never loses           |
+ *
  * @module
  */
 import { Result, Schema } from "../core/deps.ts";
-import { type Game, type Player, WIN } from "../core/game.ts";
+import { CHANCE, type Game, type Player, type RenderOptions, WIN } from "../core/game.ts";
 import { definePlugin } from "../core/plugin.ts";
+import { bracket, lastStyle, paintSpans, PLAYER_STYLES, type Span } from "./view.ts";
 
 /** A tic-tac-toe state: nine cells (0 empty, 1 X, 2 O) in reading order, then the mover. */
 export type TicTacToeState = readonly number[];
@@ -37,6 +47,36 @@ const full = (s: TicTacToeState) => {
 
 // Reading order index -> name: row 3 is the top row.
 const cellName = (i: number) => `${"abc"[i % 3]}${3 - Math.floor(i / 3)}`;
+
+/** The column of cell column `c` (0-2) in a row of the picture (`3  X | O | .`). */
+const column = (c: number) => 3 + 4 * c;
+
+/**
+ * The board with row numbers and column letters. With `view.last` the cell just played
+ * is marked: `[X]` in place of the spaces around it, or in reverse video with colour;
+ * with colour X is red and O blue.
+ */
+const render = (s: TicTacToeState, view?: RenderOptions): string => {
+  const mark = (i: number) => ".XO"[s[i]];
+  const last = view?.last?.by === CHANCE ? undefined : view?.last?.move;
+  const rows = [0, 1, 2].map((r) => {
+    const line = `${3 - r}  ${mark(3 * r)} | ${mark(3 * r + 1)} | ${mark(3 * r + 2)}`;
+    if (view?.color === true) {
+      const spans: Span[] = [];
+      for (let c = 0; c < 3; c++) {
+        const i = 3 * r + c;
+        if (s[i] === 0) continue;
+        const sgr = PLAYER_STYLES[s[i] - 1];
+        spans.push({ at: column(c), length: 1, sgr: i === last ? lastStyle(sgr) : sgr });
+      }
+      return paintSpans(line, spans);
+    }
+    return last !== undefined && Math.floor(last / 3) === r
+      ? bracket(line, column(last % 3), 1)
+      : line;
+  });
+  return `${rows.join("\n  ---+---+---\n")}\n   a   b   c\n`;
+};
 
 /** Builds tic-tac-toe. */
 export const ticTacToeGame = (): Game<TicTacToeState> => ({
@@ -75,13 +115,7 @@ export const ticTacToeGame = (): Game<TicTacToeState> => ({
     }
     return v;
   },
-  render: (s) => {
-    const mark = (i: number) => ".XO"[s[i]];
-    const rows = [0, 1, 2].map((r) =>
-      `${3 - r}  ${mark(3 * r)} | ${mark(3 * r + 1)} | ${mark(3 * r + 2)}`
-    );
-    return `${rows.join("\n  ---+---+---\n")}\n   a   b   c\n`;
-  },
+  render,
   formatMove: (_s, m) => cellName(m),
   parseMove: (s, text) => {
     const t = text.trim().toLowerCase();
@@ -102,6 +136,26 @@ export const ticTacToeGame = (): Game<TicTacToeState> => ({
   },
 });
 
+/** Tic-tac-toe's rules and notation, for a person (`rules` in `play`). */
+export const TICTACTOE_RULES =
+  `Tic-tac-toe: X and O take turns marking an empty cell of the 3x3 grid; X
+moves first. Three marks in a row, a column or a diagonal win; a full grid
+without three in a row is a draw.
+Moves: a cell as its column letter and row number, a1 at the bottom left and
+c3 at the top right (b2 is the centre), or a digit 1-9 in reading order (1 is
+the top left, 9 the bottom right).`;
+
+/**
+ * The AI's strengths, weakest first (see the module notes). The whole game is 9 plies,
+ * so `alphabeta:9` searches it to the end: it never loses.
+ */
+export const TICTACTOE_STRENGTHS: Readonly<Record<string, string>> = {
+  easy: "randombest:1",
+  medium: "alphabeta:2",
+  strong: "alphabeta:4",
+  perfect: "alphabeta:9",
+};
+
 /** The tic-tac-toe plugin. */
 export default definePlugin({
   id: "tictactoe",
@@ -109,4 +163,6 @@ export default definePlugin({
   description: "three in a row on a 3x3 board",
   options: Schema.Struct({}),
   create: ticTacToeGame,
+  rules: TICTACTOE_RULES,
+  strengths: TICTACTOE_STRENGTHS,
 });

@@ -28,6 +28,7 @@ import {
   runMain,
   strategiesFor,
   strategyFlag,
+  timeFlag,
   ttFlag,
   UsageError,
 } from "./cli.ts";
@@ -58,15 +59,6 @@ const FLAGS = {
   string: ["moves", "strategy", "depth", "iterations", "time", "tt-mb", "workers"],
   boolean: ["json", "jsonl", "solve", "all"],
 } as const;
-
-/** Reads a time flag: `500ms`, `2s`, or a number of milliseconds. */
-const timeFlag = (text: string): Effect.Effect<number, UsageError> => {
-  const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(text.trim());
-  const ms = m === null ? NaN : Number(m[1]) * (m[2] === "s" ? 1000 : 1);
-  return ms > 0
-    ? Effect.succeed(ms)
-    : Effect.fail(new UsageError({ message: `--time must be like 500ms or 2s, got '${text}'` }));
-};
 
 const main = Effect.gen(function* () {
   const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);

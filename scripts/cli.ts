@@ -10,6 +10,7 @@ import { parseArgs } from "./deps.ts";
 import { Cause, Effect, Exit, Layer, Result, Schema } from "../core/deps.ts";
 import {
   coerceOption,
+  DEFAULT_STRENGTHS,
   type GamePlugin,
   loadPlugin,
   optionHelp,
@@ -362,6 +363,15 @@ export const formatValue = (game: Game<unknown>, v: number): string => {
   return Number.isInteger(v) ? String(v) : v.toFixed(3);
 };
 
+/** Reads a time flag: `500ms`, `2s`, or a number of milliseconds. */
+export const timeFlag = (text: string): Effect.Effect<number, UsageError> => {
+  const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(text.trim());
+  const ms = m === null ? NaN : Number(m[1]) * (m[2] === "s" ? 1000 : 1);
+  return ms > 0
+    ? Effect.succeed(ms)
+    : Effect.fail(new UsageError({ message: `--time must be like 500ms or 2s, got '${text}'` }));
+};
+
 /** A count with thousands separators. */
 export const num = (n: number): string => Math.round(n).toLocaleString("en-US");
 
@@ -392,6 +402,10 @@ export const gameHelp = (plugin: GamePlugin<unknown, unknown>): string => {
   if (extra.length > 0) {
     lines.push("Strategies of this game:");
     for (const s of extra) lines.push(`  ${s.name.padEnd(16)} ${s.description}`);
+  }
+  lines.push("AI strengths (--p1/--p2 NAME):");
+  for (const [name, spec] of Object.entries(plugin.strengths ?? DEFAULT_STRENGTHS)) {
+    lines.push(`  ${name.padEnd(16)} ${spec}`);
   }
   return lines.join("\n") + "\n";
 };

@@ -332,9 +332,7 @@ const menu = Effect.gen(function* () {
   const first = plugins[0];
   const firstSpec = first.defaultOpponent ?? DEFAULT_OPPONENT;
   const firstName = aiLabel(first.strengths ?? DEFAULT_STRENGTHS, firstSpec);
-  const firstAi = firstName === firstSpec
-    ? firstSpec
-    : `the computer (${firstName}: ${firstSpec})`;
+  const firstAi = firstName === firstSpec ? firstSpec : `the computer (${firstName}: ${firstSpec})`;
   const firstGame = (yield* makeGame(first, {})).game;
   yield* term.print(
     "ply: play a game against the computer, or watch two AIs\n\n" +

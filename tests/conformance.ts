@@ -11,13 +11,21 @@
  * transcripts that serialize and replay to the same final state; same seed, same game;
  * and alpha-beta agreeing with minimax at small depths.
  *
+ * For a person: the plugin states its rules (`rules`: non-empty, lines at most
+ * `RULES_WIDTH` wide); its `strengths`, if any, are player specs of its strategies;
+ * `render` with a view (the last move marked, with or without colour) gives text, and
+ * no escape codes without colour; `describeMove` and `movesHelp`, where given, answer
+ * with text on every position of the playouts.
+ *
  * @module
  */
 import { assert, assertEquals } from "@std/assert";
 import fc from "fast-check";
 import { Effect, Result } from "../core/deps.ts";
 import { CHANCE, type Game, WIN } from "../core/game.ts";
-import { makeGame, optionHelp, validatePlugin } from "../core/plugin.ts";
+import { type GamePlugin, makeGame, optionHelp, validatePlugin } from "../core/plugin.ts";
+import { allStrategies } from "../core/engine/strategies.ts";
+import { parseSpec } from "../core/players/spec.ts";
 import { replay, runGame } from "../core/match.ts";
 import { randomAgent } from "../core/players/agents.ts";
 import { makeRng } from "../core/rng.ts";
@@ -40,12 +48,65 @@ export interface ConformanceCase {
   readonly searchDepth?: number;
 }
 
-const build = async (c: ConformanceCase): Promise<Game<unknown>> => {
+/** The widest line a plugin's `rules` may have (a terminal's 80 columns, less a margin). */
+export const RULES_WIDTH = 78;
+
+const loadPlugin = async (c: ConformanceCase): Promise<GamePlugin<unknown, unknown>> => {
   const mod = await c.load();
   const plugin = validatePlugin(mod, c.label);
   assert(Result.isSuccess(plugin), Result.isFailure(plugin) ? plugin.failure.message : "");
-  optionHelp(plugin.success); // must not throw
-  return Effect.runSync(makeGame(plugin.success, c.options ?? {})).game;
+  return plugin.success;
+};
+
+const build = async (c: ConformanceCase): Promise<Game<unknown>> => {
+  const plugin = await loadPlugin(c);
+  optionHelp(plugin); // must not throw
+  return Effect.runSync(makeGame(plugin, c.options ?? {})).game;
+};
+
+/**
+ * The problems with what a plugin tells a person before the game: its `rules` (a
+ * non-empty string, no line wider than `RULES_WIDTH`) and its `strengths` (each a
+ * player spec of the built-in strategies and the plugin's own). Empty when all is well.
+ */
+export const presentationProblems = (plugin: GamePlugin<unknown, unknown>): string[] => {
+  const problems: string[] = [];
+  const rules: unknown = plugin.rules;
+  if (typeof rules !== "string" || rules.trim() === "") {
+    problems.push(
+      "the plugin must state its rules and move notation for a person: " +
+        'definePlugin({ ..., rules: "..." })',
+    );
+  } else {
+    rules.split("\n").forEach((line, i) => {
+      if (line.length > RULES_WIDTH) {
+        problems.push(`rules line ${i + 1} is ${line.length} wide; at most ${RULES_WIDTH}`);
+      }
+    });
+  }
+  const strategies = { ...allStrategies, ...plugin.strategies };
+  for (const [name, spec] of Object.entries(plugin.strengths ?? {})) {
+    const parsed = parseSpec(spec, strategies);
+    if (Result.isFailure(parsed)) problems.push(`strength ${name}: ${parsed.failure}`);
+    else if (parsed.success.kind !== "search") {
+      problems.push(`strength ${name} is '${spec}': an AI strength must be a search`);
+    }
+  }
+  return problems;
+};
+
+/** Checks what a person sees of the move `m` from `before` to `after`; throws when wrong. */
+const checkPresentation = <S>(game: Game<S>, before: S, m: number, after: S): void => {
+  const by = game.toMove(before);
+  const plain = game.render(after, { last: { move: m, by }, color: false });
+  assert(typeof plain === "string" && plain.length > 0, "render with a view must give text");
+  assert(!plain.includes("\x1b"), `render without colour must not use escape codes: ${plain}`);
+  const colored = game.render(after, { last: { move: m, by }, color: true });
+  assert(typeof colored === "string" && colored.length > 0, "render in colour must give text");
+  if (game.describeMove !== undefined) {
+    const said = game.describeMove(before, m, after);
+    assert(said === undefined || typeof said === "string", `describeMove gave ${String(said)}`);
+  }
 };
 
 /** Checks one state's invariants; returns its moves. */
@@ -78,6 +139,10 @@ const checkState = <S>(game: Game<S>, s: S): readonly number[] => {
       `move ${m} written '${text}' parses back as ${JSON.stringify(back)}`,
     );
   }
+  if (game.movesHelp !== undefined && ms.length > 0) {
+    const help = game.movesHelp(s);
+    assert(typeof help === "string" && help.trim() !== "", "movesHelp must give text");
+  }
   const bad = game.parseMove(s, "#not a move#");
   assert(Result.isFailure(bad) && bad.failure.length > 0, "nonsense must not parse");
   const o = game.outcome(s);
@@ -109,6 +174,7 @@ export const conformance = (c: ConformanceCase): void => {
           const before = JSON.stringify(s);
           const next = game.play(s, m);
           assertEquals(JSON.stringify(s), before, "play must not change its input");
+          checkPresentation(game, s, m, next);
           // States are plain data: a structured clone (as sent to a worker) plays the same.
           assertEquals(
             JSON.stringify(game.play(structuredClone(s), m)),
@@ -127,6 +193,10 @@ export const conformance = (c: ConformanceCase): void => {
       }),
       { numRuns: playouts },
     );
+  });
+
+  Deno.test(`conformance ${c.label}: the plugin states its rules and strengths`, async () => {
+    assertEquals(presentationProblems(await loadPlugin(c)), []);
   });
 
   Deno.test(`conformance ${c.label}: transcripts replay and seeds repeat`, async () => {

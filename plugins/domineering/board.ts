@@ -13,7 +13,8 @@
  * @module
  */
 import { Result } from "../../core/deps.ts";
-import type { Game, Player as ProtocolPlayer } from "../../core/game.ts";
+import type { Game, Player as ProtocolPlayer, RenderOptions } from "../../core/game.ts";
+import { bracket, lastStyle, paintSpans, type Span } from "../view.ts";
 import { WIN } from "../../core/game.ts";
 import { hashPrefix } from "../../core/hash.ts";
 import { type Board, type Cell, cellKey, type Player } from "./lab.ts";
@@ -225,27 +226,101 @@ export const parseCell = (
   return Result.succeed(m);
 };
 
-/** A text picture: `.` free, `H`/`V` covered by that player's domino, blank off the board. */
-export const renderState = (g: Geometry, s: DomState): string => {
-  const h = g.height, w = g.width;
-  const colW = g.letters ? 2 : Math.max(...[g.x0, g.x0 + w - 1].map((x) => String(x).length)) + 1;
-  const rowW = Math.max(String(g.y0).length, String(g.y0 + h - 1).length);
+/** The picture's column width and the width of its row labels. */
+const layout = (g: Geometry): { colW: number; rowW: number } => ({
+  colW: g.letters ? 2 : Math.max(...[g.x0, g.x0 + g.width - 1].map((x) => String(x).length)) + 1,
+  rowW: Math.max(String(g.y0).length, String(g.y0 + g.height - 1).length),
+});
+
+/**
+ * The board's lines, top row first, then the column labels: each cell one character
+ * (`cell(r, c)`, blank off the board), right-aligned in its column.
+ */
+const boardLines = (g: Geometry, cell: (r: number, c: number) => string): string[] => {
+  const { colW, rowW } = layout(g);
   const lines: string[] = [];
-  for (let r = h - 1; r >= 0; r--) {
+  for (let r = g.height - 1; r >= 0; r--) {
     let line = String(g.y0 + r).padStart(rowW);
-    for (let c = 0; c < w; c++) {
-      const bit = 1 << c;
-      const ch = !(g.rows[r] & bit) ? " " : s[r] & bit ? "." : s[h + r] & bit ? "V" : "H";
-      line += ch.padStart(colW);
+    for (let c = 0; c < g.width; c++) {
+      line += ((g.rows[r] >>> c) & 1 ? cell(r, c) : " ").padStart(colW);
     }
     lines.push(line.trimEnd());
   }
   let foot = " ".repeat(rowW);
-  for (let c = 0; c < w; c++) {
+  for (let c = 0; c < g.width; c++) {
     foot += (g.letters ? LETTERS[g.x0 + c - 1] : String(g.x0 + c)).padStart(colW);
   }
   lines.push(foot);
+  return lines;
+};
+
+/** The SGR styles of H's and V's dominoes with colour (blue and red). */
+export const DOMINO_STYLES: Readonly<Record<Player, string>> = { H: "1;34", V: "1;31" };
+
+/**
+ * A text picture: `.` free, `H`/`V` covered by that player's domino, blank off the board.
+ * With `view.color`, H's cells are blue and V's red. With `view.last` (a move and the
+ * player who made it: 0 V, 1 H) its domino is marked: in reverse video with colour, else
+ * `[H H]` (both cells in one pair of brackets) or `[V]` on each of its two rows, in
+ * place of the spaces around them.
+ */
+export const renderState = (g: Geometry, s: DomState, view?: RenderOptions): string => {
+  const h = g.height;
+  const mark = (r: number, c: number) => (s[r] >>> c) & 1 ? "." : (s[h + r] >>> c) & 1 ? "V" : "H";
+  const lines = boardLines(g, mark);
+  const { colW, rowW } = layout(g);
+  const at = (c: number) => rowW + (c + 1) * colW - 1;
+  const lineOf = (r: number) => h - 1 - r;
+  const last = view?.last;
+  // The last domino's cells, as [row, column] pairs.
+  const domino: [number, number][] = [];
+  if (last !== undefined && (last.by === 0 || last.by === 1)) {
+    const r = Math.floor(last.move / g.width), c = last.move % g.width;
+    domino.push([r, c], last.by === 1 ? [r, c + 1] : [r + 1, c]);
+  }
+  if (view?.color === true) {
+    for (let r = 0; r < h; r++) {
+      const spans: Span[] = [];
+      for (let c = 0; c < g.width; c++) {
+        if (!((g.rows[r] >>> c) & 1) || (s[r] >>> c) & 1) continue;
+        const sgr = DOMINO_STYLES[mark(r, c) as Player];
+        const isLast = domino.some(([dr, dc]) => dr === r && dc === c);
+        spans.push({ at: at(c), length: 1, sgr: isLast ? lastStyle(sgr) : sgr });
+      }
+      lines[lineOf(r)] = paintSpans(lines[lineOf(r)], spans);
+    }
+  } else if (domino.length === 2) {
+    const [[r0, c0], [r1, c1]] = domino;
+    if (r0 === r1) lines[lineOf(r0)] = bracket(lines[lineOf(r0)], at(c0), at(c1) - at(c0) + 1);
+    else {
+      lines[lineOf(r0)] = bracket(lines[lineOf(r0)], at(c0), 1);
+      lines[lineOf(r1)] = bracket(lines[lineOf(r1)], at(c1), 1);
+    }
+  }
   return `${lines.join("\n")}\n${turnOf(g, s)} to move (H: horizontal dominoes, V: vertical)\n`;
+};
+
+/** Boards with more cells than this (the default 6x6) show the moves as a picture. */
+export const PICTURE_CELLS = 36;
+
+/**
+ * Help on the legal moves for a person (`movesHelp`, on boards of more than
+ * `PICTURE_CELLS` cells, whose lists of moves are long): the board with `+` on every cell where the
+ * player to move can put the domino's first cell (its left cell for H, its lower cell
+ * for V), and how a move is typed.
+ */
+export const movesPicture = (g: Geometry, s: DomState): string => {
+  const h = g.height, p = turnOf(g, s);
+  const legal = new Set(movesFor(g, s, p));
+  const lines = boardLines(
+    g,
+    (r, c) =>
+      legal.has(r * g.width + c) ? "+" : (s[r] >>> c) & 1 ? "." : (s[h + r] >>> c) & 1 ? "V" : "H",
+  );
+  const example = legal.size > 0 ? formatCell(g, [...legal][0]) : g.letters ? "b3" : "2:3";
+  const what = p === "H" ? "across: type its left cell" : "upright: type its lower cell";
+  return `${lines.join("\n")}\n${p} places a domino ${what}, such as ${example}.\n` +
+    `+ marks where one fits (${legal.size} move${legal.size === 1 ? "" : "s"}).\n`;
 };
 
 /** Seed 003's `score` on a state, as a protocol value (`Win V` = `+WIN`, `Win H` = `-WIN`). */
@@ -315,7 +390,11 @@ export const domineeringGame = (g: Geometry): DomineeringGame => {
       return { winner, margin: winner === 0 ? 1 : -1 };
     },
     value: (s) => stateValue(g, s),
-    render: (s) => renderState(g, s),
+    render: (s, view) => renderState(g, s, view),
+    // A picture of the moves where their list is long (a small board lists them).
+    ...(g.rows.reduce((n, row) => n + popcount(row), 0) > PICTURE_CELLS
+      ? { movesHelp: (s: DomState) => movesPicture(g, s) }
+      : {}),
     formatMove: (_s, m) => formatCell(g, m),
     parseMove: (s, text) => parseCell(g, s, text),
     key: stateHasher(h),

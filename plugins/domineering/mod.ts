@@ -280,6 +280,30 @@ export const solveStrategy: Strategy = {
   },
 };
 
+/** Domineering's rules and notation, for a person (`rules` in `play`). */
+export const DOMINEERING_RULES =
+  `Domineering: players take turns placing a domino on two free cells of the
+board (--board WxH, default 6x6, or other shapes with --shape). H places its
+dominoes across (two cells side by side), V upright (one above the other).
+H moves first (V with --first V, and on odd carpets). A player who cannot
+place a domino loses.
+Moves: the domino's lower-left cell, as b3 (column b, row 3; a1 is the lower
+left), or as x,y: (2,3) or 2:3. Boards beyond a-z are written x:y.
+The board shows . for a free cell and H or V for a cell under that player's
+domino. On boards over 6x6, asking for the moves marks with + where yours fit.`;
+
+/**
+ * The AI's strengths, weakest first (see the README). `perfect` is the exact solver
+ * without a time limit (a depth budget, which the solver ignores): instant up to 7x7,
+ * minutes on 8x8.
+ */
+export const DOMINEERING_STRENGTHS: Readonly<Record<string, string>> = {
+  easy: "randombest:1",
+  medium: "alphabeta:1s",
+  strong: "alphabeta:5s",
+  perfect: "solve:1000",
+};
+
 /** The Domineering plugin. */
 export default definePlugin({
   id: "domineering",
@@ -288,5 +312,7 @@ export default definePlugin({
   options: DomineeringOptions,
   create: createDomineering,
   strategies: { solve: solveStrategy },
+  rules: DOMINEERING_RULES,
+  strengths: DOMINEERING_STRENGTHS,
   defaultOpponent: "alphabeta:1s",
 });

@@ -43,6 +43,28 @@ export const Game2048Options = Schema.Struct({
 /** Decoded 2048 options. */
 export type Game2048Options = typeof Game2048Options.Type;
 
+/** 2048's rules and notation, for a person (`rules` in `play`). */
+export const GAME2048_RULES =
+  `2048: the computer places a tile, a 2 (nine times in ten) or a 4, on a random
+empty cell; then you slide every tile left, right, up or down as far as it
+goes. Two equal tiles that meet merge into one of twice the value, which is
+added to the score (each tile merges once a slide). A slide that changes
+nothing is not allowed; the game ends when no slide changes the grid. Aim for
+a 2048 tile, and beyond. Grid: --width and --height (default 4x4).
+Moves: L, R, U or D (or left, right, up, down, or an arrow key and Enter).
+A tile is written as the seed does, NewTile (x,y) v: column x, row y, both
+from 0 at the top left; the board marks the tile just placed.`;
+
+/**
+ * The AI's strengths, weakest first: 2048 is solo, so these are the slider's own
+ * (see the README).
+ */
+export const GAME2048_STRENGTHS: Readonly<Record<string, string>> = {
+  easy: "expectimax:1",
+  medium: "expectimax:100ms",
+  strong: "expectimax:500ms,slides=5",
+};
+
 /** The 2048 plugin (id `2048`). */
 const plugin: GamePlugin<Game2048Options, State2048> = definePlugin({
   id: "2048",
@@ -55,6 +77,9 @@ const plugin: GamePlugin<Game2048Options, State2048> = definePlugin({
     tree_minimax: treeMinimax,
     tree_expectimax: treeExpectimax,
   },
+  rules: GAME2048_RULES,
+  advancedOptions: ["eval"],
+  strengths: GAME2048_STRENGTHS,
   defaultOpponent: "random",
 });
 export default plugin;

@@ -15,8 +15,9 @@
  * @module
  */
 import { Result } from "../../core/deps.ts";
-import type { Chance, Game } from "../../core/game.ts";
+import { CHANCE, type Chance, type Game } from "../../core/game.ts";
 import { hashPrefix } from "../../core/hash.ts";
+import { bracket, LAST_STYLE, paintSpans } from "../view.ts";
 
 /** A protocol state: tile values in reading order, then the turn, then the score. */
 export type State2048 = readonly number[];
@@ -391,6 +392,13 @@ export const monotoneValue = (cells: ArrayLike<number>, w: number, h: number): n
   return monotoneRanks(ranks, w, h);
 };
 
+/** The width of every field of `showCells`: `max(5, longest number)`. */
+export const showFieldWidth = (cells: ArrayLike<number>, w: number, h: number): number => {
+  let longest = 0;
+  for (let i = 0; i < w * h; i++) longest = Math.max(longest, String(cells[i]).length);
+  return Math.max(5, longest);
+};
+
 /**
  * Seed 001's `showGame`: empty cells as `-`, every field right-aligned to
  * `max(5, longest number)`, one space between columns, a newline between rows.
@@ -403,9 +411,7 @@ export const monotoneValue = (cells: ArrayLike<number>, w: number, h: number): n
  * ```
  */
 export const showCells = (cells: ArrayLike<number>, w: number, h: number): string => {
-  let longest = 0;
-  for (let i = 0; i < w * h; i++) longest = Math.max(longest, String(cells[i]).length);
-  const width = Math.max(5, longest);
+  const width = showFieldWidth(cells, w, h);
   const rows: string[] = [];
   for (let y = 0; y < h; y++) {
     const fields: string[] = [];
@@ -543,9 +549,36 @@ export const createGame = (w: number, h: number, evaluation: EvalName): Game2048
         ? { winner: null, margin: s[SCORE] }
         : undefined,
     value,
-    render: (s) =>
-      `${showCells(s, w, h)}\nscore ${s[SCORE]}, largest tile ${maxTile(s, n) || "-"}\n`,
+    render: (s, view) => {
+      const foot = `score ${s[SCORE]}, largest tile ${maxTile(s, n) || "-"}\n`;
+      const last = view?.last;
+      if (last === undefined || last.by !== CHANCE || last.move < FIRST_TILE_MOVE) {
+        return `${showCells(s, w, h)}\n${foot}`;
+      }
+      // The tile the computer just placed: `[2]` in place of the spaces around it, or
+      // in reverse video with colour. A slide marks nothing.
+      const { cell } = decodeTile(last.move);
+      const x = cell % w, y = Math.floor(cell / w);
+      const rows = showCells(s, w, h).split("\n");
+      const field = showFieldWidth(s, w, h);
+      const text = String(s[cell]);
+      const at = x * (field + 1) + field - text.length;
+      rows[y] = view?.color === true
+        ? paintSpans(rows[y], [{ at, length: text.length, sgr: LAST_STYLE }])
+        : bracket(rows[y], at, text.length);
+      return `${rows.join("\n")}\n${foot}`;
+    },
     formatMove: (_s, m) => (m < FIRST_TILE_MOVE ? DIRECTIONS[m] : tileName(m)),
+    // For a person: "2 at (1,3)" for a tile (the cell as NewTile writes it), "scores 8"
+    // for a slide that merged tiles.
+    describeMove: (before, m, after) => {
+      if (m >= FIRST_TILE_MOVE) {
+        const { cell, value } = decodeTile(m);
+        return `${value} at (${cell % w},${Math.floor(cell / w)})`;
+      }
+      const gained = after[SCORE] - before[SCORE];
+      return gained > 0 ? `scores ${gained}` : undefined;
+    },
     parseMove: (s, text) => {
       const t = text.trim().toLowerCase().replace(/^slide\s+/, "");
       const slide = SLIDE_WORDS[t];

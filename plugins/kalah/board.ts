@@ -4,6 +4,8 @@
  *
  * @module
  */
+import type { RenderOptions } from "../../core/game.ts";
+import { bracket, LAST_STYLE, paintSpans } from "../view.ts";
 import { showGameImpl } from "./seed000.ts";
 
 /** The players' names, player 0 first. */
@@ -12,7 +14,9 @@ export const PLAYERS = ["south", "north"] as const;
 /**
  * The play board. North's houses are on top, numbered from north's left (so they read
  * n..1 from the left of the picture), south's below numbered 1..n; north's store is on
- * the left, south's on the right (sowing runs counter-clockwise).
+ * the left, south's on the right (sowing runs counter-clockwise). With `view.last` (a
+ * house, 0-based from its owner's left, and the side that sowed it) that house is marked:
+ * `[0]` in place of the spaces around it, or in reverse video with `view.color`.
  *
  * @example The classic start
  * ```ts
@@ -22,7 +26,7 @@ export const PLAYERS = ["south", "north"] as const;
  * if (!text.includes("|  4  4  4  4  4  4 |")) throw new Error(text);
  * ```
  */
-export const playBoard = (s: readonly number[], n: number): string => {
+export const playBoard = (s: readonly number[], n: number, view?: RenderOptions): string => {
   let w = Math.max(2, String(n).length);
   for (let i = 0; i < 2 * n + 2; i++) w = Math.max(w, String(s[i]).length);
   const cell = (v: number | string) => String(v).padStart(w + 1, " ");
@@ -52,6 +56,17 @@ export const playBoard = (s: readonly number[], n: number): string => {
     `${pad} ${southLabels.join("")}    ${tag(0)}`,
   ];
   if (over) lines.push(scoreLine(s, n));
+  const last = view?.last;
+  if (last !== undefined && (last.by === 0 || last.by === 1) && last.move >= 0 && last.move < n) {
+    // The house sown: south's house m is picture column m, north's is n - 1 - m.
+    const row = last.by === 0 ? 4 : 2;
+    const col = last.by === 0 ? last.move : n - 1 - last.move;
+    const text = last.by === 0 ? String(s[last.move]) : String(s[n + 1 + last.move]);
+    const at = pad.length + 1 + (col + 1) * (w + 1) - text.length;
+    lines[row] = view?.color === true
+      ? paintSpans(lines[row], [{ at, length: text.length, sgr: LAST_STYLE }])
+      : bracket(lines[row], at, text.length);
+  }
   return lines.join("\n") + "\n";
 };
 

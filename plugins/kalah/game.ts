@@ -17,6 +17,8 @@ import {
   movesFor,
   orderKalahMoves,
   play,
+  sowNaive,
+  type SowReport,
   storeDiff,
   util,
 } from "./rules.ts";
@@ -39,6 +41,34 @@ export interface KalahGame extends Game<KalahState> {
 /** True when `game` is a Kalah game built by `kalahGame` (it carries its configuration). */
 export const isKalahGame = (game: Game<unknown>): game is Game<unknown> & KalahGame =>
   game.id === "kalah" && typeof (game as { config?: unknown }).config === "object";
+
+/**
+ * What a move did besides sowing, for a person: `"extra turn"` when its last stone
+ * fell in the mover's store and the game goes on, `"captures N"` when it captured (N
+ * counts every stone the capture put in the store: the opposite house's and the
+ * capturing stone itself, so a capture of an empty house under `capture: always` is
+ * `"captures 1"`), else `undefined`. A move cannot do both: an extra turn ends in the
+ * store, a capture in a house.
+ *
+ * @example South's third house in Kalah(6, 4) ends in the store
+ * ```ts
+ * import { describeKalahMove } from "./game.ts";
+ * import { initialState } from "./rules.ts";
+ * if (describeKalahMove(initialState(6, 4), 6, 2, false) !== "extra turn") throw new Error();
+ * ```
+ */
+export const describeKalahMove = (
+  before: KalahState,
+  n: number,
+  m: number,
+  captureAlways: boolean,
+): string | undefined => {
+  const b = before.slice();
+  const report: SowReport = { captured: 0 };
+  const extra = sowNaive(b, n, before[2 * n + 2], m, captureAlways, report);
+  if (report.captured > 0) return `captures ${report.captured}`;
+  return extra && !isOver(b, n) ? "extra turn" : undefined;
+};
 
 /**
  * Builds Kalah(pits, stones) with a capture rule and an evaluation.
@@ -85,7 +115,7 @@ export const kalahGame = (options: KalahGameOptions): KalahGame => {
       return { winner: margin > 0 ? 0 : margin < 0 ? 1 : null, margin };
     },
     value,
-    render: (s) => (board === "play" ? playBoard(s, n) : seedBoard(s, n, config.stones)),
+    render: (s, view) => board === "play" ? playBoard(s, n, view) : seedBoard(s, n, config.stones),
     formatMove: (_s, m) => String(m + 1),
     parseMove: (s, text) => {
       const t = text.trim();
@@ -99,6 +129,7 @@ export const kalahGame = (options: KalahGameOptions): KalahGame => {
       if (s[base + h - 1] === 0) return Result.fail(`house ${h} is empty`);
       return Result.succeed(h - 1);
     },
+    describeMove: (before, m) => describeKalahMove(before, n, m, always),
     key: hashInts,
     orderMoves: (s, ms) => orderKalahMoves(s, n, ms, always),
     stats: (s) => ({ margin: util(s, n) }),

@@ -87,6 +87,32 @@ export const kalahSolveStrategy: Strategy = solveStrategy;
 /** Builds the game for decoded options. */
 export const createKalah = (options: KalahOptions): KalahGame => kalahGame(options);
 
+/** Kalah's rules and notation, for a person (`rules` in `play`). */
+export const KALAH_RULES =
+  `Kalah: each side has a row of houses (--pits, default 6) with stones in them
+(--stones, default 4 each) and a store on its right. South moves first. A
+move takes every stone of one of your houses and sows them one by one
+counter-clockwise into the next houses and your own store (never into the
+opponent's store). Last stone in your store: you move again (extra turn).
+Last stone in an empty house of yours: it and the stones of the house
+opposite are captured into your store, if that house is not empty (--capture
+nonempty, the default) or always (--capture always).
+When one side's houses are all empty the game ends: each side keeps the
+stones on its side, and more stones win.
+Moves: a house number 1..n counted from your left, as the board numbers them.`;
+
+/**
+ * The AI's strengths, weakest first (see the README). `perfect` is the exact solver
+ * without a time limit (a depth budget, which the solver ignores): on the classic board
+ * its first moves take minutes unless `deno task kalah-db` has built a database.
+ */
+export const KALAH_STRENGTHS: Readonly<Record<string, string>> = {
+  easy: "alphabeta:2",
+  medium: "alphabeta:1s",
+  strong: "alphabeta:5s",
+  perfect: "solve:1000",
+};
+
 /** The Kalah plugin. */
 const plugin: GamePlugin<KalahOptions, KalahState> = definePlugin({
   id: "kalah",
@@ -95,6 +121,8 @@ const plugin: GamePlugin<KalahOptions, KalahState> = definePlugin({
   options: KalahOptions,
   create: createKalah,
   strategies: { seq_mm: seqMmStrategy, seq_ab: seqAbStrategy, solve: kalahSolveStrategy },
+  rules: KALAH_RULES,
+  strengths: KALAH_STRENGTHS,
   defaultOpponent: "alphabeta:1s",
 });
 

@@ -14,7 +14,7 @@ import type { Game } from "../../core/game.ts";
 import { definePlugin } from "../../core/plugin.ts";
 import { CELL_BIT, CELL_HALF } from "./board.ts";
 import { linesValue, orderByLines, playoutValue, resultValue } from "./eval.ts";
-import { formatMove, parseMove, render } from "./notation.ts";
+import { formatMove, movesHelp, parseMove, render } from "./notation.ts";
 import {
   initialState,
   keyOf,
@@ -124,13 +124,33 @@ export const pentagoGame = (options: Partial<PentagoOptions> = {}): Game<Pentago
         : { winner: v > 0 ? 0 : 1, margin: v > 0 ? 1 : -1 };
     },
     value,
-    render: (s) => render(s, players),
+    render: (s, view) => render(s, players, view),
     formatMove: (_s, m) => formatMove(m),
     parseMove: (s, text) => parseMove(s, text, winsAt, canonical),
+    movesHelp: (s) => movesHelp(s, winsAt),
     key: keyOf,
     orderMoves: orderByLines,
     stats: (s) => ({ marbles: marbles(s) }),
   };
+};
+
+/** Pentago's rules and notation, for a person (`rules` in `play`). */
+export const PENTAGO_RULES =
+  `Pentago: a 6x6 board of four 3x3 quadrants, nw ne sw se. White (o) moves
+first. A move places a marble of yours on an empty cell, then turns any one
+quadrant a quarter turn, clockwise or anticlockwise. Five in a row (across,
+down or diagonal) wins. A five made by the placement wins at once, without a
+twist; fives for both players after a twist, or a full board, are a draw.
+Moves: cell, quadrant, direction, as c4 ne cw (a1 is the bottom left; cw or
+ccw), or the short form c4ne+ (+ clockwise, - anticlockwise: c4sw- is c4 sw
+ccw). A winning placement is the cell alone: e6. Ask for the moves to see the
+free cells on the board.`;
+
+/** The AI's strengths, weakest first (see the README). */
+export const PENTAGO_STRENGTHS: Readonly<Record<string, string>> = {
+  easy: "alphabeta:1",
+  medium: "alphabeta:1s",
+  strong: "alphabeta:5s",
 };
 
 /** The Pentago plugin. */
@@ -140,5 +160,8 @@ export default definePlugin({
   description: "five in a row on a 6x6 board whose quadrants turn after each placement",
   options: PentagoOptions,
   create: pentagoGame,
+  rules: PENTAGO_RULES,
+  strengths: PENTAGO_STRENGTHS,
+  advancedOptions: ["eval", "playouts", "aiSeed"],
   defaultOpponent: "alphabeta:1s",
 });
