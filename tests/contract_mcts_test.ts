@@ -23,7 +23,7 @@ import { loadGame } from "../mod.ts";
 import { kalahGame } from "../plugins/kalah/game.ts";
 import { nimGame } from "../plugins/nim.ts";
 import { ticTacToeGame } from "../plugins/tictactoe.ts";
-import { randomPosition, runScript } from "./tools/helpers.ts";
+import { exactMargin, randomPosition, runScript } from "./tools/helpers.ts";
 
 type State = readonly number[];
 
@@ -33,29 +33,6 @@ const nim = nimGame({ heaps: [2, 3, 4], misere: false });
 
 // ---------------------------------------------------------------------------------------
 // References: plain minimax over outcomes (memoized), and "at once" tests.
-
-/**
- * The exact result of a chance-free position by plain minimax, player 0's view: the
- * margin when the winner's margin orders results (Kalah), else ±1 / 0.
- */
-const exactMargin = <S>(game: Game<S>) => {
-  const memo = new Map<string, number>();
-  const solve = (s: S): number => {
-    const k = JSON.stringify(s);
-    const known = memo.get(k);
-    if (known !== undefined) return known;
-    const ms = game.moves(s);
-    let v: number;
-    if (ms.length === 0) v = game.outcome(s)!.margin;
-    else {
-      const vs = ms.map((m) => solve(game.play(s, m)));
-      v = game.toMove(s) === 0 ? Math.max(...vs) : Math.min(...vs);
-    }
-    memo.set(k, v);
-    return v;
-  };
-  return solve;
-};
 
 /** The mover's view of a player-0 value. */
 const forMover = (p: Player, v: number) => (p === 0 ? v : -v);

@@ -28,6 +28,7 @@ import game2048 from "../plugins/game2048/mod.ts";
 import pentago from "../plugins/pentago/mod.ts";
 import domineering from "../plugins/domineering/mod.ts";
 import { naiveRotate } from "../plugins/pentago/naive.ts";
+import { exactMargin } from "./tools/helpers.ts";
 
 const root = new URL("../", import.meta.url);
 
@@ -609,25 +610,7 @@ Deno.test("tic-tac-toe strengths: perfect never loses to easy, and easy can be b
   assert(perfectWins > 0, "easy was never beaten");
 });
 
-/** The exact value of a position for player 0, by a memoized search to the end. */
-const exactValue = (game: Game<unknown>) => {
-  const memo = new Map<string, number>();
-  const value = (s: unknown): number => {
-    const k = JSON.stringify(s);
-    const known = memo.get(k);
-    if (known !== undefined) return known;
-    const ms = game.moves(s);
-    let v: number;
-    if (ms.length === 0) v = game.outcome(s)!.margin;
-    else {
-      const vs = ms.map((m) => value(game.play(s, m)));
-      v = game.toMove(s) === 0 ? Math.max(...vs) : Math.min(...vs);
-    }
-    memo.set(k, v);
-    return v;
-  };
-  return value;
-};
+const exactValue = (game: Game<unknown>) => exactMargin(game);
 
 Deno.test("nim strengths: perfect always moves to a position of nim-sum 0 when it can", () => {
   const game = build(nim, { heaps: [3, 4, 5], misere: false });

@@ -96,3 +96,26 @@ export const randomPosition = <S>(game: Game<S>, seed: number, plies: number): S
   }
   return s;
 };
+
+/**
+ * A reference: the exact final margin of a position for player 0 under perfect play, by a
+ * memoized plain minimax to the end (small games only; chance-free).
+ */
+export const exactMargin = <S>(game: Game<S>): (s: S) => number => {
+  const memo = new Map<string, number>();
+  const solve = (s: S): number => {
+    const k = JSON.stringify(s);
+    const known = memo.get(k);
+    if (known !== undefined) return known;
+    const ms = game.moves(s);
+    let v: number;
+    if (ms.length === 0) v = game.outcome(s)!.margin;
+    else {
+      const vs = ms.map((m) => solve(game.play(s, m)));
+      v = game.toMove(s) === 0 ? Math.max(...vs) : Math.min(...vs);
+    }
+    memo.set(k, v);
+    return v;
+  };
+  return solve;
+};
