@@ -177,7 +177,8 @@ const playGame = (setup: Setup, ttMb: number, save: string | undefined) =>
       onEvent: (e) => {
         switch (e._tag) {
           case "Start":
-            return term.print(`\n${draw(e.state)}\n`);
+            // (2048 opens with chance's tiles: its first board follows them.)
+            return term.print(game.toMove(e.state) === CHANCE ? "\n" : `\n${draw(e.state)}\n`);
           case "Moved": {
             status?.clear();
             last = undefined;
