@@ -23,6 +23,11 @@ import { createSolver, type Solver } from "../plugins/domineering/solver.ts";
 import { domineeringGame, geometry } from "../plugins/domineering/board.ts";
 import { board } from "../plugins/domineering/lab.ts";
 import { solvePosition } from "../plugins/domineering/mod.ts";
+import {
+  children,
+  plainWins,
+  shapeArb as domineeringShapes,
+} from "./tools/domineering_reference.ts";
 
 // ---------------------------------------------------------------------------------------
 // Kalah.
@@ -177,63 +182,7 @@ Deno.test("Kalah: every table entry is a proved bound, found again from any path
 // ---------------------------------------------------------------------------------------
 // Domineering.
 
-/** Does the player to move win? A plain memoized search to the end (rows as bit masks). */
-const plainWins = (
-  rows: readonly number[],
-  w: number,
-  horizontal: boolean,
-  memo: Map<string, boolean>,
-): boolean => {
-  const key = `${rows.join(",")}${horizontal ? "H" : "V"}`;
-  let got = memo.get(key);
-  if (got !== undefined) return got;
-  got = false;
-  for (const child of children(rows, w, horizontal)) {
-    if (!plainWins(child.rows, w, !horizontal, memo)) {
-      got = true;
-      break;
-    }
-  }
-  memo.set(key, got);
-  return got;
-};
-
-/** The positions after each legal move, with the move's cell index `y * w + x`. */
-const children = (rows: readonly number[], w: number, horizontal: boolean) => {
-  const out: { move: number; rows: number[] }[] = [];
-  for (let y = 0; y < rows.length; y++) {
-    for (let x = 0; x < w; x++) {
-      const next = rows.slice();
-      if (horizontal && x + 1 < w && ((rows[y] >> x) & 3) === 3) next[y] &= ~(3 << x);
-      else if (!horizontal && y + 1 < rows.length && (rows[y] >> x) & (rows[y + 1] >> x) & 1) {
-        next[y] &= ~(1 << x);
-        next[y + 1] &= ~(1 << x);
-      } else continue;
-      out.push({ move: y * w + x, rows: next });
-    }
-  }
-  return out;
-};
-
-/** A random shape in a box of at most 20 cells (5x4, 4x5, 6x3, ...), and who moves. */
-const shapeArb = fc
-  .record({
-    w: fc.integer({ min: 2, max: 6 }),
-    h: fc.integer({ min: 2, max: 5 }),
-    density: fc.double({ min: 0.5, max: 1, noNaN: true }),
-    bits: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 30, maxLength: 30 }),
-    horizontal: fc.boolean(),
-  })
-  .filter(({ w, h }) => w * h <= 20)
-  .map(({ w, h, density, bits, horizontal }) => {
-    const rows: number[] = [];
-    for (let y = 0; y < h; y++) {
-      let r = 0;
-      for (let x = 0; x < w; x++) if (bits[y * w + x] < density) r |= 1 << x;
-      rows.push(r);
-    }
-    return { w, h, rows, horizontal };
-  });
+const shapeArb = domineeringShapes(2, 0.5);
 
 Deno.test("Domineering: the result does not depend on the table size; it is a plain search's", () => {
   // 2^10 entries: constant replacement on these boards; 2^20: hardly any.

@@ -12,62 +12,9 @@ import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { createSolver, type SolverOptions } from "../plugins/domineering/solver.ts";
 import domineering, { solvePosition } from "../plugins/domineering/mod.ts";
 import type { DomineeringGame } from "../plugins/domineering/board.ts";
+import { children, plainWins, shapeArb } from "./tools/domineering_reference.ts";
 
-/** Does the player to move win? Plain search to the end, memoized, no tricks. */
-const plainWins = (
-  rows: readonly number[],
-  w: number,
-  h: number,
-  horizontal: boolean,
-  memo = new Map<string, boolean>(),
-): boolean => {
-  const key = `${rows.join(",")}${horizontal ? "H" : "V"}`;
-  const got = memo.get(key);
-  if (got !== undefined) return got;
-  let result = false;
-  for (const next of children(rows, w, h, horizontal)) {
-    if (!plainWins(next.rows, w, h, !horizontal, memo)) {
-      result = true;
-      break;
-    }
-  }
-  memo.set(key, result);
-  return result;
-};
-
-/** The positions after each legal move, with the move's cell index. */
-const children = (rows: readonly number[], w: number, h: number, horizontal: boolean) => {
-  const out: { move: number; rows: number[] }[] = [];
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const next = rows.slice();
-      if (horizontal && x + 1 < w && ((rows[y] >> x) & 3) === 3) next[y] &= ~(3 << x);
-      else if (!horizontal && y + 1 < h && ((rows[y] >> x) & 1) && ((rows[y + 1] >> x) & 1)) {
-        next[y] &= ~(1 << x);
-        next[y + 1] &= ~(1 << x);
-      } else continue;
-      out.push({ move: y * w + x, rows: next });
-    }
-  }
-  return out;
-};
-
-/** A random shape in a box of at most 20 cells (up to 5x4 or 4x5, 6x3), with the player to move. */
-const shapes = fc.record({
-  w: fc.integer({ min: 1, max: 6 }),
-  h: fc.integer({ min: 1, max: 5 }),
-  density: fc.double({ min: 0.45, max: 1, noNaN: true }),
-  bits: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 30, maxLength: 30 }),
-  horizontal: fc.boolean(),
-}).filter(({ w, h }) => w * h <= 20).map(({ w, h, density, bits, horizontal }) => {
-  const rows: number[] = [];
-  for (let y = 0; y < h; y++) {
-    let r = 0;
-    for (let x = 0; x < w; x++) if (bits[y * w + x] < density) r |= 1 << x;
-    rows.push(r);
-  }
-  return { w, h, rows, horizontal };
-});
+const shapes = shapeArb(1, 0.45);
 
 const variants: Record<string, SolverOptions> = {
   "all enhancements": {},
@@ -83,19 +30,19 @@ for (const [name, options] of Object.entries(variants)) {
     fc.assert(
       fc.property(shapes, ({ w, h, rows, horizontal }) => {
         const memo = new Map<string, boolean>();
-        const expected = plainWins(rows, w, h, horizontal, memo);
+        const expected = plainWins(rows, w, horizontal, memo);
         const r = solver.solve({ width: w, height: h, rows, mover: horizontal ? "H" : "V" }, {
           allWinning: true,
         });
         assertEquals(r.moverWins, expected);
-        const winning = children(rows, w, h, horizontal)
-          .filter((c) => !plainWins(c.rows, w, h, !horizontal, memo))
+        const winning = children(rows, w, horizontal)
+          .filter((c) => !plainWins(c.rows, w, !horizontal, memo))
           .map((c) => c.move);
         assertEquals(r.winning, winning, "every winning move, in index order");
         if (expected) assert(winning.includes(r.move), "the move shown wins");
         else if (r.move >= 0) {
-          assert(children(rows, w, h, horizontal).some((c) => c.move === r.move));
-        } else assertEquals(children(rows, w, h, horizontal).length, 0);
+          assert(children(rows, w, horizontal).some((c) => c.move === r.move));
+        } else assertEquals(children(rows, w, horizontal).length, 0);
       }),
       { numRuns: name === "all enhancements" ? 400 : 100 },
     );
@@ -116,7 +63,7 @@ Deno.test("rectangles up to 4x5 and 5x4: solver and plain search agree for both 
           rows: full(w, h),
           mover: horizontal ? "H" : "V",
         });
-        assertEquals(r.moverWins, plainWins(full(w, h), w, h, horizontal), `${w}x${h}`);
+        assertEquals(r.moverWins, plainWins(full(w, h), w, horizontal), `${w}x${h}`);
       }
     }
   }

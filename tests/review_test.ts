@@ -22,6 +22,7 @@ import { exportTranscript, importTranscript, type Transcript } from "../core/tra
 import { Result } from "../core/deps.ts";
 import { analyseLine, judgeMove, lineOf, type MoveAnalysis } from "../scripts/review.ts";
 import { runTask, startTask } from "./tools/task.ts";
+import { exactMargin, solveToEnd } from "./tools/helpers.ts";
 
 const noTrace = (text: string) =>
   assert(!/\n\s+at .*:\d+:\d+/.test(text), `a stack trace was printed:\n${text}`);
@@ -40,51 +41,13 @@ const side = (v: number, by: Player) => (by === 0 ? v : -v);
 // References.
 
 /** Tic-tac-toe solved by plain minimax to the end: +1 player 0 wins, 0 draw, -1 loses. */
-const solver = (game: Game<unknown>) => {
-  const memo = new Map<string, number>();
-  const solve = (s: unknown): number => {
-    const k = JSON.stringify(s);
-    const known = memo.get(k);
-    if (known !== undefined) return known;
-    const ms = game.moves(s);
-    let v: number;
-    if (ms.length === 0) {
-      const w = game.outcome(s)!.winner;
-      v = w === null ? 0 : w === 0 ? 1 : -1;
-    } else {
-      const vs = ms.map((m) => solve(game.play(s, m)));
-      v = game.toMove(s) === 0 ? Math.max(...vs) : Math.min(...vs);
-    }
-    memo.set(k, v);
-    return v;
-  };
-  return solve;
-};
-const solveTtt = solver(ttt.game);
+const solveTtt = exactMargin(ttt.game);
 
 /** A decisive value one ply further from the root. */
 const further = (v: number) => (v >= WIN / 2 ? v - 1 : v <= -WIN / 2 ? v + 1 : v);
 
 /** Tic-tac-toe's minimax value to the end, decisive values moved by their distance. */
-const distanceTtt = (() => {
-  const game = ttt.game;
-  const memo = new Map<string, number>();
-  const solve = (s: unknown): number => {
-    const k = JSON.stringify(s);
-    const known = memo.get(k);
-    if (known !== undefined) return known;
-    const ms = game.moves(s);
-    const vs = ms.map((m) => further(solve(game.play(s, m))));
-    const v = ms.length === 0
-      ? game.value(s)
-      : game.toMove(s) === 0
-      ? Math.max(...vs)
-      : Math.min(...vs);
-    memo.set(k, v);
-    return v;
-  };
-  return solve;
-})();
+const distanceTtt = solveToEnd(ttt.game, (s) => ttt.game.value(s), further);
 
 /** The plies (1-based) where the mover made the game's outcome worse for themselves. */
 const referenceBlunders = (game: Game<unknown>, moves: readonly number[]): number[] => {

@@ -98,10 +98,15 @@ export const randomPosition = <S>(game: Game<S>, seed: number, plies: number): S
 };
 
 /**
- * A reference: the exact final margin of a position for player 0 under perfect play, by a
- * memoized plain minimax to the end (small games only; chance-free).
+ * A reference: plain memoized minimax to the end (small chance-free games only). A
+ * finished position is worth `leaf(s)`; a child's value passes through `step` on its
+ * way up (to move decisive values one ply further, say).
  */
-export const exactMargin = <S>(game: Game<S>): (s: S) => number => {
+export const solveToEnd = <S>(
+  game: Game<S>,
+  leaf: (s: S) => number,
+  step: (v: number) => number = (v) => v,
+): (s: S) => number => {
   const memo = new Map<string, number>();
   const solve = (s: S): number => {
     const k = JSON.stringify(s);
@@ -109,9 +114,9 @@ export const exactMargin = <S>(game: Game<S>): (s: S) => number => {
     if (known !== undefined) return known;
     const ms = game.moves(s);
     let v: number;
-    if (ms.length === 0) v = game.outcome(s)!.margin;
+    if (ms.length === 0) v = leaf(s);
     else {
-      const vs = ms.map((m) => solve(game.play(s, m)));
+      const vs = ms.map((m) => step(solve(game.play(s, m))));
       v = game.toMove(s) === 0 ? Math.max(...vs) : Math.min(...vs);
     }
     memo.set(k, v);
@@ -119,3 +124,7 @@ export const exactMargin = <S>(game: Game<S>): (s: S) => number => {
   };
   return solve;
 };
+
+/** The exact final margin of a position for player 0 under perfect play (`solveToEnd`). */
+export const exactMargin = <S>(game: Game<S>): (s: S) => number =>
+  solveToEnd(game, (s) => game.outcome(s)!.margin);
