@@ -46,6 +46,7 @@ import { guardPlugin } from "./core/guard.ts";
 import { pluginLabel } from "./core/source.ts";
 
 export * from "./core/game.ts";
+export * from "./core/picture.ts";
 export * from "./core/tree.ts";
 export * from "./core/hash.ts";
 export * from "./core/rng.ts";

@@ -18,6 +18,7 @@
  * @module
  */
 import type { Result } from "./deps.ts";
+import type { Picture } from "./picture.ts";
 
 /** One of the two players. Player 0 maximizes `value`. */
 export type Player = 0 | 1;
@@ -141,6 +142,12 @@ export interface Game<S> {
    * aggregated by the match runner.
    */
   stats?(s: S): Readonly<Record<string, number>>;
+  /**
+   * Optional: the position drawn as SVG for a web page, and how pointing at it or a
+   * key becomes a move (`core/picture.ts`). Without it, the page shows `render`'s text
+   * and the legal moves as buttons.
+   */
+  readonly picture?: Picture<S>;
 }
 
 /** The opponent of a player. */

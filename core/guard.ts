@@ -27,6 +27,9 @@ export const GAME_FUNCTIONS = [
   "stats",
   "describeMove",
   "movesHelp",
+  "picture.svg",
+  "picture.picks",
+  "picture.refuse",
 ] as const;
 
 /**
@@ -69,12 +72,20 @@ export const guardGame = <S>(
   slot: GuardSlot = new Int32Array(2),
 ): Game<S> => {
   const guarded = Object.create(game) as Record<string, unknown>;
+  // A picture's functions are guarded in a guarded copy of the picture.
+  const picture = game.picture === undefined
+    ? undefined
+    : Object.create(game.picture) as Record<string, unknown>;
+  if (picture !== undefined) guarded.picture = picture;
   GAME_FUNCTIONS.forEach((name, i) => {
-    const f = (game as unknown as Record<string, unknown>)[name];
-    if (typeof f !== "function") return;
-    guarded[name] = wrap(
+    const [owner, target, key] = name.startsWith("picture.")
+      ? [game.picture, picture, name.slice("picture.".length)]
+      : [game, guarded, name];
+    const f = (owner as unknown as Record<string, unknown> | undefined)?.[key];
+    if (typeof f !== "function" || target === undefined) return;
+    target[key] = wrap(
       f as (a: unknown, b: unknown, c: unknown) => unknown,
-      game,
+      owner,
       i + 1,
       name,
       plugin,

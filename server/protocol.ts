@@ -1,0 +1,299 @@
+/**
+ * What the page and the server say to each other (`deno task serve`).
+ *
+ * The page talks HTTP for the list of games, to start or load a game and to save one,
+ * and one WebSocket per open game (`/ws?game=ID&seat=TOKEN`) for everything that
+ * happens in it. Every message from a browser is decoded with these Schemas (unknown
+ * fields refused, sizes bounded); a message that does not decode gets an `Error` reply
+ * and changes nothing. Messages from the server are plain JSON of the types below (the
+ * page imports the types only, so its bundle holds no Schema).
+ *
+ * Positions are nodes of the game's session (`core/session.ts`): node 0 is the start,
+ * every move adds a node; the page sends the node it sees (`at`) with a move, so a move
+ * made on a position that has changed meanwhile is refused rather than misplayed.
+ *
+ * @module
+ */
+import { Schema } from "../core/deps.ts";
+import type { OptionProblem } from "../core/plugin.ts";
+import type { SessionResult } from "../core/session.ts";
+
+/** The largest message a browser may send, in bytes (UTF-16 code units of the text). */
+export const MAX_MESSAGE = 16 * 1024;
+
+const Count = Schema.Number.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0));
+const NodeId = Count.check(Schema.isBetween({ minimum: 0, maximum: 10_000_000 }));
+const Token = Schema.String.check(Schema.isMaxLength(64));
+
+/** A move by its number in the game's encoding, played at node `at`. */
+export const MoveMessage = Schema.TaggedStruct("Move", { at: NodeId, move: Count });
+/** A move typed in the game's notation, played at node `at`. */
+export const PlayMessage = Schema.TaggedStruct("Play", {
+  at: NodeId,
+  text: Schema.String.check(Schema.isMaxLength(200)),
+});
+/** Asks why a sequence of picks makes no legal move at node `at` (answer: `Refused`). */
+export const ExplainMessage = Schema.TaggedStruct("Explain", {
+  at: NodeId,
+  picks: Schema.Array(Token).check(Schema.isMaxLength(8)),
+});
+/** Takes back moves to the previous position where a person here is to move. */
+export const UndoMessage = Schema.TaggedStruct("Undo", {});
+/** Replays what `Undo` took back. */
+export const RedoMessage = Schema.TaggedStruct("Redo", {});
+/** Shows node `node` and plays on from there (a new move there starts a variation). */
+export const GoToMessage = Schema.TaggedStruct("GoTo", { node: NodeId });
+/** Stops the AI that is thinking; it waits until `Resume` (a person may move for it). */
+export const StopMessage = Schema.TaggedStruct("Stop", {});
+/** The AI that is thinking plays the best move it has found so far. */
+export const MoveNowMessage = Schema.TaggedStruct("MoveNow", {});
+/** The AIs play again after `Stop` (or after the position was changed by hand). */
+export const ResumeMessage = Schema.TaggedStruct("Resume", {});
+/** Turns the engine's analysis of the current position on or off. */
+export const AnalyseMessage = Schema.TaggedStruct("Analyse", { on: Schema.Boolean });
+/** The pause between two AI moves when AIs play each other, in milliseconds. */
+export const SpeedMessage = Schema.TaggedStruct("Speed", {
+  ms: Count.check(Schema.isBetween({ minimum: 0, maximum: 60_000 })),
+});
+
+/** Everything a page may send over a game's WebSocket. */
+export const ClientMessage = Schema.Union([
+  MoveMessage,
+  PlayMessage,
+  ExplainMessage,
+  UndoMessage,
+  RedoMessage,
+  GoToMessage,
+  StopMessage,
+  MoveNowMessage,
+  ResumeMessage,
+  AnalyseMessage,
+  SpeedMessage,
+]);
+/** A decoded message from a page. */
+export type ClientMessage = typeof ClientMessage.Type;
+
+/** Who plays a side of a new game. */
+export const SideSetup = Schema.Union([
+  /** A person at this browser. */
+  Schema.TaggedStruct("Here", {}),
+  /** A person elsewhere: the server makes a link to send them. */
+  Schema.TaggedStruct("Remote", {}),
+  /** An AI: a strength name of the game (`"medium"`) or a player spec (`alphabeta:6`). */
+  Schema.TaggedStruct("AI", { spec: Schema.String.check(Schema.isMaxLength(100)) }),
+]);
+/** A decoded side setup. */
+export type SideSetup = typeof SideSetup.Type;
+
+/** `POST /api/new`: a new game. */
+export const NewGameRequest = Schema.Struct({
+  /** The game's id (a built-in game, or a plugin named on the server's command line). */
+  game: Token,
+  /** The options as the form gives them (text or numbers; lists as comma-separated text). */
+  options: Schema.Record(
+    Token,
+    Schema.Union([Schema.String.check(Schema.isMaxLength(200)), Schema.Number, Schema.Boolean]),
+  ),
+  /** Player 0's and player 1's side. */
+  players: Schema.Tuple([SideSetup, SideSetup]),
+  /** The seed of chance moves and random players (default: a fresh one, shown). */
+  seed: Schema.optionalKey(Count.check(Schema.isBetween({ minimum: 0, maximum: 2 ** 31 }))),
+});
+/** A decoded new-game request. */
+export type NewGameRequest = typeof NewGameRequest.Type;
+
+/** `POST /api/load`: a saved transcript (the JSON of `deno task play`'s saves), reviewed. */
+export const LoadGameRequest = Schema.Struct({
+  /** The transcript's JSON text. */
+  transcript: Schema.String.check(Schema.isMaxLength(4 * 1024 * 1024)),
+});
+/** A decoded load request. */
+export type LoadGameRequest = typeof LoadGameRequest.Type;
+
+// ---------------------------------------------------------------------------------
+// From the server (plain JSON)
+
+/** One option of a game, for the new-game form. */
+export interface OptionField {
+  /** The option's name. */
+  readonly name: string;
+  /** What it is. */
+  readonly description: string;
+  /** The values it takes (`"an integer between 1 and 9"`). */
+  readonly expected: string;
+  /** Its default, as the form shows it. */
+  readonly default: string;
+  /** The choices, for an option with a few literal values. */
+  readonly choices?: readonly string[];
+  /** True for an option that tunes the AI rather than the game. */
+  readonly advanced: boolean;
+}
+
+/** A game the server offers (`GET /api/games`). */
+export interface GameEntry {
+  /** Its id (`kalah`, or a plugin's id). */
+  readonly id: string;
+  /** Its name. */
+  readonly name: string;
+  /** One line about it. */
+  readonly description: string;
+  /** Its rules and notation. */
+  readonly rules: string;
+  /** Its options. */
+  readonly options: readonly OptionField[];
+  /** The AI strengths by name, weakest first (name, spec). */
+  readonly strengths: readonly (readonly [string, string])[];
+  /** The AI spec offered first. */
+  readonly defaultOpponent: string;
+  /** The names of its two players (`south`, `north`). */
+  readonly players: readonly [string, string];
+  /** True for a one-player game against chance (2048). */
+  readonly solo: boolean;
+}
+
+/** The answer to `POST /api/new` and `POST /api/load`. */
+export type NewGameResponse =
+  | {
+    readonly _tag: "Created";
+    /** The game's id. */
+    readonly game: string;
+    /** This browser's seat token (the sides it plays; empty for none). */
+    readonly seat: string;
+    /** The link for the person elsewhere, when a side is `Remote`. */
+    readonly invite?: string;
+  }
+  | {
+    readonly _tag: "Refused";
+    /** What is wrong, for a person. */
+    readonly message: string;
+    /** One entry per bad option, for the form to show next to its field. */
+    readonly problems: readonly OptionProblem[];
+  };
+
+/** What an AI's search (or the analysis) says, from the mover's side. */
+export interface SearchView {
+  /** The depth reached (MCTS: the principal variation's length). */
+  readonly depth: number;
+  /** The value from the side to move's view (decisive values are ±2^40 and beyond). */
+  readonly value: number;
+  /** The value for a person: `+3`, `win in 5`, `loss in 2`, `draw`. */
+  readonly valueText: string;
+  /** From -1 (the mover loses) to 1 (the mover wins), for the value bar. */
+  readonly bar: number;
+  /** True when the value is proven. */
+  readonly exact: boolean;
+  /** The principal variation in notation. */
+  readonly pv: readonly string[];
+  /** Positions searched. */
+  readonly nodes: number;
+  /** Positions per second. */
+  readonly nps: number;
+  /** Milliseconds so far. */
+  readonly ms: number;
+}
+
+/** A node of the game's tree, as the move list shows it. */
+export interface NodeView {
+  /** The node's id (its index). */
+  readonly id: number;
+  /** The parent's id (-1 for the start). */
+  readonly parent: number;
+  /** The move in notation ("" for the start). */
+  readonly notation: string;
+  /** Who moved. */
+  readonly by: 0 | 1 | "chance";
+  /** The children, the main continuation first. */
+  readonly children: readonly number[];
+  /** The AI's search behind the move, if an AI played it. */
+  readonly search?: SearchView;
+  /** Review's verdict on a person's move: how much worse than the best it was. */
+  readonly review?: {
+    readonly best: string;
+    readonly loss: number;
+    readonly mistake: boolean;
+    readonly text: string;
+  };
+}
+
+/** A legal move at the current node, with the ways to point at it. */
+export interface LegalMove {
+  /** The move's number. */
+  readonly move: number;
+  /** Its notation. */
+  readonly notation: string;
+  /** Its pick sequences (`Picture.picks`); empty for a game without a picture. */
+  readonly picks: readonly (readonly string[])[];
+}
+
+/** Everything the server says over a game's WebSocket. */
+export type ServerMessage =
+  | {
+    /** The whole picture of the game; sent on connect and after every change. */
+    readonly _tag: "Position";
+    /** The game's id on this server. */
+    readonly game: string;
+    /** The game (its entry's id) and its decoded options. */
+    readonly kind: string;
+    readonly options: unknown;
+    readonly seed: number;
+    /** The players' names (specs), player 0 first. */
+    readonly players: readonly [string, string];
+    /** Which sides this browser plays. */
+    readonly mine: readonly [boolean, boolean];
+    /** True when this browser may change the game (undo, jump, stop, speed). */
+    readonly control: boolean;
+    /** The tree; `current` is the position shown. */
+    readonly nodes: readonly NodeView[];
+    readonly current: number;
+    /** The position as SVG (a game with a picture), and always as text. */
+    readonly svg?: string;
+    readonly text: string;
+    /** Who is to move; null when the game is over. */
+    readonly toMove: 0 | 1 | "chance" | null;
+    /** The legal moves (empty when it is not a person here to move). */
+    readonly legal: readonly LegalMove[];
+    /** What the last move did beyond its notation ("extra turn"). */
+    readonly lastNote?: string;
+    /** How the game ended, if it did. */
+    readonly result?: SessionResult & { readonly text: string };
+    /** The side whose AI is thinking, if one is. */
+    readonly thinking: 0 | 1 | null;
+    /** True after `Stop`: the AIs wait for `Resume`. */
+    readonly paused: boolean;
+    /** The pause between AI moves (ms). */
+    readonly speed: number;
+    /** True while the analysis runs. */
+    readonly analysing: boolean;
+    /** How many browsers watch (players and spectators). */
+    readonly watchers: number;
+  }
+  | {
+    /** The thinking AI's search so far. */
+    readonly _tag: "Progress";
+    readonly side: 0 | 1;
+    readonly node: number;
+    readonly search: SearchView;
+  }
+  | {
+    /** The engine's view of node `node` (the current one). */
+    readonly _tag: "Analysis";
+    readonly node: number;
+    readonly search: SearchView;
+    /** Per legal move, when every one was solved exactly: the mover's result. */
+    readonly verdicts?: readonly {
+      readonly move: number;
+      readonly verdict: "win" | "draw" | "loss";
+    }[];
+  }
+  | {
+    /** A move or a pick sequence was refused (nothing changed). */
+    readonly _tag: "Refused";
+    readonly reason: string;
+    /** The picks refused, when it was a pointing. */
+    readonly picks?: readonly string[];
+  }
+  | {
+    /** A message could not be read or is not allowed (nothing changed). */
+    readonly _tag: "Error";
+    readonly message: string;
+  };
