@@ -1,0 +1,143 @@
+/**
+ * The games a server offers: every built-in game and each plugin named on its command
+ * line, loaded once at start (a browser can never make the server load a module). For
+ * each: the entry the new-game form is built from, and how to make a game from the
+ * form's options.
+ *
+ * @module
+ */
+import { Effect, SchemaAST } from "../core/deps.ts";
+import type { Game } from "../core/game.ts";
+import { guardPlugin } from "../core/guard.ts";
+import { pluginLabel } from "../core/source.ts";
+import {
+  coerceOption,
+  DEFAULT_OPPONENT,
+  DEFAULT_STRENGTHS,
+  type GamePlugin,
+  loadPlugin,
+  makeGame,
+  optionHelp,
+  type OptionsError,
+  PluginError,
+} from "../core/plugin.ts";
+import type { Strategy } from "../core/search/types.ts";
+import { allStrategies } from "../core/engine/strategies.ts";
+import { builtinIds, builtins } from "../plugins/registry.ts";
+import type { GameEntry, OptionField } from "./protocol.ts";
+
+/** A game the server offers: its plugin, where it came from, and its form entry. */
+export interface Offered {
+  /** The plugin. */
+  readonly plugin: GamePlugin<unknown, unknown>;
+  /** The module URL it was loaded from (workers rebuild games from it). */
+  readonly url: string;
+  /** The specifier a transcript names (`kalah`, or the path or URL given). */
+  readonly specifier: string;
+  /** What the page shows. */
+  readonly entry: GameEntry;
+  /** Every strategy its AIs may use, by name. */
+  readonly strategies: Readonly<Record<string, Strategy>>;
+}
+
+/** The literal choices of an option, when it has a few (a select rather than a text). */
+const choicesOf = (ast: SchemaAST.AST): string[] | undefined => {
+  if (ast._tag === "Boolean") return ["true", "false"];
+  if (ast._tag !== "Union") return undefined;
+  const literals = ast.types.map((t) => t._tag === "Literal" ? String(t.literal) : undefined);
+  return literals.every((l) => l !== undefined) ? literals as string[] : undefined;
+};
+
+/** The form fields of a plugin's options. */
+const fieldsOf = (plugin: GamePlugin<unknown, unknown>): OptionField[] => {
+  const ast = plugin.options.ast;
+  const types = new Map(
+    ast._tag === "Objects" ? ast.propertySignatures.map((ps) => [String(ps.name), ps.type]) : [],
+  );
+  const advanced = new Set(plugin.advancedOptions ?? []);
+  return optionHelp(plugin).map((o) => {
+    const type = types.get(o.name);
+    const choices = type === undefined ? undefined : choicesOf(type);
+    return {
+      name: o.name,
+      description: o.description,
+      expected: o.expected,
+      default: Array.isArray(o.default) ? o.default.join(",") : String(o.default),
+      ...(choices !== undefined ? { choices } : {}),
+      advanced: advanced.has(o.name),
+    };
+  });
+};
+
+/** Loads one plugin (a built-in id, a path or a URL) and describes it. */
+export const offer = (
+  specifier: string,
+): Effect.Effect<Offered, PluginError | OptionsError> =>
+  Effect.gen(function* () {
+    const { plugin, url } = yield* loadPlugin(specifier, builtins);
+    const { game } = yield* makeGame(plugin, {}, url);
+    const strengths = plugin.strengths ?? DEFAULT_STRENGTHS;
+    return {
+      plugin,
+      url,
+      specifier,
+      strategies: { ...allStrategies, ...plugin.strategies },
+      entry: {
+        id: plugin.id,
+        name: plugin.name,
+        description: plugin.description,
+        rules: plugin.rules ?? "",
+        options: fieldsOf(plugin),
+        strengths: Object.entries(strengths),
+        defaultOpponent: plugin.defaultOpponent ?? DEFAULT_OPPONENT,
+        players: [game.players[0], game.players[1]],
+        solo: game.solo === true,
+      },
+    };
+  });
+
+/**
+ * The built-in games and the plugins named, by id; a plugin whose id is taken by an
+ * earlier one is refused (naming both), so that an id means one game.
+ */
+export const catalog = (
+  plugins: readonly string[],
+): Effect.Effect<ReadonlyMap<string, Offered>, PluginError | OptionsError> =>
+  Effect.gen(function* () {
+    const games = new Map<string, Offered>();
+    for (const specifier of [...builtinIds, ...plugins]) {
+      const o = yield* offer(specifier);
+      const taken = games.get(o.entry.id);
+      if (taken !== undefined) {
+        return yield* new PluginError({
+          message: `${specifier} has the id "${o.entry.id}", which ${taken.specifier} has already`,
+        });
+      }
+      games.set(o.entry.id, o);
+    }
+    return games;
+  });
+
+/**
+ * Makes a game from the form's options (texts as the command line reads them), guarded
+ * when it is a user's plugin; the error names each bad option.
+ */
+export const createGame = (
+  offered: Offered,
+  raw: Readonly<Record<string, string | number | boolean>>,
+): Effect.Effect<{ readonly game: Game<unknown>; readonly options: unknown }, OptionsError> =>
+  Effect.map(
+    makeGame(
+      offered.plugin,
+      Object.fromEntries(
+        Object.entries(raw)
+          .filter(([, v]) => v !== "")
+          .map(([k, v]) => [k, typeof v === "string" ? coerceOption(v) : v]),
+      ),
+      offered.url,
+    ),
+    ({ game, options }) => ({
+      game: guardPlugin(game, offered.url, pluginLabel(offered.url)),
+      options,
+    }),
+  );

@@ -1,0 +1,10 @@
+/**
+ * The server's Effect modules: `effect/http` and `effect/socket`, at the same version as
+ * `core/deps.ts` (their API is marked unstable in effect 4.1; the same specifier as the core, so one copy of effect is loaded).
+ * Only the server imports them, so the core and its workers do not load them.
+ *
+ * @module
+ */
+export { HttpRouter, HttpServerRequest, HttpServerResponse } from "npm:effect@^4.1.0/http";
+export { Socket } from "npm:effect@^4.1.0/socket";
+export { FiberMap, FiberSet } from "npm:effect@^4.1.0";

@@ -1,0 +1,685 @@
+/**
+ * One game on the server: its session, its players, the browsers watching it, and the
+ * fibers that run it. The room's loop runs the match runner (`runGame`) on the session:
+ * a person is one more player Effect, fed by the WebSocket of the browser that holds
+ * the seat; an AI is a search player whose search runs in the engine service, its
+ * progress streamed to every browser. Taking back, replaying and jumping interrupt the
+ * runner (its AI's search with it), change the session and start it again from there.
+ *
+ * Everything in a room lives in the room's scope: closing the room (its last browser
+ * gone for a while, or the server stopping) interrupts its loop, its search and its
+ * analysis, and nothing else.
+ *
+ * @module
+ */
+import { Deferred, Effect, Fiber, Option, Queue, Random } from "../core/deps.ts";
+import { FiberSet } from "./deps.ts";
+import { CHANCE, type Game, isOver, type Player, WIN, WIN_THRESHOLD } from "../core/game.ts";
+import { runGame } from "../core/match.ts";
+import { type Agent, agentFromSpec, type Choice } from "../core/players/agents.ts";
+import type { PlayerSpec } from "../core/players/spec.ts";
+import type { Terminal } from "../core/terminal.ts";
+import type { SearchResult } from "../core/search/types.ts";
+import type { SearchFailed } from "../core/errors.ts";
+import { type Progress, search } from "../core/engine/engine.ts";
+import { alphabetaStrategy } from "../core/search/strategies.ts";
+import {
+  goTo,
+  mainLine,
+  redo,
+  type SearchInfo,
+  searchInfo,
+  type Session,
+  stateAt,
+  undo,
+} from "../core/session.ts";
+import { describeResult } from "../scripts/display.ts";
+import type { Offered } from "./catalog.ts";
+import type { ClientMessage, LegalMove, NodeView, SearchView, ServerMessage } from "./protocol.ts";
+
+/** Who plays a side: a person (here or elsewhere) or an AI by spec. */
+export type Side =
+  | { readonly kind: "human" }
+  | { readonly kind: "ai"; readonly spec: AiSpec };
+
+/** An AI's spec: a search or the random player. */
+export type AiSpec = Exclude<PlayerSpec, { readonly kind: "human" }>;
+
+/** A browser's right in a room: the sides it plays, and whether it may change the game. */
+export interface Seat {
+  /** The secret in the browser's link. */
+  readonly token: string;
+  /** The sides it plays. */
+  readonly sides: readonly [boolean, boolean];
+}
+
+/** One browser's connection to a room. */
+export interface Conn {
+  /** Its seat; none for a spectator. */
+  readonly seat: Seat | undefined;
+  /** Sends a message to it (never blocks; a closed connection drops it). */
+  readonly send: (m: ServerMessage) => void;
+}
+
+/** A review's verdict on a move (from `deno task review`'s analysis pass). */
+export type Annotation = NonNullable<NodeView["review"]>;
+
+/** The limits a room keeps to. */
+export interface RoomLimits {
+  /** The most time an AI may think per move (ms); specs asking more are capped. */
+  readonly aiMs: number;
+  /** The most time the analysis spends on one position (ms). */
+  readonly analysisMs: number;
+}
+
+/** What a room is made from. */
+export interface RoomSetup {
+  /** The room's id (in links). */
+  readonly id: string;
+  /** The game offered. */
+  readonly offered: Offered;
+  /** The game. */
+  readonly game: Game<unknown>;
+  /** The session to play on (new, or a loaded transcript's). */
+  readonly session: Session;
+  /** Who plays each side. */
+  readonly sides: readonly [Side, Side];
+  /** The seats (tokens) that play sides. */
+  readonly seats: readonly Seat[];
+  /** The limits. */
+  readonly limits: RoomLimits;
+}
+
+/** A person's move, waiting for the runner to ask for it. */
+interface Pending {
+  readonly conn: Conn;
+  readonly at: number;
+  readonly move: number;
+}
+
+/** A change of the position or of the room, applied between two runs of the runner. */
+type Control =
+  | { readonly _tag: "Undo" | "Redo"; readonly conn: Conn }
+  | { readonly _tag: "GoTo"; readonly conn: Conn; readonly node: number };
+
+/** The bar's scale for values that are not decisive: `v / (|v| + BAR_SCALE)`. */
+const BAR_SCALE = 10;
+
+/** A search's figures as the page shows them, from `mover`'s side. */
+export const searchView = (
+  game: Game<unknown>,
+  state: unknown,
+  r: SearchResult,
+  mover: Player,
+): SearchView => infoView(searchInfo(game, state, r), mover);
+
+/** A search as a session keeps it, as the page shows it from `mover`'s side. */
+const infoView = (info: SearchInfo, mover: Player): SearchView => {
+  const v = mover === 0 ? info.value : -info.value;
+  const decisive = Math.abs(v) >= WIN_THRESHOLD;
+  return {
+    depth: info.depth,
+    value: v,
+    valueText: valueText(v, info.exact),
+    bar: decisive ? Math.sign(v) : v / (Math.abs(v) + BAR_SCALE),
+    exact: info.exact,
+    pv: info.pv,
+    nodes: info.nodes,
+    nps: info.timeMs > 0 ? Math.round(info.nodes / (info.timeMs / 1000)) : 0,
+    ms: Math.round(info.timeMs),
+  };
+};
+
+/** A value from the mover's side for a person: `+3`, `-0.25`, `draw`, `win in 5`. */
+const valueText = (v: number, exact: boolean): string => {
+  if (Math.abs(v) >= WIN_THRESHOLD) {
+    const plies = Math.round(Math.abs(Math.abs(v) - WIN));
+    return `${v > 0 ? "win" : "loss"}${plies > 0 ? ` in ${plies}` : ""}`;
+  }
+  if (exact && v === 0) return "draw";
+  return `${v > 0 ? "+" : ""}${Number.isInteger(v) ? v : v.toFixed(2)}`;
+};
+
+/** The side a value is shown for: the player to move (player 0 at a chance node). */
+const moverOf = (game: Game<unknown>, s: unknown): Player => {
+  const tm = game.toMove(s);
+  return tm === CHANCE ? 0 : tm;
+};
+
+/**
+ * A game on the server. Its methods are called from the connections' fibers; its loop
+ * (`run`) is the room's own fiber.
+ */
+export class Room {
+  /** The room's id. */
+  readonly id: string;
+  /** The game offered. */
+  readonly offered: Offered;
+  /** The game. */
+  readonly game: Game<unknown>;
+  /** The session (changed in place). */
+  readonly session: Session;
+  /** The browsers connected. */
+  readonly conns: Set<Conn> = new Set();
+  /** When the last browser left (ms since the epoch), for closing idle rooms. */
+  idleSince: number = Date.now();
+  /** Review's verdicts by node id (a loaded game). */
+  readonly annotations: Map<number, Annotation> = new Map();
+
+  private readonly sides: readonly [Side, Side];
+  private readonly seats: Map<string, Seat>;
+  private readonly limits: RoomLimits;
+  /** The position at the current node (kept in step with `session.current`). */
+  private state: unknown;
+  private readonly moves: [Queue.Queue<Pending>, Queue.Queue<Pending>];
+  private controls: Control[] = [];
+  /** Completes to interrupt the runner (a control arrived, or every browser left). */
+  private interrupt: Deferred.Deferred<void> = Deferred.makeUnsafe<void>();
+  /** Completes to wake the loop while the runner is not running. */
+  private wake: Deferred.Deferred<void> = Deferred.makeUnsafe<void>();
+  /** Completes when the AIs may play again after `Stop`. */
+  private resumed: Deferred.Deferred<void> = Deferred.makeUnsafe<void>();
+  /** Completes when the thinking AI must play its best move so far. */
+  private moveNow: Deferred.Deferred<void> = Deferred.makeUnsafe<void>();
+  private paused = false;
+  private speed = 400;
+  private thinking: Player | null = null;
+  /** The node where the runner last stopped for good (the end, or a plugin's fault). */
+  private stoppedAt = -1;
+  private analysing = false;
+  /** The AI players (none for a person's side), made once so each keeps its table. */
+  private readonly ais: readonly [Agent<unknown, Terminal>?, Agent<unknown, Terminal>?];
+  /** The thinking AI's last completed iteration (what `MoveNow` plays). */
+  private lastIteration: SearchResult | undefined;
+  private analysis: Fiber.Fiber<unknown, unknown> | undefined;
+  /** Runs an effect in the room's scope (set when `run` starts). */
+  private fork: (<A, E>(e: Effect.Effect<A, E>) => Fiber.Fiber<A, E>) | undefined;
+  /** Effects to run in the room's scope once it runs. */
+  private readonly waiting: Effect.Effect<unknown, unknown>[] = [];
+
+  constructor(setup: RoomSetup) {
+    this.id = setup.id;
+    this.offered = setup.offered;
+    this.game = setup.game;
+    this.session = setup.session;
+    this.sides = setup.sides;
+    this.seats = new Map(setup.seats.map((s) => [s.token, s]));
+    this.limits = setup.limits;
+    this.state = stateAt(this.game, this.session);
+    const ai = (p: Player) => {
+      const side = this.sides[p];
+      return side.kind === "ai" ? this.aiPlayer(p, side.spec) : undefined;
+    };
+    this.ais = [ai(0), ai(1)];
+    this.moves = [
+      Effect.runSync(Queue.unbounded<Pending>()),
+      Effect.runSync(Queue.unbounded<Pending>()),
+    ];
+  }
+
+  /** The seat a token holds in this room, if any. */
+  seat(token: string | null): Seat | undefined {
+    return token === null ? undefined : this.seats.get(token);
+  }
+
+  /** True when a side is played by a person. */
+  private human(p: Player): boolean {
+    return this.sides[p].kind === "human";
+  }
+
+  // ---------------------------------------------------------------------------
+  // The loop
+
+  /**
+   * The room's life: runs the runner on the session whenever the game can go on, applies
+   * the controls between runs, and waits otherwise. Never ends by itself; interrupting
+   * it (closing the room's scope) stops everything the room runs.
+   */
+  run(): Effect.Effect<never> {
+    const self = this;
+    return Effect.gen(function* () {
+      self.fork = yield* FiberSet.makeRuntime<never, unknown, unknown>();
+      for (const e of self.waiting.splice(0)) self.fork(e);
+      while (true) {
+        self.applyControls();
+        self.broadcast();
+        if (self.canRun()) {
+          self.interrupt = Deferred.makeUnsafe<void>();
+          const played = yield* runGame(self.game, [self.agent(0), self.agent(1)], {
+            gameId: self.session.game,
+            options: self.session.options,
+            seed: self.session.seed,
+            session: self.session,
+            interruption: Deferred.await(self.interrupt),
+            onEvent: (e) =>
+              Effect.sync(() => {
+                if (e._tag === "Moved") {
+                  self.state = e.state;
+                  self.positionChanged();
+                }
+              }),
+          });
+          self.thinking = null;
+          self.state = played.final;
+          if (played.transcript.result.reason === "interrupted") delete self.session.result;
+          else self.stoppedAt = self.session.current;
+        } else {
+          self.wake = Deferred.makeUnsafe<void>();
+          if (self.controls.length === 0) yield* Deferred.await(self.wake);
+        }
+      }
+    }).pipe(Random.withSeed(this.session.seed), Effect.scoped) as Effect.Effect<never>;
+  }
+
+  /** Runs an effect in the room's scope (it ends when the room closes). */
+  spawn(effect: Effect.Effect<unknown, unknown>): void {
+    if (this.fork === undefined) this.waiting.push(effect);
+    else this.fork(effect);
+  }
+
+  /** True when the runner has something to do: a browser watches and the game goes on. */
+  private canRun(): boolean {
+    if (this.conns.size === 0) return false;
+    if (this.stoppedAt === this.session.current && this.session.result !== undefined) return false;
+    return !isOver(this.game, this.state) || this.stoppedAt !== this.session.current;
+  }
+
+  /** The player Effect of a side. */
+  private agent(p: Player): Agent<unknown> {
+    const name = this.session.players[p];
+    const ai = this.ais[p];
+    if (ai === undefined) {
+      return { name, human: true, choose: (_game, state) => this.takeMove(p, state) };
+    }
+    return {
+      name,
+      choose: (game, state) =>
+        Effect.gen({ self: this }, function* () {
+          // AIs against each other play at the speed the watchers set.
+          if (!this.human(0) && !this.human(1) && this.speed > 0) {
+            yield* Effect.sleep(this.speed);
+          }
+          if (this.paused) {
+            // Stopped: wait for Resume, or for a person to move for the AI.
+            const first = yield* Effect.raceFirst(
+              Effect.as(Deferred.await(this.resumed), Option.none<Choice>()),
+              Effect.map(this.takeMove(p, state), Option.some),
+            );
+            if (Option.isSome(first)) return first.value;
+          }
+          return yield* this.think(p, game, state, ai);
+        }),
+    };
+  }
+
+  /** An AI's player, its time per move capped by the room's limit; progress to every browser. */
+  private aiPlayer(p: Player, spec: AiSpec): Agent<unknown, Terminal> {
+    const capped: PlayerSpec = spec.kind === "random"
+      ? spec
+      : { ...spec, timeMs: Math.min(spec.timeMs ?? this.limits.aiMs, this.limits.aiMs) };
+    return agentFromSpec(capped, this.offered.strategies, {
+      onProgress: (progress: Progress) => {
+        if (progress._tag !== "Iteration" || this.thinking !== p) return;
+        this.lastIteration = progress.result;
+        this.send({
+          _tag: "Progress",
+          side: p,
+          node: this.session.current,
+          search: searchView(this.game, this.state, progress.result, p),
+        });
+      },
+    });
+  }
+
+  /** An AI thinks; `MoveNow` plays its best move so far. */
+  private think(
+    p: Player,
+    game: Game<unknown>,
+    state: unknown,
+    player: Agent<unknown, Terminal>,
+  ): Effect.Effect<Choice, SearchFailed> {
+    return Effect.gen({ self: this }, function* () {
+      this.thinking = p;
+      this.lastIteration = undefined;
+      this.moveNow = Deferred.makeUnsafe<void>();
+      this.broadcast();
+      const now = Effect.map(Deferred.await(this.moveNow), (): Choice => {
+        const last = this.lastIteration;
+        const move = last?.move ?? game.moves(state)[0];
+        return last === undefined ? { _tag: "Move", move } : { _tag: "Move", move, search: last };
+      });
+      // The AI never reads the terminal: its choice needs no Terminal service.
+      const choose = player.choose(game, state) as Effect.Effect<Choice, SearchFailed>;
+      const choice = yield* Effect.raceFirst(choose, now);
+      this.thinking = null;
+      return choice;
+    }).pipe(Effect.onInterrupt(() => Effect.sync(() => (this.thinking = null))));
+  }
+  /** Waits for a legal move of side `p` from a browser that may make it. */
+  private takeMove(p: Player, state: unknown): Effect.Effect<Choice> {
+    return Effect.gen({ self: this }, function* () {
+      while (true) {
+        const pending = yield* Queue.take(this.moves[p]);
+        if (pending.at !== this.session.current) {
+          pending.conn.send({ _tag: "Refused", reason: "the position changed; try again" });
+          continue;
+        }
+        if (!this.game.moves(state).includes(pending.move)) {
+          pending.conn.send({ _tag: "Refused", reason: "that is not a legal move here" });
+          continue;
+        }
+        return { _tag: "Move", move: pending.move } as const;
+      }
+    });
+  }
+
+  /** Applies the controls that came in, in order. */
+  private applyControls(): void {
+    const controls = this.controls;
+    this.controls = [];
+    for (const c of controls) {
+      const human = (p: Player) => this.human(p);
+      let done: boolean;
+      switch (c._tag) {
+        case "Undo":
+          done = undo(this.game, this.session, human);
+          if (!done) {
+            c.conn.send({ _tag: "Refused", reason: "there is no move of yours to take back" });
+          }
+          break;
+        case "Redo":
+          done = redo(this.game, this.session, human);
+          if (!done) c.conn.send({ _tag: "Refused", reason: "there is nothing to replay" });
+          break;
+        case "GoTo":
+          if (c.node >= this.session.nodes.length) {
+            c.conn.send({ _tag: "Refused", reason: `there is no position ${c.node}` });
+            done = false;
+          } else {
+            goTo(this.session, c.node);
+            done = true;
+          }
+          break;
+      }
+      if (!done) continue;
+      this.state = stateAt(this.game, this.session);
+      // Jumping to where an AI is to move waits for Resume (the watcher is looking back).
+      const tm = this.game.toMove(this.state);
+      if (c._tag !== "Undo" && tm !== CHANCE && !this.human(tm) && !isOver(this.game, this.state)) {
+        this.paused = true;
+        this.resumed = Deferred.makeUnsafe<void>();
+      }
+      this.positionChanged();
+    }
+  }
+
+  /** After the current node changed: the analysis follows it, every browser sees it. */
+  private positionChanged(): void {
+    if (this.analysing) this.startAnalysis();
+    this.broadcast();
+  }
+
+  // ---------------------------------------------------------------------------
+  // Browsers
+
+  /** A browser joins: it gets the position at once. */
+  join(conn: Conn): void {
+    this.conns.add(conn);
+    conn.send(this.position(conn));
+    this.broadcast();
+    Deferred.doneUnsafe(this.wake, Effect.void);
+  }
+
+  /** A browser leaves; with none left, the runner stops (its AI's search too). */
+  leave(conn: Conn): void {
+    this.conns.delete(conn);
+    if (this.conns.size === 0) {
+      this.idleSince = Date.now();
+      Deferred.doneUnsafe(this.interrupt, Effect.void);
+      this.stopAnalysis();
+    } else this.broadcast();
+  }
+
+  /** Handles one decoded message from a browser. */
+  handle(conn: Conn, m: ClientMessage): void {
+    const refuse = (reason: string) => conn.send({ _tag: "Refused", reason });
+    if (m._tag === "Explain") {
+      return refuse(this.explain(m.picks));
+    }
+    if (conn.seat === undefined) return refuse("you are watching this game; you cannot change it");
+    switch (m._tag) {
+      case "Move":
+      case "Play":
+        return this.move(conn, m);
+      case "Undo":
+      case "Redo":
+        return this.control({ _tag: m._tag, conn });
+      case "GoTo":
+        return this.control({ _tag: "GoTo", conn, node: m.node });
+      case "Stop":
+        this.paused = true;
+        this.resumed = Deferred.makeUnsafe<void>();
+        if (this.thinking !== null) Deferred.doneUnsafe(this.interrupt, Effect.void);
+        return this.broadcast();
+      case "Resume":
+        this.paused = false;
+        Deferred.doneUnsafe(this.resumed, Effect.void);
+        Deferred.doneUnsafe(this.wake, Effect.void);
+        return this.broadcast();
+      case "MoveNow":
+        if (this.thinking === null) return refuse("no AI is thinking");
+        Deferred.doneUnsafe(this.moveNow, Effect.void);
+        return;
+      case "Analyse":
+        this.analysing = m.on;
+        if (m.on) this.startAnalysis();
+        else this.stopAnalysis();
+        return this.broadcast();
+      case "Speed":
+        this.speed = m.ms;
+        return this.broadcast();
+    }
+  }
+
+  /** A control: recorded, and the runner interrupted so that the loop applies it. */
+  private control(c: Control): void {
+    this.controls.push(c);
+    Deferred.doneUnsafe(this.interrupt, Effect.void);
+    Deferred.doneUnsafe(this.wake, Effect.void);
+  }
+
+  /** A move from a browser: checked, then handed to the runner through the side's queue. */
+  private move(
+    conn: Conn,
+    m: Extract<ClientMessage, { readonly _tag: "Move" | "Play" }>,
+  ): void {
+    const refuse = (reason: string) => conn.send({ _tag: "Refused", reason });
+    if (m.at !== this.session.current) return refuse("the position changed; try again");
+    const tm = this.game.toMove(this.state);
+    if (tm === CHANCE || isOver(this.game, this.state)) return refuse("no one is to move here");
+    const mine = conn.seat?.sides[tm] === true;
+    const forAi = !this.human(tm) && this.paused;
+    if (!mine && !forAi) {
+      return refuse(
+        this.human(tm) ? `it is ${this.game.players[tm]}'s move` : "the AI is to move",
+      );
+    }
+    let move: number;
+    if (m._tag === "Play") {
+      const parsed = this.game.parseMove(this.state, m.text);
+      if (parsed._tag === "Failure") return refuse(parsed.failure);
+      move = parsed.success;
+    } else move = m.move;
+    if (!this.game.moves(this.state).includes(move)) {
+      return refuse("that is not a legal move here");
+    }
+    Queue.offerUnsafe(this.moves[tm], { conn, at: m.at, move });
+  }
+
+  /** Why a sequence of picks makes no legal move here. */
+  private explain(picks: readonly string[]): string {
+    const generic = "not a legal move here";
+    const picture = this.game.picture;
+    if (picture?.refuse === undefined) return generic;
+    try {
+      return picture.refuse(this.state, picks) ?? generic;
+    } catch {
+      return generic;
+    }
+  }
+
+  // ---------------------------------------------------------------------------
+  // The engine's analysis
+
+  private startAnalysis(): void {
+    this.stopAnalysis();
+    if (this.fork === undefined || isOver(this.game, this.state)) return;
+    this.analysis = this.fork(this.analyse(this.session.current, this.state));
+  }
+
+  private stopAnalysis(): void {
+    if (this.analysis !== undefined) {
+      const fiber = this.analysis;
+      this.analysis = undefined;
+      this.fork?.(Fiber.interrupt(fiber));
+    }
+  }
+
+  /**
+   * Analyses a position: first, when every legal move can be solved within a small
+   * budget, a verdict per move (win / draw / loss for the mover); then iterative
+   * deepening that streams its iterations.
+   */
+  private analyse(node: number, state: unknown): Effect.Effect<void> {
+    const game = this.game;
+    const mover = moverOf(game, state);
+    const exactStrategy = this.offered.strategies.solve ?? alphabetaStrategy;
+    return Effect.gen({ self: this }, function* () {
+      let verdicts: { move: number; verdict: "win" | "draw" | "loss" }[] | undefined;
+      const legal = game.toMove(state) === CHANCE ? [] : game.moves(state);
+      if (legal.length > 0 && legal.length <= 64) {
+        const each = Math.max(50, Math.floor(2000 / legal.length));
+        const found: typeof verdicts = [];
+        for (const m of legal) {
+          const child = game.play(state, m);
+          const r = yield* search({
+            strategy: exactStrategy,
+            game,
+            state: child,
+            options: { timeMs: each, distance: true },
+          });
+          if (!r.exact) break;
+          const v = mover === 0 ? r.value : -r.value;
+          found.push({ move: m, verdict: v > 0 ? "win" : v < 0 ? "loss" : "draw" });
+        }
+        if (found.length === legal.length) verdicts = found;
+      }
+      yield* search({
+        strategy: alphabetaStrategy,
+        game,
+        state,
+        options: { timeMs: this.limits.analysisMs, distance: true },
+      }, (p) => {
+        if (p._tag !== "Iteration") return;
+        this.send({
+          _tag: "Analysis",
+          node,
+          search: searchView(game, state, p.result, mover),
+          ...(verdicts !== undefined ? { verdicts } : {}),
+        });
+      });
+    }).pipe(Effect.ignore);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Messages
+
+  /** Sends a message to every browser. */
+  private send(m: ServerMessage): void {
+    for (const c of this.conns) c.send(m);
+  }
+
+  /** Sends every browser its view of the position. */
+  broadcast(): void {
+    for (const c of this.conns) c.send(this.position(c));
+  }
+
+  /** The tree as the move list shows it. */
+  private nodeViews(): NodeView[] {
+    return this.session.nodes.map((n, id): NodeView => {
+      const review = this.annotations.get(id);
+      return {
+        id,
+        parent: n.parent,
+        notation: n.notation,
+        by: n.by,
+        children: n.children,
+        ...(n.search !== undefined && n.by !== CHANCE ? { search: infoView(n.search, n.by) } : {}),
+        ...(review !== undefined ? { review } : {}),
+      };
+    });
+  }
+
+  /** The position as one browser sees it. */
+  position(conn: Conn): ServerMessage {
+    const game = this.game;
+    const s = this.state;
+    const session = this.session;
+    const current = session.current;
+    const node = session.nodes[current];
+    const over = isOver(game, s);
+    const tm = over ? null : game.toMove(s);
+    const canMove = tm !== null && tm !== CHANCE &&
+      (conn.seat?.sides[tm] === true ||
+        (!this.human(tm) && this.paused && conn.seat !== undefined));
+    const legal: LegalMove[] = canMove
+      ? game.moves(s).map((m) => ({
+        move: m,
+        notation: game.formatMove(s, m),
+        picks: game.picture?.picks(s, m) ?? [],
+      }))
+      : [];
+    const last = current === 0 ? undefined : { move: node.move, by: node.by };
+    const view = last === undefined ? {} : { last };
+    const parentState = current === 0 ? undefined : stateAt(game, session, node.parent);
+    const note = parentState === undefined
+      ? undefined
+      : game.describeMove?.(parentState, node.move, s);
+    const outcome = over ? game.outcome(s) : undefined;
+    const result = outcome !== undefined
+      ? { winner: outcome.winner, margin: outcome.margin, reason: "end" }
+      : session.result !== undefined && session.current === this.stoppedAt
+      ? session.result
+      : undefined;
+    return {
+      _tag: "Position",
+      game: this.id,
+      kind: this.offered.entry.id,
+      options: session.options,
+      seed: session.seed,
+      players: session.players,
+      mine: [conn.seat?.sides[0] === true, conn.seat?.sides[1] === true],
+      control: conn.seat !== undefined,
+      nodes: this.nodeViews(),
+      current,
+      ...(game.picture !== undefined ? { svg: game.picture.svg(s, view) } : {}),
+      text: game.render(s, view),
+      toMove: tm,
+      legal,
+      ...(note ? { lastNote: note } : {}),
+      ...(result !== undefined
+        ? { result: { ...result, text: describeResult(game, result) } }
+        : {}),
+      thinking: this.thinking,
+      paused: this.paused,
+      speed: this.speed,
+      analysing: this.analysing,
+      watchers: this.conns.size,
+    };
+  }
+
+  /** The main line's length (moves), for listings. */
+  get plies(): number {
+    return mainLine(this.session).length - 1;
+  }
+}
