@@ -28,6 +28,9 @@ import type { Conn } from "./room.ts";
 /** The largest request body (a transcript to load), in bytes. */
 export const MAX_BODY = 4 * 1024 * 1024 + 1024;
 
+/** The most messages waiting to be sent to one browser before it is disconnected. */
+export const MAX_BACKLOG = 2000;
+
 /** Headers every answer carries: no framing by other sites, no sniffing, our scripts only. */
 const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
@@ -160,7 +163,12 @@ export const connection = (
     const writer = yield* socket.writer;
     const reader = yield* socket.reader;
     const out = yield* Queue.unbounded<string>();
-    const say = (m: ServerMessage) => Queue.offerUnsafe(out, JSON.stringify(m));
+    // A browser that does not read its messages is dropped (it reconnects to a fresh
+    // position) rather than let them pile up in the server.
+    const say = (m: ServerMessage) => {
+      if (Queue.sizeUnsafe(out) >= MAX_BACKLOG) ws.close(1008, "too many unread messages");
+      else Queue.offerUnsafe(out, JSON.stringify(m));
+    };
     yield* Effect.forkScoped(
       Effect.forever(Effect.flatMap(Queue.take(out), (text) => writer.write(text))),
     );

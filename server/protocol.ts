@@ -242,8 +242,17 @@ export type ServerMessage =
     readonly mine: readonly [boolean, boolean];
     /** True when this browser may change the game (undo, jump, stop, speed). */
     readonly control: boolean;
-    /** The tree; `current` is the position shown. */
+    /**
+     * The tree's nodes this browser has not seen as they are now: with `full`, all of
+     * them (the first `Position`); otherwise only the new and changed ones, each to be
+     * put at its `id` (a long game costs each message only what changed).
+     */
     readonly nodes: readonly NodeView[];
+    /** True when `nodes` is the whole tree (replace, do not merge). */
+    readonly full: boolean;
+    /** How many nodes the tree has (ids 0 to nodeCount - 1). */
+    readonly nodeCount: number;
+    /** The position shown (a node id). */
     readonly current: number;
     /** The position as SVG (a game with a picture), and always as text. */
     readonly svg?: string;

@@ -165,6 +165,10 @@ export class Room {
   idleSince: number = Date.now();
   /** Review's verdicts by node id (a loaded game). */
   readonly annotations: Map<number, Annotation> = new Map();
+  /** The nodes annotated, in order (what each browser has seen is a count of them). */
+  private readonly reviewed: number[] = [];
+  /** What each browser has seen of the tree: node and review counts. */
+  private readonly seen: WeakMap<Conn, { nodes: number; reviews: number }> = new WeakMap();
 
   private readonly sides: readonly [Side, Side];
   private readonly seats: Map<string, Seat>;
@@ -605,19 +609,47 @@ export class Room {
   }
 
   /** The tree as the move list shows it. */
-  private nodeViews(): NodeView[] {
-    return this.session.nodes.map((n, id): NodeView => {
-      const review = this.annotations.get(id);
-      return {
-        id,
-        parent: n.parent,
-        notation: n.notation,
-        by: n.by,
-        children: n.children,
-        ...(n.search !== undefined && n.by !== CHANCE ? { search: infoView(n.search, n.by) } : {}),
-        ...(review !== undefined ? { review } : {}),
-      };
-    });
+  private nodeView(id: number): NodeView {
+    const n = this.session.nodes[id];
+    const review = this.annotations.get(id);
+    return {
+      id,
+      parent: n.parent,
+      notation: n.notation,
+      by: n.by,
+      children: n.children,
+      ...(n.search !== undefined && n.by !== CHANCE ? { search: infoView(n.search, n.by) } : {}),
+      ...(review !== undefined ? { review } : {}),
+    };
+  }
+
+  /**
+   * The nodes a browser has not seen as they are: all of them the first time, then the
+   * new ones, their parents (whose children changed) and the newly reviewed ones. A long
+   * game (2048's thousands of moves) so costs each message only what changed.
+   */
+  private nodeViews(conn: Conn): { nodes: NodeView[]; full: boolean } {
+    const total = this.session.nodes.length;
+    const seen = this.seen.get(conn);
+    this.seen.set(conn, { nodes: total, reviews: this.reviewed.length });
+    if (seen === undefined) {
+      return { nodes: this.session.nodes.map((_, id) => this.nodeView(id)), full: true };
+    }
+    const ids = new Set<number>();
+    for (let id = seen.nodes; id < total; id++) {
+      ids.add(id);
+      const parent = this.session.nodes[id].parent;
+      if (parent >= 0) ids.add(parent);
+    }
+    for (const id of this.reviewed.slice(seen.reviews)) ids.add(id);
+    return { nodes: [...ids].sort((a, b) => a - b).map((id) => this.nodeView(id)), full: false };
+  }
+
+  /** Records review's verdict on a node's move (shown to every browser). */
+  annotate(id: number, annotation: Annotation): void {
+    this.annotations.set(id, annotation);
+    this.reviewed.push(id);
+    this.broadcast();
   }
 
   /** The position as one browser sees it. */
@@ -660,7 +692,8 @@ export class Room {
       players: session.players,
       mine: [conn.seat?.sides[0] === true, conn.seat?.sides[1] === true],
       control: conn.seat !== undefined,
-      nodes: this.nodeViews(),
+      ...this.nodeViews(conn),
+      nodeCount: this.session.nodes.length,
       current,
       ...(game.picture !== undefined ? { svg: game.picture.svg(s, view) } : {}),
       text: game.render(s, view),

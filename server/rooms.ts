@@ -257,13 +257,12 @@ export class Rooms {
       for (const [i, step] of lineOf(game, room.session).entries()) {
         const a = yield* analyseMove(game, step, settings);
         if (a === undefined) continue;
-        room.annotations.set(ids[i], {
+        room.annotate(ids[i], {
           best: a.bestNotation,
           loss: a.loss,
           mistake: a.mistake !== undefined,
           text: a.mistake ?? (a.loss === 0 ? "best" : `${a.loss} worse than ${a.bestNotation}`),
         });
-        room.broadcast();
       }
     }).pipe(Effect.ignore);
   }

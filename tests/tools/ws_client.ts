@@ -7,6 +7,7 @@
 import type {
   ClientMessage,
   NewGameResponse,
+  NodeView,
   ServerMessage,
 } from "../../server/protocol.ts";
 
@@ -15,7 +16,10 @@ export type Position = Extract<ServerMessage, { readonly _tag: "Position" }>;
 
 /** One connection to a game. */
 export interface GameClient {
-  /** Every message received, in order. */
+  /**
+   * Every message received, in order; each `Position` carries the whole tree (merged
+   * from the server's changes as a page merges them).
+   */
   readonly received: ServerMessage[];
   /** Sends a message (any JSON, or text as it is). */
   readonly send: (m: ClientMessage | Record<string, unknown> | string) => void;
@@ -34,12 +38,14 @@ export interface GameClient {
 }
 
 /** Fits a `Position` message (optionally one that satisfies `also`). */
-export const isPosition = (also: (p: Position) => boolean = () => true) =>
-(m: ServerMessage): m is Position => m._tag === "Position" && also(m);
+export const isPosition =
+  (also: (p: Position) => boolean = () => true) => (m: ServerMessage): m is Position =>
+    m._tag === "Position" && also(m);
 
 /** Fits a message by tag. */
-export const tagged = <K extends ServerMessage["_tag"]>(tag: K) =>
-(m: ServerMessage): m is Extract<ServerMessage, { readonly _tag: K }> => m._tag === tag;
+export const tagged =
+  <K extends ServerMessage["_tag"]>(tag: K) =>
+  (m: ServerMessage): m is Extract<ServerMessage, { readonly _tag: K }> => m._tag === tag;
 
 /** Starts a game with `POST /api/new` (or loads one with `/api/load`). */
 export const post = async (
@@ -75,8 +81,18 @@ export const connect = async (
       resolve();
     };
   });
+  // The tree as the page keeps it: Positions bring only what changed (see `full`).
+  let tree: NodeView[] = [];
   ws.onmessage = (e) => {
-    received.push(JSON.parse(e.data as string));
+    const m = JSON.parse(e.data as string) as ServerMessage;
+    if (m._tag === "Position") {
+      if (m.full) tree = [...m.nodes];
+      else for (const n of m.nodes) tree[n.id] = n;
+      if (tree.length !== m.nodeCount) {
+        throw new Error(`tree of ${tree.length}, not ${m.nodeCount}`);
+      }
+      received.push({ ...m, nodes: [...tree] });
+    } else received.push(m);
     for (const w of waiters) w();
   };
   await new Promise<void>((resolve, reject) => {
