@@ -30,16 +30,16 @@ export interface ExperimentOptions {
   readonly options: Readonly<Record<string, unknown>>;
   /** Search depth (default 9). */
   readonly depth: number;
-  /** Runs per configuration (mean time). */
-  readonly runs: number;
   /** Worker counts to try. */
   readonly workers: readonly number[];
   /** parDepths to try. */
   readonly parDepths: readonly number[];
-  /** Where to write JSON and SVG files (directory). */
-  readonly out: string;
   /** Also find the ~1 s depth and measure speed-up per worker there. */
   readonly second: boolean;
+  /** Runs per configuration (mean time). */
+  readonly runs: number;
+  /** Where to write JSON and SVG files (directory). */
+  readonly out: string;
 }
 
 /** One measured configuration. */
@@ -74,6 +74,14 @@ const median = (xs: number[]) => {
   return s.length % 2 === 1 ? s[h] : (s[h - 1] + s[h]) / 2;
 };
 
+/** The row of a configuration from the wall times of its runs. */
+const timedRow = (config: Omit<Row, "ms" | "best" | "median">, times: number[]): Row => ({
+  ...config,
+  ms: mean(times),
+  best: Math.min(...times),
+  median: median(times),
+});
+
 /**
  * Times the sequential baselines: a fresh engine per run, and an emptied table (allocated
  * once, outside the timing, as a worker keeps its own), so each run starts cold.
@@ -99,27 +107,13 @@ const sequential = <S>(
         value = e.search(state, depth, 0);
         nodes = e.counter.nodes;
       } else {
-        const e = alphabetaEngine(
-          game,
-          { tt: tt ?? false },
-          "min",
-        );
+        const e = alphabetaEngine(game, { tt: tt ?? false }, "min");
         value = e.search(state, depth, -Infinity, Infinity, 0);
         nodes = e.counter.nodes;
       }
       if (r >= 0) times.push(performance.now() - t0);
     }
-    rows.push({
-      mode,
-      workers: 0,
-      parDepth: 0,
-      depth,
-      value,
-      nodes,
-      ms: mean(times),
-      best: Math.min(...times),
-      median: median(times),
-    });
+    rows.push(timedRow({ mode, workers: 0, parDepth: 0, depth, value, nodes }, times));
   }
   return rows;
 };
@@ -149,17 +143,7 @@ const parallel = <S>(
         value = res.value;
         nodes = res.nodes;
       }
-      rows.push({
-        mode,
-        workers: w,
-        parDepth: par,
-        depth,
-        value,
-        nodes,
-        ms: mean(times),
-        best: Math.min(...times),
-        median: median(times),
-      });
+      rows.push(timedRow({ mode, workers: w, parDepth: par, depth, value, nodes }, times));
     }
     return rows;
   }).pipe(Effect.provide(workerPoolLayer(w)));

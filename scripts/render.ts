@@ -103,10 +103,7 @@ const boardAfter = (
 const main = Effect.gen(function* () {
   const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);
   const term = yield* Terminal;
-  if (flags.help === true) {
-    yield* term.print(USAGE);
-    return 0;
-  }
+  if (flags.help === true) return yield* Effect.as(term.print(USAGE), 0);
   if (positional.length !== 1 || positional[0] !== "domineering") {
     return yield* fail(
       `render draws Domineering (seed 003's pictures): deno task render domineering ...; got '${

@@ -374,21 +374,26 @@ const analysisLine = (game: Game<unknown>, step: LineStep<unknown>, a: MoveAnaly
     (a.mistake !== undefined ? ` - MISTAKE: ${a.mistake}` : "");
 };
 
+/** A game's line under review, with its analyses (`undefined` where a move has none). */
+interface Reviewed {
+  /** The game. */
+  readonly game: Game<unknown>;
+  /** Its moves in order. */
+  readonly line: readonly LineStep<unknown>[];
+  /** The analysis of each move, by index in `line`, as far as the pass got. */
+  readonly analyses: readonly (MoveAnalysis | undefined)[];
+}
+
 /** Each player's mistakes in order (one player in a solo game), by name. */
-const mistakesBy = (game: Game<unknown>, analyses: readonly (MoveAnalysis | undefined)[]) =>
+const mistakesBy = ({ game, analyses }: Reviewed) =>
   (game.solo === true ? [0] : [0, 1]).map((p) => ({
     name: game.players[p],
     mistakes: analyses.filter((a): a is MoveAnalysis => a?.by === p && a.mistake !== undefined),
   }));
 
 /** The summary of an analysis: moves analysed, and each player's mistakes. */
-const summaryText = (
-  game: Game<unknown>,
-  line: readonly LineStep<unknown>[],
-  analyses: readonly (MoveAnalysis | undefined)[],
-  how: string,
-  interrupted: boolean,
-) => {
+const summaryText = (reviewed: Reviewed, how: string, interrupted: boolean) => {
+  const { line, analyses } = reviewed;
   const analysed = analyses.filter((a) => a !== undefined).length;
   const playerMoves = line.filter((s) => s.by !== CHANCE).length;
   const listed = (ms: readonly MoveAnalysis[]) =>
@@ -399,7 +404,7 @@ const summaryText = (
     ? `Analysis interrupted after ${analyses.length} of ${line.length} moves.\n`
     : "") +
     `Analysis (${how}): ${analysed} of ${playerMoves} moves analysed.\n` +
-    mistakesBy(game, analyses).map((p) => `  ${p.name}: ${listed(p.mistakes)}\n`).join("");
+    mistakesBy(reviewed).map((p) => `  ${p.name}: ${listed(p.mistakes)}\n`).join("");
 };
 
 /** A move as JSON: what the transcript records, and its analysis if there is one. */
@@ -515,6 +520,7 @@ const main = Effect.gen(function* () {
 
   // The analysis pass: every player's move, results kept as they come.
   const analyses: (MoveAnalysis | undefined)[] = [];
+  const reviewed: Reviewed = { game, line, analyses };
   let interrupted = false;
   let how = "";
   if (asked !== undefined) {
@@ -541,7 +547,7 @@ const main = Effect.gen(function* () {
       analysed: analyses.filter((a) => a !== undefined).length,
       ...(interrupted ? { interrupted: true } : {}),
       mistakes: Object.fromEntries(
-        mistakesBy(game, analyses).map((p) => [
+        mistakesBy(reviewed).map((p) => [
           p.name,
           p.mistakes.map((a) => ({
             ply: a.ply,
@@ -565,20 +571,14 @@ const main = Effect.gen(function* () {
     );
     return 0;
   }
-  if (asked !== undefined) yield* term.print(summaryText(game, line, analyses, how, interrupted));
+  if (asked !== undefined) yield* term.print(summaryText(reviewed, how, interrupted));
   if (interrupted) return 0;
 
-  return yield* stepThrough(game, line, analyses);
+  return yield* stepThrough(reviewed);
 });
 
 /** What a step shows: the move, the board with it marked, its recorded search and analysis. */
-const stepText = (
-  game: Game<unknown>,
-  line: readonly LineStep<unknown>[],
-  analyses: readonly (MoveAnalysis | undefined)[],
-  ply: number,
-  color: boolean,
-): string => {
+const stepText = ({ game, line, analyses }: Reviewed, ply: number, color: boolean): string => {
   const total = line.length;
   if (ply === 0) return `\nstart (move 0 of ${total})\n${game.render(game.initial(), { color })}\n`;
   const step = line[ply - 1];
@@ -596,19 +596,15 @@ const stepText = (
 };
 
 /** The stepping commands, read until `quit` or the end of input. */
-const stepThrough = (
-  game: Game<unknown>,
-  line: readonly LineStep<unknown>[],
-  analyses: readonly (MoveAnalysis | undefined)[],
-) =>
+const stepThrough = (reviewed: Reviewed) =>
   Effect.gen(function* () {
     const term = yield* Terminal;
     const color = Deno.stdout.isTerminal() && !Deno.noColor;
-    const total = line.length;
+    const total = reviewed.line.length;
     let ply = 0;
     const go = (to: number) => {
       ply = to;
-      return term.print(stepText(game, line, analyses, ply, color));
+      return term.print(stepText(reviewed, ply, color));
     };
     yield* go(0);
     while (true) {

@@ -78,10 +78,7 @@ export const testrunAgent = (
 const main = Effect.gen(function* () {
   const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);
   const term = yield* Terminal;
-  if (flags.help === true) {
-    yield* term.print(USAGE);
-    return 0;
-  }
+  if (flags.help === true) return yield* Effect.as(term.print(USAGE), 0);
   if (positional.length === 0) {
     yield* Effect.sync(() => console.error(USAGE));
     return 2;

@@ -36,19 +36,8 @@ Deno.test("play: end of input ends the game with exit code 0", async () => {
 
 Deno.test("play: AI against AI plays to the end; the transcript is saved", async () => {
   const file = await Deno.makeTempFile({ suffix: ".json" });
-  const r = await runScript("scripts/play.ts", [
-    "nim",
-    "--heaps",
-    "1,2,3",
-    "--p1",
-    "random",
-    "--p2",
-    "alphabeta:10",
-    "--seed",
-    "9",
-    "--save",
-    file,
-  ]);
+  const args = ["nim", "--heaps", "1,2,3", "--p1", "random", "--p2", "alphabeta:10", "--seed", "9"];
+  const r = await runScript("scripts/play.ts", [...args, "--save", file]);
   assertEquals(r.code, 0, r.stderr);
   const t = JSON.parse(await Deno.readTextFile(file));
   assertEquals(t.game, "nim");
@@ -120,15 +109,8 @@ Deno.test("--help prints usage, the games and the spec grammar (exit 0)", async 
 });
 
 Deno.test("analyze --json: best move, value, principal variation, nodes", async () => {
-  const r = await runScript("scripts/analyze.ts", [
-    "tictactoe",
-    "--moves",
-    "a1,b2,c3",
-    "--depth",
-    "9",
-    "--all",
-    "--json",
-  ]);
+  const args = ["tictactoe", "--moves", "a1,b2,c3", "--depth", "9", "--all", "--json"];
+  const r = await runScript("scripts/analyze.ts", args);
   assertEquals(r.code, 0, r.stderr);
   const j = JSON.parse(r.stdout);
   assertEquals(j.toMove, "O");
@@ -148,18 +130,8 @@ Deno.test("analyze --solve: the exact value of Nim", async () => {
 });
 
 Deno.test("match --json: results per player with intervals, lengths, times", async () => {
-  const r = await runScript("scripts/match.ts", [
-    "tictactoe",
-    "--p1",
-    "alphabeta:9",
-    "--p2",
-    "random",
-    "--games",
-    "6",
-    "--seed",
-    "5",
-    "--json",
-  ]);
+  const args = ["tictactoe", "--p1", "alphabeta:9", "--p2", "random", "--games", "6", "--json"];
+  const r = await runScript("scripts/match.ts", [...args, "--seed", "5"]);
   assertEquals(r.code, 0, r.stderr);
   const j = JSON.parse(r.stdout);
   assertEquals(j.games, 6);
@@ -172,20 +144,7 @@ Deno.test("match --json: results per player with intervals, lengths, times", asy
   assert(j.meanPlies >= 5);
   assertEquals(r.stderr, "", "no progress line when the output is piped");
   // Deterministic: the same seeds give the same results.
-  const again = JSON.parse(
-    (await runScript("scripts/match.ts", [
-      "tictactoe",
-      "--p1",
-      "alphabeta:9",
-      "--p2",
-      "random",
-      "--games",
-      "6",
-      "--seed",
-      "5",
-      "--json",
-    ])).stdout,
-  );
+  const again = JSON.parse((await runScript("scripts/match.ts", [...args, "--seed", "5"])).stdout);
   assertEquals(again.results.p1.wins, j.results.p1.wins);
   assertEquals(again.meanPlies, j.meanPlies);
 });

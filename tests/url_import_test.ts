@@ -4,6 +4,7 @@
  * with a plugin loaded by URL), and a script runs straight from its URL.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { runCommand } from "./tools/helpers.ts";
 
 const root = new URL("../", import.meta.url);
 
@@ -34,20 +35,13 @@ const serve = () => {
   };
 };
 
-const run = async (args: string[]) => {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args,
-    stdout: "piped",
-    stderr: "piped",
-    stdin: "null",
+/** `deno run` with permission to import and read, of `target` (a file or a URL). */
+const denoRun = (target: string, ...args: string[]) =>
+  runCommand(Deno.execPath(), ["run", "--allow-import", "--allow-read", target, ...args], {
+    cwd: Deno.cwd(),
     env: { NO_COLOR: "1" },
-  }).output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-};
+    stdin: "",
+  });
 
 Deno.test("mod.ts imports from a URL and plays games; a plugin loads by URL", async () => {
   const { base, close } = serve();
@@ -71,7 +65,7 @@ console.log(JSON.stringify({
 }));
 `,
     );
-    const r = await run(["run", "--allow-import", "--allow-read", program]);
+    const r = await denoRun(program);
     assertEquals(r.code, 0, r.stderr);
     assertEquals(JSON.parse(r.stdout.trim()), {
       winner: 1,
@@ -88,27 +82,12 @@ console.log(JSON.stringify({
 Deno.test("a script runs from its URL", async () => {
   const { base, close } = serve();
   try {
-    const r = await run([
-      "run",
-      "--allow-import",
-      "--allow-read",
-      `${base}/scripts/analyze.ts`,
-      "tictactoe",
-      "--depth",
-      "9",
-      "--json",
-    ]);
+    const r = await denoRun(`${base}/scripts/analyze.ts`, "tictactoe", "--depth", "9", "--json");
     assertEquals(r.code, 0, r.stderr);
     const j = JSON.parse(r.stdout);
     assertEquals(j.value, 0);
     assert(j.nodes > 0);
-    const bad = await run([
-      "run",
-      "--allow-import",
-      "--allow-read",
-      `${base}/scripts/play.ts`,
-      "chess",
-    ]);
+    const bad = await denoRun(`${base}/scripts/play.ts`, "chess");
     assertEquals(bad.code, 2);
     assertStringIncludes(bad.stderr, "unknown game 'chess'");
   } finally {

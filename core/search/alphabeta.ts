@@ -53,7 +53,9 @@ export interface AlphaBetaEngine<S> {
 
 /**
  * Builds the alpha-beta (or expectimax) engine for a game and options; `start` is the
- * clock origin of the time budget.
+ * clock origin of the time budget. Plain minimax keeps its own loop (`minimaxEngine`,
+ * which starts as this one does, and `minimaxSearch` as `alphabetaSearch`): this loop's
+ * extra branches cost it 17-22% (the figures are there).
  *
  * @example A null window around 0 at the start of tic-tac-toe: the draw comes back exact
  * ```ts

@@ -8,6 +8,9 @@ import { mctsSearch } from "./mcts.ts";
 import { minimaxSearch } from "./minimax.ts";
 import type { Strategy } from "./types.ts";
 
+// The three full-width strategies below are alike by nature, entries of one table (a name,
+// a description, a search and its chance rule): nothing in them to share but their shape.
+
 /** Plain minimax: every node to the depth; chance nodes minimize (seed 001). */
 export const minimaxStrategy: Strategy = {
   name: "minimax",
