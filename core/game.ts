@@ -18,7 +18,6 @@
  * @module
  */
 import type { Result } from "./deps.ts";
-import type { Picture } from "./picture.ts";
 
 /** One of the two players. Player 0 maximizes `value`. */
 export type Player = 0 | 1;
@@ -144,10 +143,37 @@ export interface Game<S> {
   stats?(s: S): Readonly<Record<string, number>>;
   /**
    * Optional: the position drawn as SVG for a web page, and how pointing at it or a
-   * key becomes a move (`core/picture.ts`). Without it, the page shows `render`'s text
+   * key becomes a move (`Picture`; `core/picture.ts` explains the tokens). Without it, the page shows `render`'s text
    * and the legal moves as buttons.
    */
   readonly picture?: Picture<S>;
+}
+
+/**
+ * How a game is drawn and pointed at on a web page.
+ *
+ * @typeParam S the game's state type.
+ */
+export interface Picture<S> {
+  /**
+   * The position as one `<svg>` element (with a `viewBox`; the page scales it). Elements
+   * a player can point at carry `data-pick="TOKEN"`; `view.last` is the move to mark.
+   * The page adds the classes `target` (can come next), `picked` (chosen so far) and
+   * `refused` to those elements; plugins draw everything else themselves.
+   */
+  svg(s: S, view?: RenderOptions): string;
+  /**
+   * The ways to enter move `m` in `s` (it is legal there): each a sequence of tokens,
+   * `data-pick` values or `key:KEY`. No two legal moves may share a whole sequence, and
+   * no move's sequence may be the start of another's.
+   */
+  picks(s: S, m: number): readonly (readonly string[])[];
+  /**
+   * Why `picks` (a sequence that is the start of no legal move's) is refused, for the
+   * player: "b2 is taken", "a horizontal domino needs the cell to the right free".
+   * `undefined` leaves the page's generic "not a legal move here".
+   */
+  refuse?(s: S, picks: readonly string[]): string | undefined;
 }
 
 /** The opponent of a player. */

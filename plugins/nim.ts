@@ -20,6 +20,8 @@ import { CHANCE, type Game, type Player, WIN } from "../core/game.ts";
 import { hashInts } from "../core/hash.ts";
 import { definePlugin } from "../core/plugin.ts";
 import { LAST_STYLE, paintSpans } from "./view.ts";
+import { nimPicture } from "./picture_nim.ts";
+import { withPicture } from "./svg.ts";
 
 /** The style of the stones the last move took (dim red), with colour. */
 const TAKEN_STYLE = "2;31";
@@ -40,7 +42,10 @@ export type NimOptions = typeof NimOptions.Type;
 /** A Nim state: the heap sizes, then the player to move. */
 export type NimState = readonly number[];
 
-/** Builds Nim for the given heaps and play convention. */
+/**
+ * Builds Nim for the given heaps and play convention, with its picture for a web page
+ * (`picture_nim.ts`).
+ */
 export const nimGame = (options: NimOptions): Game<NimState> => {
   const heaps = options.heaps;
   const n = heaps.length;
@@ -53,7 +58,7 @@ export const nimGame = (options: NimOptions): Game<NimState> => {
   };
   // At the end the player to move took nothing last: under normal play they lost.
   const winnerAtEnd = (s: NimState): Player => options.misere ? turn(s) : ((1 - turn(s)) as Player);
-  return {
+  const game: Game<NimState> = {
     id: "nim",
     players: ["first", "second"],
     initial: () => [...heaps, 0],
@@ -115,6 +120,7 @@ export const nimGame = (options: NimOptions): Game<NimState> => {
     },
     key: hashInts,
   };
+  return withPicture(nimPicture, game);
 };
 
 /** Nim's rules and notation, for a person (`rules` in `play`). */

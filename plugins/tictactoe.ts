@@ -19,6 +19,8 @@ import { Result, Schema } from "../core/deps.ts";
 import { CHANCE, type Game, type Player, type RenderOptions, WIN } from "../core/game.ts";
 import { definePlugin } from "../core/plugin.ts";
 import { bracket, lastStyle, paintSpans, PLAYER_STYLES, type Span } from "./view.ts";
+import { ticTacToePicture } from "./picture_tictactoe.ts";
+import { withPicture } from "./svg.ts";
 
 /** A tic-tac-toe state: nine cells (0 empty, 1 X, 2 O) in reading order, then the mover. */
 export type TicTacToeState = readonly number[];
@@ -78,8 +80,11 @@ const render = (s: TicTacToeState, view?: RenderOptions): string => {
   return `${rows.join("\n  ---+---+---\n")}\n   a   b   c\n`;
 };
 
-/** Builds tic-tac-toe. */
-export const ticTacToeGame = (): Game<TicTacToeState> => ({
+/** Builds tic-tac-toe, with its picture for a web page (`picture_tictactoe.ts`). */
+export const ticTacToeGame = (): Game<TicTacToeState> => withPicture(ticTacToePicture, rulesOnly());
+
+/** Tic-tac-toe without its picture. */
+const rulesOnly = (): Game<TicTacToeState> => ({
   id: "tictactoe",
   players: ["X", "O"],
   initial: () => [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],

@@ -17,12 +17,20 @@
  * no escape codes without colour; `describeMove` and `movesHelp`, where given, answer
  * with text on every position of the playouts.
  *
+ * For a web page, a game with a `picture` (`core/picture.ts`): on every position of
+ * seeded random playouts `pictureProblems` finds nothing (one well-formed `<svg>` with a
+ * `viewBox`, no scripts, handlers or outside references; every legal move entered by at
+ * least one pick sequence whose first token is on the picture or a key; no sequence
+ * shared by two moves or the start of another move's; `refuse` answers a sequence that
+ * makes no move with a reason or `undefined`).
+ *
  * @module
  */
 import { assert, assertEquals } from "@std/assert";
 import fc from "fast-check";
 import { Effect, Result } from "../core/deps.ts";
-import { CHANCE, type Game, WIN } from "../core/game.ts";
+import { CHANCE, type Game, type RenderOptions, WIN } from "../core/game.ts";
+import { KEY_PREFIX } from "../core/picture.ts";
 import { type GamePlugin, makeGame, optionHelp, validatePlugin } from "../core/plugin.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
 import { parseSpec } from "../core/players/spec.ts";
@@ -46,6 +54,8 @@ export interface ConformanceCase {
   readonly maxPlies?: number;
   /** Depth for the alpha-beta = minimax check (default 3; 0 skips it). */
   readonly searchDepth?: number;
+  /** Random playouts whose every position checks the picture, if any (default 5). */
+  readonly picturePlayouts?: number;
 }
 
 /** The widest line a plugin's `rules` may have (a terminal's 80 columns, less a margin). */
@@ -155,6 +165,165 @@ const checkState = <S>(game: Game<S>, s: S): readonly number[] => {
   return ms;
 };
 
+/**
+ * Why `xml` is not one well-formed element (balanced tags, quoted attributes, known
+ * entities, nothing after the root but white space), or `undefined` when it is.
+ */
+export const xmlProblem = (xml: string): string | undefined => {
+  const stack: string[] = [];
+  let closed = false;
+  const re =
+    /<(\/?)([A-Za-z][\w:.-]*)((?:\s+[\w:.-]+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>|([^<]+)|(<)/g;
+  for (const m of xml.matchAll(re)) {
+    const [, close, name, , self, body, stray] = m;
+    if (stray !== undefined) {
+      return `a stray '<' at ${m.index}: ${xml.slice(m.index, m.index + 30)}`;
+    }
+    if (body !== undefined) {
+      if (/&(?!amp;|lt;|gt;|quot;|apos;|#\d+;|#x[0-9a-f]+;)/i.test(body)) {
+        return `an unknown entity in ${body.slice(0, 30)}`;
+      }
+      if (closed && body.trim() !== "") return "text after the root element";
+      continue;
+    }
+    if (closed) return `<${name}> after the root element`;
+    if (/&(?!amp;|lt;|gt;|quot;|apos;|#\d+;|#x[0-9a-f]+;)/i.test(m[3] ?? "")) {
+      return `an unknown entity in an attribute of <${name}>`;
+    }
+    if (close) {
+      const open = stack.pop();
+      if (open !== name) return `</${name}> closes <${open}>`;
+    } else if (!self) stack.push(name);
+    if (stack.length === 0) closed = true;
+  }
+  if (stack.length > 0) return `unclosed <${stack.join("> <")}>`;
+  return closed ? undefined : "no element";
+};
+
+/** The `data-pick` tokens of a picture, unescaped, in order of appearance. */
+export const pickTokens = (svg: string): string[] =>
+  [...svg.matchAll(/\sdata-pick\s*=\s*(?:"([^"]*)"|'([^']*)')/g)].map((m) =>
+    (m[1] ?? m[2]).replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&apos;/g, "'")
+      .replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")
+  );
+
+/** The most tokens a pick sequence may have, and the longest token (the server's limits). */
+export const MAX_PICKS = 8, MAX_TOKEN = 64;
+
+const SEP = "\u0000";
+
+/**
+ * The problems of a game's picture (`Game.picture`) in position `s` drawn with `view`:
+ * `svg` is one well-formed `<svg>` element with a `viewBox`, without scripts, event
+ * handlers or references outside itself; at a player's node every legal move has a pick
+ * sequence, each of 1 to `MAX_PICKS` non-empty tokens of at most `MAX_TOKEN` characters,
+ * whose first token is a key (`key:...`) or a `data-pick` of the picture; no sequence
+ * enters two moves, nor is the start of another move's; and `refuse` answers sequences
+ * that make no move (tokens of the picture that start nothing, a known start followed
+ * by a token that does not continue it, unknown tokens) with a reason or `undefined`.
+ * Empty when all is well (and for a game without a picture).
+ */
+export const pictureProblems = <S>(game: Game<S>, s: S, view?: RenderOptions): string[] => {
+  const picture = game.picture;
+  if (picture === undefined) return [];
+  const problems: string[] = [];
+  const svg: unknown = picture.svg(s, view);
+  if (typeof svg !== "string") return [`picture.svg gave ${typeof svg}, not text`];
+  if (!svg.startsWith("<svg")) problems.push("picture.svg must start with <svg");
+  const root = /^<svg\b[^>]*>/.exec(svg)?.[0] ?? "";
+  if (!/\sviewBox\s*=\s*(?:"[^"]+"|'[^']+')/.test(root)) {
+    problems.push("the <svg> element needs a viewBox");
+  }
+  if (!/\sxmlns\s*=\s*["']http:\/\/www\.w3\.org\/2000\/svg["']/.test(root)) {
+    problems.push('the <svg> element needs xmlns="http://www.w3.org/2000/svg"');
+  }
+  const xml = xmlProblem(svg);
+  if (xml !== undefined) problems.push(`picture.svg is not well-formed: ${xml}`);
+  if (/<script/i.test(svg)) problems.push("picture.svg must not hold a <script>");
+  if (/<foreignObject/i.test(svg)) problems.push("picture.svg must not hold a <foreignObject>");
+  if (/\son[a-z]+\s*=/i.test(svg)) problems.push("picture.svg must not set event handlers");
+  if (/\s(?:xlink:)?href\s*=\s*"(?!#)|url\(\s*['"]?(?!#)/i.test(svg)) {
+    problems.push("picture.svg must not refer to anything outside itself");
+  }
+  const tokens = new Set(pickTokens(svg));
+  if (game.toMove(s) === CHANCE) return problems;
+  const whole = new Map<string, number>(); // a sequence -> its move
+  const starts = new Map<string, Set<number>>(); // a proper start of a sequence -> moves
+  for (const m of game.moves(s)) {
+    const name = `move ${game.formatMove(s, m)}`;
+    const sequences: unknown = picture.picks(s, m);
+    if (!Array.isArray(sequences) || sequences.length === 0) {
+      problems.push(`${name} has no pick sequence`);
+      continue;
+    }
+    for (const seq of sequences as unknown[]) {
+      if (
+        !Array.isArray(seq) || seq.length === 0 || seq.length > MAX_PICKS ||
+        !seq.every((x) => typeof x === "string" && x !== "" && x.length <= MAX_TOKEN)
+      ) {
+        problems.push(
+          `${name}: a sequence must be 1-${MAX_PICKS} tokens of 1-${MAX_TOKEN} characters, ` +
+            `got ${JSON.stringify(seq)}`,
+        );
+        continue;
+      }
+      const first = seq[0] as string;
+      if (!first.startsWith(KEY_PREFIX) && !tokens.has(first)) {
+        problems.push(`${name}: its first pick '${first}' is not a data-pick of the picture`);
+      }
+      const key = seq.join(SEP);
+      const other = whole.get(key);
+      if (other !== undefined && other !== m) {
+        problems.push(
+          `${name} and move ${game.formatMove(s, other)} share the sequence ${seq.join(" ")}`,
+        );
+      }
+      whole.set(key, m);
+      for (let i = 1; i < seq.length; i++) {
+        const start = seq.slice(0, i).join(SEP);
+        const moves = starts.get(start) ?? new Set<number>();
+        moves.add(m);
+        starts.set(start, moves);
+      }
+    }
+  }
+  for (const [key, m] of whole) {
+    const longer = [...starts.get(key) ?? []].filter((x) => x !== m);
+    if (longer.length > 0) {
+      problems.push(
+        `move ${game.formatMove(s, m)}'s sequence ${key.split(SEP).join(" ")} is the start ` +
+          `of move ${game.formatMove(s, longer[0])}'s`,
+      );
+    }
+  }
+  if (picture.refuse !== undefined) {
+    const makesNothing = (seq: readonly string[]) => {
+      const key = seq.join(SEP);
+      return !whole.has(key) && !starts.has(key);
+    };
+    const probes: string[][] = [["#no such token#"], [`${KEY_PREFIX}NoSuchKey`]];
+    for (const t of tokens) if (makesNothing([t])) probes.push([t]);
+    // A known start followed by a token that does not continue it (a few per start).
+    for (const key of [...starts.keys()].slice(0, 20)) {
+      const start = key.split(SEP);
+      let n = 0;
+      for (const t of tokens) {
+        if (n >= 3) break;
+        if (makesNothing([...start, t])) (probes.push([...start, t]), n++);
+      }
+    }
+    for (const probe of probes) {
+      const why: unknown = picture.refuse(s, probe);
+      if (why !== undefined && (typeof why !== "string" || why.trim() === "")) {
+        problems.push(
+          `refuse(${probe.join(" ")}) must be a reason or undefined, got ${JSON.stringify(why)}`,
+        );
+      }
+    }
+  }
+  return problems;
+};
+
 /** Registers the conformance tests of one plugin. */
 export const conformance = (c: ConformanceCase): void => {
   const playouts = c.playouts ?? 20;
@@ -192,6 +361,28 @@ export const conformance = (c: ConformanceCase): void => {
         }
       }),
       { numRuns: playouts },
+    );
+  });
+
+  Deno.test(`conformance ${c.label}: the picture draws every position and enters every move`, async () => {
+    const game = await build(c);
+    if (game.picture === undefined) return;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), (seed) => {
+        const rng = makeRng(seed);
+        let s = game.initial();
+        let view: RenderOptions | undefined;
+        for (let ply = 0; ply <= maxPlies; ply++) {
+          assertEquals(pictureProblems(game, s, view), [], `after ${ply} plies`);
+          const tm = game.toMove(s);
+          const ms = tm === CHANCE ? game.chances(s).map((x) => x.move) : game.moves(s);
+          if (ms.length === 0) break;
+          const m = ms[rng.int(ms.length)];
+          view = { last: { move: m, by: tm } };
+          s = game.play(s, m);
+        }
+      }),
+      { numRuns: c.picturePlayouts ?? 5 },
     );
   });
 

@@ -33,6 +33,8 @@ import {
 } from "./board.ts";
 import { board, carpet, type Cell, fromPicture, hatch, type Player } from "./lab.ts";
 import { createSolver, type RootProgress, type Solver, SolveStopped } from "./solver.ts";
+import { domineeringPicture } from "./picture.ts";
+import { withPicture } from "../svg.ts";
 
 const RECT = /^\s*(\d+)\s*[x×*]\s*(\d+)\s*$/i;
 
@@ -156,9 +158,9 @@ export const geometryOf = (o: DomineeringOptions): Geometry => {
   return geometry(shape.cells, o.first === "auto" ? shape.first : o.first);
 };
 
-/** Builds the game for decoded options. */
+/** Builds the game for decoded options, with its picture for a web page (`picture.ts`). */
 export const createDomineering = (o: DomineeringOptions): DomineeringGame =>
-  domineeringGame(geometryOf(o));
+  withPicture(domineeringPicture, domineeringGame(geometryOf(o)));
 
 const isDomineering = (g: Game<unknown>): g is DomineeringGame & Game<unknown> =>
   g.id === "domineering" && typeof (g as { geometry?: unknown }).geometry === "object";

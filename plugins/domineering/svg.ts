@@ -86,39 +86,61 @@ const boardElements = (
   const py = (y: number) => oy + (h - 1 - (y - y0)) * c; // y grows upwards on the board
   const out: string[] = [];
   const seen = new Set<number>();
-  const sw = Math.max(0.5, c / 24);
   for (const cell of cells) {
     const k = cellKey(cell);
     if (seen.has(k)) continue;
     seen.add(k);
-    out.push(
-      `<rect x="${num(px(cell[0]))}" y="${num(py(cell[1]))}" width="${num(c)}" height="${
-        num(c)
-      }" fill="${CELL_FILL}" stroke="${CELL_STROKE}" stroke-width="${num(sw)}"/>`,
-    );
+    out.push(cellSVG(px(cell[0]), py(cell[1]), c));
   }
-  const inset = Math.max(1, c * 0.08);
   for (const d of dominoes(b)) {
     const [x, y] = d.cell;
-    const horizontal = d.player === "H";
-    const left = px(x) + inset;
-    const top = horizontal ? py(y) + inset : py(y + 1) + inset;
-    const dw = (horizontal ? 2 * c : c) - 2 * inset;
-    const dh = (horizontal ? c : 2 * c) - 2 * inset;
+    // The domino's top-left cell: its own for H, the one above it for V.
     out.push(
-      `<rect class="domino ${d.player}" x="${num(left)}" y="${num(top)}" width="${
-        num(dw)
-      }" height="${num(dh)}" rx="${num(c * 0.18)}" fill="${COLOURS[d.player]}"/>`,
+      dominoSVG(
+        d.player,
+        px(x),
+        d.player === "H" ? py(y) : py(y + 1),
+        c,
+        labels ? d.round : undefined,
+      ),
     );
-    if (labels) {
-      out.push(
-        `<text x="${num(left + dw / 2)}" y="${num(top + dh / 2)}" font-size="${
-          num(c * 0.45)
-        }" fill="#ffffff" text-anchor="middle" dominant-baseline="central">${d.round}</text>`,
-      );
-    }
   }
   return { body: out.join("\n"), width: w * c, height: h * c };
+};
+
+/**
+ * A board's cell: a square of side `c` whose top-left corner is `(x, y)`, in the board's
+ * colours. `attrs` is added to the element as it is (` data-pick="b3"` on a web page's
+ * picture).
+ */
+export const cellSVG = (x: number, y: number, c: number, attrs = ""): string =>
+  `<rect x="${num(x)}" y="${num(y)}" width="${num(c)}" height="${num(c)}" fill="${CELL_FILL}" ` +
+  `stroke="${CELL_STROKE}" stroke-width="${num(Math.max(0.5, c / 24))}"${attrs}/>`;
+
+/**
+ * A domino of `player` over cells of side `c`, its top-left cell's corner at `(x, y)`
+ * (across two cells for H, down two for V), in the player's colour and labelled with
+ * its round when one is given.
+ */
+export const dominoSVG = (
+  player: Player,
+  x: number,
+  y: number,
+  c: number,
+  round?: number,
+): string => {
+  const inset = Math.max(1, c * 0.08);
+  const horizontal = player === "H";
+  const left = x + inset, top = y + inset;
+  const dw = (horizontal ? 2 * c : c) - 2 * inset;
+  const dh = (horizontal ? c : 2 * c) - 2 * inset;
+  const rect = `<rect class="domino ${player}" x="${num(left)}" y="${num(top)}" width="${
+    num(dw)
+  }" height="${num(dh)}" rx="${num(c * 0.18)}" fill="${COLOURS[player]}"/>`;
+  if (round === undefined) return rect;
+  return `${rect}\n<text x="${num(left + dw / 2)}" y="${num(top + dh / 2)}" font-size="${
+    num(c * 0.45)
+  }" fill="#ffffff" text-anchor="middle" dominant-baseline="central">${round}</text>`;
 };
 
 const wrap = (width: number, height: number, body: string): string =>

@@ -22,6 +22,8 @@ import { definePlugin, type GamePlugin } from "../../core/plugin.ts";
 import { expectimax2048 } from "./expectimax.ts";
 import { treeExpectimax, treeMinimax } from "./tree_search.ts";
 import { createGame, type EvalName, type State2048 } from "./rules.ts";
+import { picture2048 } from "./picture.ts";
+import { withPicture } from "../svg.ts";
 
 const size = (what: string) =>
   Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 16 }))
@@ -71,7 +73,8 @@ const plugin: GamePlugin<Game2048Options, State2048> = definePlugin({
   name: "2048",
   description: "slide and merge tiles on a w x h grid; the computer places 2s and 4s",
   options: Game2048Options,
-  create: (o: Game2048Options) => createGame(o.width, o.height, o.eval as EvalName),
+  create: (o: Game2048Options) =>
+    withPicture(picture2048, createGame(o.width, o.height, o.eval as EvalName)),
   strategies: {
     expectimax: expectimax2048,
     tree_minimax: treeMinimax,

@@ -21,6 +21,8 @@ import { LASTMAX_PARAM } from "../../core/parallel/strategies.ts";
 import { type KalahGame, kalahGame } from "./game.ts";
 import type { KalahState } from "./rules.ts";
 import { solveStrategy } from "./solve.ts";
+import { kalahPicture } from "./picture.ts";
+import { withPicture } from "../svg.ts";
 
 export { type BoardStyle, isKalahGame, type KalahGame, kalahGame } from "./game.ts";
 export type { CaptureRule, EvalName, KalahConfig, KalahState } from "./rules.ts";
@@ -84,8 +86,9 @@ export const seqAbStrategy: Strategy = {
 /** The exact solver (`solve`). */
 export const kalahSolveStrategy: Strategy = solveStrategy;
 
-/** Builds the game for decoded options. */
-export const createKalah = (options: KalahOptions): KalahGame => kalahGame(options);
+/** Builds the game for decoded options, with its picture for a web page (`picture.ts`). */
+export const createKalah = (options: KalahOptions): KalahGame =>
+  withPicture(kalahPicture, kalahGame(options));
 
 /** Kalah's rules and notation, for a person (`rules` in `play`). */
 export const KALAH_RULES =

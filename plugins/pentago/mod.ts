@@ -25,6 +25,8 @@ import {
   play,
   winningCells,
 } from "./rules.ts";
+import { pentagoPicture } from "./picture.ts";
+import { withPicture } from "../svg.ts";
 
 export type { PentagoState } from "./rules.ts";
 
@@ -159,7 +161,7 @@ export default definePlugin({
   name: "Pentago",
   description: "five in a row on a 6x6 board whose quadrants turn after each placement",
   options: PentagoOptions,
-  create: pentagoGame,
+  create: (o: PentagoOptions) => withPicture(pentagoPicture, pentagoGame(o)),
   rules: PENTAGO_RULES,
   strengths: PENTAGO_STRENGTHS,
   advancedOptions: ["eval", "playouts", "aiSeed"],

@@ -1,0 +1,124 @@
+/**
+ * What the built-in plugins' pictures for a web page share (`Game.picture`,
+ * `core/picture.ts`): escaping, elements built from attribute records (every value
+ * escaped), the `<svg>` document sized by its `viewBox` only, an overlay layer that lets
+ * the pointer through to the pickable shapes under it, the mark of the last move, and
+ * `withPicture`, which gives a game its picture.
+ *
+ * Conventions of every built-in picture: the element a player points at carries
+ * `data-pick="TOKEN"` and is the visible shape itself (a cell's `rect`, a stone's
+ * `circle`, an arrow's `path`), coloured with `fill` / `stroke` attributes and never an
+ * inline `style` (the page's CSS restyles `[data-pick]` elements: targets, picks,
+ * refusals, analysis verdicts). Everything drawn over those shapes (marks, numbers,
+ * marbles' labels) goes in `overlay`, so that the pointer reaches the shape below.
+ *
+ * @example A cell a player can point at, with a label over it
+ * ```ts
+ * import { el, overlay, svgDocument, text } from "./svg.ts";
+ * const svg = svgDocument(
+ *   10,
+ *   10,
+ *   el("rect", { x: 0, y: 0, width: 10, height: 10, fill: "#eee", "data-pick": "a1" }) +
+ *     overlay(text(5, 5, "<a1>", { "font-size": 3 })),
+ * );
+ * if (!svg.includes('data-pick="a1"') || !svg.includes("&lt;a1&gt;")) throw new Error(svg);
+ * ```
+ *
+ * @module
+ */
+import type { Game } from "../core/game.ts";
+import type { Picture } from "../core/picture.ts";
+
+/** The SVG namespace. */
+export const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** The colour that marks the last move (a ring, an outline). */
+export const LAST_COLOUR = "#e91e63";
+
+/** The players' colours, player 0 first (red and blue, as the terminal's marks). */
+export const PLAYER_COLOURS: readonly [string, string] = ["#c62828", "#1565c0"];
+
+/** Text and attribute values with `&`, `<`, `>`, `"` and `'` escaped. */
+export const esc = (s: string): string =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+
+/** A coordinate with at most two decimals. */
+export const num = (v: number): string => String(Math.round(v * 100) / 100);
+
+/** An element's attributes: numbers are rounded (`num`), strings escaped, `undefined` left out. */
+export type Attrs = Readonly<Record<string, string | number | undefined>>;
+
+const attrText = (attrs: Attrs): string => {
+  let out = "";
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined) continue;
+    out += ` ${k}="${typeof v === "number" ? num(v) : esc(v)}"`;
+  }
+  return out;
+};
+
+/**
+ * An element: `<name attrs/>`, or `<name attrs>children</name>` when `children` (markup,
+ * not escaped: other elements, or `esc`aped text) is given.
+ */
+export const el = (name: string, attrs: Attrs, children?: string): string =>
+  children === undefined
+    ? `<${name}${attrText(attrs)}/>`
+    : `<${name}${attrText(attrs)}>${children}</${name}>`;
+
+/** A `<text>` centred on `(x, y)`; the text is escaped. */
+export const text = (x: number, y: number, content: string, attrs: Attrs = {}): string =>
+  el(
+    "text",
+    { x, y, "text-anchor": "middle", "dominant-baseline": "central", ...attrs },
+    esc(content),
+  );
+
+/**
+ * Elements drawn over the pickable shapes (marks, labels): a group the pointer passes
+ * through, so a click or a hover reaches the shape under it.
+ */
+export const overlay = (children: string): string =>
+  children === "" ? "" : el("g", { "pointer-events": "none" }, children);
+
+/**
+ * The whole picture: one `<svg>` element sized by its `viewBox` only (the page scales it),
+ * with a font for its texts.
+ */
+export const svgDocument = (width: number, height: number, body: string): string =>
+  `<svg xmlns="${SVG_NS}" viewBox="0 0 ${num(width)} ${num(height)}" ` +
+  `font-family="Helvetica, Arial, sans-serif">${body}</svg>`;
+
+/** The last move's ring: a rectangle outline in `LAST_COLOUR` (put it in an `overlay`). */
+export const lastRect = (
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  stroke: number,
+  rx = 0,
+): string =>
+  el("rect", {
+    x,
+    y,
+    width,
+    height,
+    rx: rx > 0 ? rx : undefined,
+    fill: "none",
+    stroke: LAST_COLOUR,
+    "stroke-width": stroke,
+  });
+
+/** The last move's ring around a circle (put it in an `overlay`). */
+export const lastCircle = (cx: number, cy: number, r: number, stroke: number): string =>
+  el("circle", { cx, cy, r, fill: "none", stroke: LAST_COLOUR, "stroke-width": stroke });
+
+/**
+ * The game with its picture: `make` builds the picture from the game (whose functions
+ * it may call: moves, notation). The game's other properties are kept.
+ */
+export const withPicture = <S, G extends Game<S>>(
+  make: (game: G) => Picture<S>,
+  game: G,
+): G => ({ ...game, picture: make(game) });
