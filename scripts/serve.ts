@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { Effect, Fiber } from "../core/deps.ts";
+import { Effect, type Fiber } from "../core/deps.ts";
 import { FiberMap, FiberSet } from "../server/deps.ts";
 import { Terminal } from "../core/terminal.ts";
 import { catalog } from "../server/catalog.ts";

@@ -11,8 +11,8 @@
  *
  * @module
  */
-import { Effect, Fiber, Layer, Queue, Result, Schema } from "../core/deps.ts";
-import { HttpRouter, HttpServerRequest, HttpServerResponse, Socket } from "./deps.ts";
+import { Effect, type Fiber, type Layer, Queue, Result, Schema } from "../core/deps.ts";
+import { HttpRouter, type HttpServerRequest, HttpServerResponse, Socket } from "./deps.ts";
 import type { Asset } from "../web/bundle.ts";
 import {
   ClientMessage,

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { Effect, SchemaAST } from "../core/deps.ts";
+import { Effect, type SchemaAST } from "../core/deps.ts";
 import type { Game } from "../core/game.ts";
 import { guardPlugin } from "../core/guard.ts";
 import { pluginLabel } from "../core/source.ts";

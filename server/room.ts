@@ -169,6 +169,8 @@ export class Room {
   private readonly reviewed: number[] = [];
   /** What each browser has seen of the tree: node and review counts. */
   private readonly seen: WeakMap<Conn, { nodes: number; reviews: number }> = new WeakMap();
+  /** The last position sent to each browser (without its nodes), to skip repeats. */
+  private readonly lastSent: WeakMap<Conn, string> = new WeakMap();
 
   private readonly sides: readonly [Side, Side];
   private readonly seats: Map<string, Seat>;
@@ -240,8 +242,9 @@ export class Room {
    * it (closing the room's scope) stops everything the room runs.
    */
   run(): Effect.Effect<never> {
-    const self = this;
-    return Effect.gen(function* () {
+    return Effect.gen({ self: this }, function* () {
+      // deno-lint-ignore no-this-alias
+      const self = this;
       self.fork = yield* FiberSet.makeRuntime<never, unknown, unknown>();
       for (const e of self.waiting.splice(0)) self.fork(e);
       while (true) {
@@ -284,6 +287,7 @@ export class Room {
   /** True when the runner has something to do: a browser watches and the game goes on. */
   private canRun(): boolean {
     if (this.conns.size === 0) return false;
+    if (this.paused && this.game.toMove(this.state) === CHANCE) return false;
     if (this.stoppedAt === this.session.current && this.session.result !== undefined) return false;
     return !isOver(this.game, this.state) || this.stoppedAt !== this.session.current;
   }
@@ -407,9 +411,12 @@ export class Room {
       }
       if (!done) continue;
       this.state = stateAt(this.game, this.session);
-      // Jumping to where an AI is to move waits for Resume (the watcher is looking back).
+      // Jumping to where an AI is to move, or chance whose outcome is known, waits for
+      // Resume (the watcher is looking back; going forward follows the known outcome).
       const tm = this.game.toMove(this.state);
-      if (c._tag !== "Undo" && tm !== CHANCE && !this.human(tm) && !isOver(this.game, this.state)) {
+      const known = tm === CHANCE && this.session.nodes[this.session.current].children.length > 0;
+      const ai = tm !== CHANCE && !this.human(tm);
+      if (c._tag !== "Undo" && (ai || known) && !isOver(this.game, this.state)) {
         this.paused = true;
         this.resumed = Deferred.makeUnsafe<void>();
       }
@@ -429,7 +436,6 @@ export class Room {
   /** A browser joins: it gets the position at once. */
   join(conn: Conn): void {
     this.conns.add(conn);
-    conn.send(this.position(conn));
     this.broadcast();
     Deferred.doneUnsafe(this.wake, Effect.void);
   }
@@ -605,7 +611,14 @@ export class Room {
 
   /** Sends every browser its view of the position. */
   broadcast(): void {
-    for (const c of this.conns) c.send(this.position(c));
+    for (const c of this.conns) {
+      const p = this.position(c);
+      // A position that changed nothing for this browser is not sent again.
+      const text = JSON.stringify({ ...p, nodes: undefined });
+      if (p._tag === "Position" && p.nodes.length === 0 && this.lastSent.get(c) === text) continue;
+      this.lastSent.set(c, text);
+      c.send(p);
+    }
   }
 
   /** The tree as the move list shows it. */

@@ -283,3 +283,35 @@ Deno.test("serve: a saved game loads for review, every move judged", async () =>
     await served.stop();
   }
 });
+
+Deno.test("serve: jumping back to a chance move shows it; chance is not drawn again", async () => {
+  const served = await startServe();
+  try {
+    const created = await post(served.url, "/api/new", {
+      game: "2048",
+      options: {},
+      players: [here, here],
+      seed: 3,
+    });
+    assert(created._tag === "Created");
+    const me = await connect(served.url, created.game, created.seat);
+    const start = await me.next(isPosition((p) => p.legal.length > 0), 0);
+    me.send({ _tag: "Move", at: start.current, move: start.legal[0].move });
+    // The slide, then chance's tile: the slider is to move again.
+    const after = await me.next(
+      isPosition((p) => p.current === start.current + 2 && p.legal.length > 0),
+    );
+    const slid = after.current - 1;
+    assertEquals(after.nodes[slid].by, 0);
+    me.send({ _tag: "GoTo", node: slid });
+    const back = await me.next(isPosition((p) => p.current === slid));
+    assert(back.paused, "a known chance outcome waits for Resume");
+    assertEquals(back.nodeCount, after.nodeCount);
+    me.send({ _tag: "GoTo", node: after.current });
+    const again = await me.next(isPosition((p) => p.current === after.current));
+    assertEquals(again.nodeCount, after.nodeCount);
+    await me.close();
+  } finally {
+    await served.stop();
+  }
+});

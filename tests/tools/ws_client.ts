@@ -38,14 +38,18 @@ export interface GameClient {
 }
 
 /** Fits a `Position` message (optionally one that satisfies `also`). */
-export const isPosition =
-  (also: (p: Position) => boolean = () => true) => (m: ServerMessage): m is Position =>
-    m._tag === "Position" && also(m);
+export function isPosition(
+  also: (p: Position) => boolean = () => true,
+): (m: ServerMessage) => m is Position {
+  return (m): m is Position => m._tag === "Position" && also(m);
+}
 
 /** Fits a message by tag. */
-export const tagged =
-  <K extends ServerMessage["_tag"]>(tag: K) =>
-  (m: ServerMessage): m is Extract<ServerMessage, { readonly _tag: K }> => m._tag === tag;
+export function tagged<K extends ServerMessage["_tag"]>(
+  tag: K,
+): (m: ServerMessage) => m is Extract<ServerMessage, { readonly _tag: K }> {
+  return (m): m is Extract<ServerMessage, { readonly _tag: K }> => m._tag === tag;
+}
 
 /** Starts a game with `POST /api/new` (or loads one with `/api/load`). */
 export const post = async (
