@@ -61,6 +61,8 @@ export interface Job {
   readonly done: Promise<{ code: number; out: string; err: string }>;
   /** True when no process of the group is left. */
   readonly groupGone: () => Promise<boolean>;
+  /** Everything printed so far (standard output, then standard error). */
+  readonly output: () => string;
 }
 
 /**
@@ -119,6 +121,7 @@ export const startTask = (args: readonly string[], pty = false): Job => {
     sigint: () => kill("INT"),
     type: (text) => writer.write(new TextEncoder().encode(text)),
     done,
+    output: () => out + err,
     groupGone: async () =>
       !(await new Deno.Command("kill", { args: ["-0", "--", `-${child.pid}`], stderr: "null" })
         .output()).success,
