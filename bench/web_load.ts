@@ -25,6 +25,7 @@ import { decodeTranscript } from "../core/transcript.ts";
 import { loadGame } from "../mod.ts";
 import type { NodeView, ServerMessage } from "../server/protocol.ts";
 import { withBrowser } from "../tests/tools/browser.ts";
+import { waitMyTurn } from "../tests/tools/web_game.ts";
 import { connect, type GameClient, isPosition, post } from "../tests/tools/ws_client.ts";
 
 const args = parseArgs(Deno.args, {
@@ -328,17 +329,7 @@ const aiLatencyPage = async (server: Server) => {
     await page.waitForSelector('body[data-ready="1"]');
     for (let i = 0; i < MOVES; i++) {
       // The person's turn: a move button (the board's pointing is the tests' business).
-      await page.waitForFunction(() => {
-        const d = (globalThis as unknown as {
-          document: {
-            body: { dataset: Record<string, string | undefined> };
-            querySelector(s: string): unknown;
-          };
-        }).document;
-        return d.body.dataset.thinking !== "1" &&
-          (d.querySelector("#move-buttons button[data-move]") !== null ||
-            (d.body.dataset.result ?? "") !== "");
-      });
+      await waitMyTurn(page);
       if (await page.$eval("body", (b) => (b.getAttribute("data-result") ?? "") !== "")) break;
       const before = Number(await page.$eval("body", (b) => b.getAttribute("data-node")));
       await page.click("#move-buttons button[data-move]");

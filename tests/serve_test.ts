@@ -4,18 +4,24 @@
  * handshake on a message (no timing windows).
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { startServe } from "./tools/browser.ts";
+import { withServe } from "./tools/browser.ts";
 import { connect, isPosition, post, tagged } from "./tools/ws_client.ts";
 import { decodeTranscript, importTranscript } from "../core/transcript.ts";
 import { Effect, Result } from "../core/deps.ts";
 import { loadGame } from "../mod.ts";
 
 const here = { _tag: "Here" } as const;
+
+/** Starts a game that must be accepted; its id and seat. */
+const newGame = async (url: string, body: Record<string, unknown>) => {
+  const created = await post(url, "/api/new", { options: {}, ...body });
+  assert(created._tag === "Created", JSON.stringify(created));
+  return created;
+};
 const ai = (spec: string) => ({ _tag: "AI", spec }) as const;
 
 Deno.test("serve: games, options refused per field, strict bodies, same-origin only", async () => {
-  const served = await startServe();
-  try {
+  await withServe([], async (served) => {
     const games = await (await fetch(new URL("/api/games", served.url))).json();
     assertEquals(
       games.map((g: { id: string }) => g.id).sort(),
@@ -38,6 +44,7 @@ Deno.test("serve: games, options refused per field, strict bodies, same-origin o
       admin: true,
     });
     assertEquals(extra._tag, "Refused");
+    if (extra._tag === "Refused") assertMatch(extra.message, /admin/);
     const badSpec = await post(served.url, "/api/new", {
       game: "nim",
       options: {},
@@ -51,22 +58,18 @@ Deno.test("serve: games, options refused per field, strict bodies, same-origin o
       players: [here, here],
     }, { origin: "http://example.com" });
     assertEquals(cross._tag, "Refused");
+    if (cross._tag === "Refused") assertMatch(cross.message, /this server's page/);
     assertEquals((await post(served.url, "/api/new", "{not json"))._tag, "Refused");
-  } finally {
-    await served.stop();
-  }
+  });
 });
 
 Deno.test("serve: AI against AI plays to the end; the transcript replays", async () => {
-  const served = await startServe();
-  try {
-    const created = await post(served.url, "/api/new", {
+  await withServe([], async (served) => {
+    const created = await newGame(served.url, {
       game: "tictactoe",
-      options: {},
       players: [ai("alphabeta:2"), ai("random")],
       seed: 7,
     });
-    assert(created._tag === "Created");
     const c = await connect(served.url, created.game, created.seat);
     c.send({ _tag: "Speed", ms: 0 });
     const end = await c.next(isPosition((p) => p.result !== undefined), 0);
@@ -80,21 +83,16 @@ Deno.test("serve: AI against AI plays to the end; the transcript replays", async
     const { game } = await Effect.runPromise(loadGame("tictactoe"));
     assert(Result.isSuccess(importTranscript(game, t.success)));
     await c.close();
-  } finally {
-    await served.stop();
-  }
+  });
 });
 
 Deno.test("serve: a person moves, is refused with reasons, takes back, jumps; spectators watch", async () => {
-  const served = await startServe();
-  try {
-    const created = await post(served.url, "/api/new", {
+  await withServe([], async (served) => {
+    const created = await newGame(served.url, {
       game: "tictactoe",
-      options: {},
       players: [here, ai("alphabeta:2")],
       seed: 1,
     });
-    assert(created._tag === "Created");
     const me = await connect(served.url, created.game, created.seat);
     const watcher = await connect(served.url, created.game);
     const start = me.position();
@@ -132,25 +130,17 @@ Deno.test("serve: a person moves, is refused with reasons, takes back, jumps; sp
     await me.next(isPosition((p) => p.current === 2));
     await me.close();
     await watcher.close();
-  } finally {
-    await served.stop();
-  }
+  });
 });
 
 Deno.test("serve: malformed messages get an error and change nothing; other games go on", async () => {
-  const served = await startServe();
-  try {
-    const a = await post(served.url, "/api/new", {
+  await withServe([], async (served) => {
+    const a = await newGame(served.url, {
       game: "nim",
       options: { heaps: "1,2" },
       players: [here, here],
     });
-    const b = await post(served.url, "/api/new", {
-      game: "tictactoe",
-      options: {},
-      players: [here, ai("alphabeta:1")],
-    });
-    assert(a._tag === "Created" && b._tag === "Created");
+    const b = await newGame(served.url, { game: "tictactoe", players: [here, ai("alphabeta:1")] });
     const evil = await connect(served.url, a.game, a.seat);
     const other = await connect(served.url, b.game, b.seat);
     const before = evil.position();
@@ -178,20 +168,15 @@ Deno.test("serve: malformed messages get an error and change nothing; other game
     await other.next(isPosition((p) => p.current === 2), 0);
     await evil.close();
     await other.close();
-  } finally {
-    await served.stop();
-  }
+  });
 });
 
 Deno.test("serve: stop, resume and move now steer a thinking AI", async () => {
-  const served = await startServe();
-  try {
-    const created = await post(served.url, "/api/new", {
+  await withServe([], async (served) => {
+    const created = await newGame(served.url, {
       game: "kalah",
-      options: {},
       players: [here, ai("alphabeta:30s")],
     });
-    assert(created._tag === "Created");
     const me = await connect(served.url, created.game, created.seat);
     me.send({ _tag: "Play", at: 0, text: "3" });
     // House 3's four stones end in the store: an extra turn, then the AI thinks.
@@ -210,20 +195,15 @@ Deno.test("serve: stop, resume and move now steer a thinking AI", async () => {
     const moved = await me.next(isPosition((p) => p.current > 2 && p.thinking === null));
     assert(moved.nodes[3].search !== undefined);
     await me.close();
-  } finally {
-    await served.stop();
-  }
+  });
 });
 
 Deno.test("serve: the analysis colours every move of a solvable position", async () => {
-  const served = await startServe();
-  try {
-    const created = await post(served.url, "/api/new", {
+  await withServe([], async (served) => {
+    const created = await newGame(served.url, {
       game: "tictactoe",
-      options: {},
       players: [here, here],
     });
-    assert(created._tag === "Created");
     const me = await connect(served.url, created.game, created.seat);
     for (const [at, text] of ["a1", "b2", "c3"].entries()) {
       me.send({ _tag: "Play", at, text });
@@ -243,20 +223,15 @@ Deno.test("serve: the analysis colours every move of a solvable position", async
     assertEquals(verdict("a2"), "draw");
     assertEquals(a.search.valueText, "draw");
     await me.close();
-  } finally {
-    await served.stop();
-  }
+  });
 });
 
 Deno.test("serve: a saved game loads for review, every move judged", async () => {
-  const served = await startServe();
-  try {
-    const created = await post(served.url, "/api/new", {
+  await withServe([], async (served) => {
+    const created = await newGame(served.url, {
       game: "tictactoe",
-      options: {},
       players: [here, here],
     });
-    assert(created._tag === "Created");
     const me = await connect(served.url, created.game, created.seat);
     // X throws a win away at move 5 (c1 instead of completing a column).
     for (const [at, text] of ["a1", "b1", "a2", "b2", "c1"].entries()) {
@@ -279,21 +254,16 @@ Deno.test("serve: a saved game loads for review, every move judged", async () =>
     const broken = await post(served.url, "/api/load", { transcript: "{}" });
     assertEquals(broken._tag, "Refused");
     await review.close();
-  } finally {
-    await served.stop();
-  }
+  });
 });
 
 Deno.test("serve: jumping back to a chance move shows it; chance is not drawn again", async () => {
-  const served = await startServe();
-  try {
-    const created = await post(served.url, "/api/new", {
+  await withServe([], async (served) => {
+    const created = await newGame(served.url, {
       game: "2048",
-      options: {},
       players: [here, here],
       seed: 3,
     });
-    assert(created._tag === "Created");
     const me = await connect(served.url, created.game, created.seat);
     const start = await me.next(isPosition((p) => p.legal.length > 0), 0);
     me.send({ _tag: "Move", at: start.current, move: start.legal[0].move });
@@ -311,7 +281,5 @@ Deno.test("serve: jumping back to a chance move shows it; chance is not drawn ag
     const again = await me.next(isPosition((p) => p.current === after.current));
     assertEquals(again.nodeCount, after.nodeCount);
     await me.close();
-  } finally {
-    await served.stop();
-  }
+  });
 });

@@ -4,10 +4,8 @@
  * that slides nothing is refused) against the AI, with undo, reload, a link to a
  * position, save and load.
  */
-import { assert } from "@std/assert";
-import { makeRng } from "../core/rng.ts";
-import { openPage, withBrowser, withServe } from "./tools/browser.ts";
-import { againstTheAi, type Setup } from "./tools/web_game.ts";
+
+import { eachAgainstTheAi, type Setup } from "./tools/web_game.ts";
 
 const GAMES: readonly Setup[] = [
   { game: "domineering", options: { board: "5x5" }, sides: ["here", "alphabeta:2"], seed: 21 },
@@ -16,28 +14,5 @@ const GAMES: readonly Setup[] = [
 ];
 
 Deno.test("web page: Domineering, Pentago, 2048 against the AI (or chance) by clicks and keys", async (t) => {
-  await withServe([], (served) =>
-    withBrowser(async (browser) => {
-      for (const setup of GAMES) {
-        await t.step(
-          `${setup.game}: play, refused pointing, undo, reload, link, save, load`,
-          async () => {
-            const context = await browser.createBrowserContext();
-            try {
-              const { page, problems } = await openPage(context);
-              const round = await againstTheAi(
-                page,
-                problems,
-                served.url,
-                setup,
-                makeRng(setup.seed),
-              );
-              assert(round.made.length >= 2);
-            } finally {
-              await context.close();
-            }
-          },
-        );
-      }
-    }));
+  await eachAgainstTheAi(t, GAMES, "play, refused pointing, undo, reload, link, save, load");
 });

@@ -18,8 +18,10 @@ import { pathTo, type Session, stateAt } from "../../core/session.ts";
 import { decodeTranscript, importTranscript, type Transcript } from "../../core/transcript.ts";
 import type { GamePlugin } from "../../core/plugin.ts";
 import { builtins } from "../../plugins/registry.ts";
+import { makeRng } from "../../core/rng.ts";
 import {
   nodeOf,
+  openPage,
   type Page,
   pick,
   quoted,
@@ -28,6 +30,8 @@ import {
   waitNode,
   waitNodeChange,
   waitReady,
+  withBrowser,
+  withServe,
 } from "./browser.ts";
 
 /** A game to start from the form. */
@@ -459,4 +463,36 @@ export const againstTheAi = async (
   assertEquals(reloaded.transcript.game, setup.game);
   assertEquals(problems, [], "the page's errors");
   return { made, refused, loaded: loaded.id };
+};
+
+/**
+ * A test step per game: each in a fresh browser context of one browser, against one
+ * server, played by `againstTheAi` (the two end-to-end files share it).
+ */
+export const eachAgainstTheAi = async (
+  t: Deno.TestContext,
+  games: readonly Setup[],
+  what: string,
+): Promise<void> => {
+  await withServe([], (served) =>
+    withBrowser(async (browser) => {
+      for (const setup of games) {
+        await t.step(`${setup.game}: ${what}`, async () => {
+          const context = await browser.createBrowserContext();
+          try {
+            const { page, problems } = await openPage(context);
+            const round = await againstTheAi(
+              page,
+              problems,
+              served.url,
+              setup,
+              makeRng(setup.seed),
+            );
+            assert(round.made.length >= 2);
+          } finally {
+            await context.close();
+          }
+        });
+      }
+    }));
 };
