@@ -283,3 +283,23 @@ Deno.test("serve: jumping back to a chance move shows it; chance is not drawn ag
     await me.close();
   });
 });
+
+Deno.test("serve: a plugin named on the command line gets a page: its text and its moves", async () => {
+  await withServe(["tests/fixtures/subtraction.ts"], async (served) => {
+    const games = await (await fetch(new URL("/api/games", served.url))).json();
+    assert(games.some((g: { id: string }) => g.id === "subtraction"));
+    const created = await newGame(served.url, {
+      game: "subtraction",
+      options: { take: "3" },
+      players: [here, ai("alphabeta:4")],
+    });
+    const me = await connect(served.url, created.game, created.seat);
+    const start = me.position();
+    assertEquals(start.svg, undefined, "no picture: the page shows the text and buttons");
+    assert(start.text.length > 0);
+    assertEquals(start.legal.map((m) => m.picks), [[], [], []]);
+    me.send({ _tag: "Move", at: 0, move: start.legal[0].move });
+    await me.next(isPosition((p) => p.current === 2 && p.legal.length > 0), 0);
+    await me.close();
+  });
+});
