@@ -25,7 +25,6 @@ import { type Progress, search } from "../core/engine/engine.ts";
 import { alphabetaStrategy } from "../core/search/strategies.ts";
 import {
   goTo,
-  mainLine,
   redo,
   type SearchInfo,
   searchInfo,
@@ -102,11 +101,24 @@ type Control =
   | { readonly _tag: "Undo" | "Redo"; readonly conn: Conn }
   | { readonly _tag: "GoTo"; readonly conn: Conn; readonly node: number };
 
+/** A `Position` message. */
+type Position = Extract<ServerMessage, { readonly _tag: "Position" }>;
+
+/** What every browser's view of a position shares; each adds its sides, moves and nodes. */
+interface Shared {
+  readonly tm: Position["toMove"];
+  readonly legal: readonly LegalMove[];
+  readonly fields: Omit<
+    Position,
+    "_tag" | "mine" | "control" | "nodes" | "full" | "nodeCount" | "legal"
+  >;
+}
+
 /** The bar's scale for values that are not decisive: `v / (|v| + BAR_SCALE)`. */
 const BAR_SCALE = 10;
 
 /** A search's figures as the page shows them, from `mover`'s side. */
-export const searchView = (
+const searchView = (
   game: Game<unknown>,
   state: unknown,
   r: SearchResult,
@@ -177,6 +189,8 @@ export class Room {
   private readonly limits: RoomLimits;
   /** The position at the current node (kept in step with `session.current`). */
   private state: unknown;
+  /** The position before the current node's move (undefined at the start). */
+  private before: unknown;
   private readonly moves: [Queue.Queue<Pending>, Queue.Queue<Pending>];
   private controls: Control[] = [];
   /** Completes to interrupt the runner (a control arrived, or every browser left). */
@@ -211,7 +225,7 @@ export class Room {
     this.sides = setup.sides;
     this.seats = new Map(setup.seats.map((s) => [s.token, s]));
     this.limits = setup.limits;
-    this.state = stateAt(this.game, this.session);
+    this.setPosition();
     const ai = (p: Player) => {
       const side = this.sides[p];
       return side.kind === "ai" ? this.aiPlayer(p, side.spec) : undefined;
@@ -262,6 +276,7 @@ export class Room {
               Effect.sync(() => {
                 if (e._tag === "Moved") {
                   self.state = e.state;
+                  self.before = e.before;
                   self.positionChanged();
                 }
               }),
@@ -381,6 +396,15 @@ export class Room {
     });
   }
 
+  /** Replays the current node's position and the one before it (after a jump). */
+  private setPosition(): void {
+    const { current, nodes } = this.session;
+    this.state = stateAt(this.game, this.session);
+    this.before = current === 0
+      ? undefined
+      : stateAt(this.game, this.session, nodes[current].parent);
+  }
+
   /** Applies the controls that came in, in order. */
   private applyControls(): void {
     const controls = this.controls;
@@ -410,7 +434,7 @@ export class Room {
           break;
       }
       if (!done) continue;
-      this.state = stateAt(this.game, this.session);
+      this.setPosition();
       // Jumping to where an AI is to move, or chance whose outcome is known, waits for
       // Resume (the watcher is looking back; going forward follows the known outcome).
       const tm = this.game.toMove(this.state);
@@ -611,11 +635,12 @@ export class Room {
 
   /** Sends every browser its view of the position. */
   broadcast(): void {
+    const shared = this.shared();
     for (const c of this.conns) {
-      const p = this.position(c);
+      const p = this.position(c, shared);
       // A position that changed nothing for this browser is not sent again.
       const text = JSON.stringify({ ...p, nodes: undefined });
-      if (p._tag === "Position" && p.nodes.length === 0 && this.lastSent.get(c) === text) continue;
+      if (p.nodes.length === 0 && this.lastSent.get(c) === text) continue;
       this.lastSent.set(c, text);
       c.send(p);
     }
@@ -665,31 +690,23 @@ export class Room {
     this.broadcast();
   }
 
-  /** The position as one browser sees it. */
-  position(conn: Conn): ServerMessage {
+  /** What every browser's view of the position shares (computed once per change). */
+  private shared(): Shared {
     const game = this.game;
     const s = this.state;
     const session = this.session;
-    const current = session.current;
-    const node = session.nodes[current];
+    const node = session.nodes[session.current];
     const over = isOver(game, s);
     const tm = over ? null : game.toMove(s);
-    const canMove = tm !== null && tm !== CHANCE &&
-      (conn.seat?.sides[tm] === true ||
-        (!this.human(tm) && this.paused && conn.seat !== undefined));
-    const legal: LegalMove[] = canMove
-      ? game.moves(s).map((m) => ({
-        move: m,
-        notation: game.formatMove(s, m),
-        picks: game.picture?.picks(s, m) ?? [],
-      }))
-      : [];
-    const last = current === 0 ? undefined : { move: node.move, by: node.by };
-    const view = last === undefined ? {} : { last };
-    const parentState = current === 0 ? undefined : stateAt(game, session, node.parent);
-    const note = parentState === undefined
+    const legal: LegalMove[] = tm === null || tm === CHANCE ? [] : game.moves(s).map((m) => ({
+      move: m,
+      notation: game.formatMove(s, m),
+      picks: game.picture?.picks(s, m) ?? [],
+    }));
+    const view = session.current === 0 ? {} : { last: { move: node.move, by: node.by } };
+    const note = this.before === undefined
       ? undefined
-      : game.describeMove?.(parentState, node.move, s);
+      : game.describeMove?.(this.before, node.move, s);
     const outcome = over ? game.outcome(s) : undefined;
     const result = outcome !== undefined
       ? { winner: outcome.winner, margin: outcome.margin, reason: "end" }
@@ -697,35 +714,45 @@ export class Room {
       ? session.result
       : undefined;
     return {
+      tm,
+      legal,
+      fields: {
+        game: this.id,
+        kind: this.offered.entry.id,
+        options: session.options,
+        seed: session.seed,
+        players: session.players,
+        current: session.current,
+        ...(game.picture !== undefined ? { svg: game.picture.svg(s, view) } : {}),
+        text: game.render(s, view),
+        toMove: tm,
+        ...(note ? { lastNote: note } : {}),
+        ...(result !== undefined
+          ? { result: { ...result, text: describeResult(game, result) } }
+          : {}),
+        thinking: this.thinking,
+        paused: this.paused,
+        speed: this.speed,
+        analysing: this.analysing,
+        watchers: this.conns.size,
+      },
+    };
+  }
+
+  /** The position as one browser sees it: its sides, its moves, the nodes it lacks. */
+  private position(conn: Conn, shared: Shared): Position {
+    const { tm, legal, fields } = shared;
+    const canMove = tm !== null && tm !== CHANCE &&
+      (conn.seat?.sides[tm] === true ||
+        (!this.human(tm) && this.paused && conn.seat !== undefined));
+    return {
       _tag: "Position",
-      game: this.id,
-      kind: this.offered.entry.id,
-      options: session.options,
-      seed: session.seed,
-      players: session.players,
+      ...fields,
       mine: [conn.seat?.sides[0] === true, conn.seat?.sides[1] === true],
       control: conn.seat !== undefined,
       ...this.nodeViews(conn),
       nodeCount: this.session.nodes.length,
-      current,
-      ...(game.picture !== undefined ? { svg: game.picture.svg(s, view) } : {}),
-      text: game.render(s, view),
-      toMove: tm,
-      legal,
-      ...(note ? { lastNote: note } : {}),
-      ...(result !== undefined
-        ? { result: { ...result, text: describeResult(game, result) } }
-        : {}),
-      thinking: this.thinking,
-      paused: this.paused,
-      speed: this.speed,
-      analysing: this.analysing,
-      watchers: this.conns.size,
+      legal: canMove ? legal : [],
     };
-  }
-
-  /** The main line's length (moves), for listings. */
-  get plies(): number {
-    return mainLine(this.session).length - 1;
   }
 }

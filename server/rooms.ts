@@ -10,7 +10,7 @@ import { Effect, Result } from "../core/deps.ts";
 import { isOver } from "../core/game.ts";
 import { freshSeed } from "../core/players/agents.ts";
 import { formatSpec, parseSpec } from "../core/players/spec.ts";
-import { mainLine, newSession, type Session } from "../core/session.ts";
+import { mainLine, newSession, type Session, stateAt } from "../core/session.ts";
 import {
   decodeTranscript,
   exportTranscript,
@@ -274,8 +274,7 @@ export class Rooms {
     const t = exportTranscript(room.session);
     if (t.result.reason !== "unfinished") return t;
     // A game whose main line reached the end is finished, whatever interrupted it.
-    const s = room.game.initial();
-    const final = t.moves.reduce((st, m) => room.game.play(st, m.move), s);
+    const final = stateAt(room.game, room.session, mainLine(room.session).at(-1));
     const o = isOver(room.game, final) ? room.game.outcome(final) : undefined;
     return o === undefined
       ? t
