@@ -1,91 +1,100 @@
 /**
  * `deno task match GAME [--OPTION VALUE ...] --p1 SPEC --p2 SPEC --games N --seed S [--json]`
  *
- * An AI-vs-AI series. Game i (from 0) uses seed S+i, and the sides alternate: in odd
- * games --p2 moves first. Prints wins, draws and losses per player with a 95% confidence
- * interval on the score, mean game length, time per move, and the game's own statistics
- * (such as 2048's tiles reached); `--json` prints one JSON object instead.
+ * An AI-vs-AI series: the two-player case of `deno task tournament`. Games go in pairs:
+ * pair k plays opening k twice with the sides swapped (--p2 moves first in the second
+ * game); game i has seed S+i. Prints wins, draws and losses per player and per seat, the
+ * game pairs, Elo with its 95% interval, mean game length, time per move, and the game's
+ * own statistics (such as 2048's tiles reached); `--json` prints one JSON object instead.
+ * A one-player game against chance (2048) plays game i with seed S+i.
  *
  * @module
  */
 import { loadGame } from "../mod.ts";
 import { Effect } from "../core/deps.ts";
 import { CHANCE } from "../core/game.ts";
-import { runGame, type Transcript } from "../core/match.ts";
-import { agentFromSpec } from "../core/players/agents.ts";
 import { formatSpec } from "../core/players/spec.ts";
-import { DEFAULT_STRENGTHS } from "../core/plugin.ts";
-import { TranspositionTable } from "../core/search/tt.ts";
 import { Terminal } from "../core/terminal.ts";
+import { tallyResults } from "../core/tournament/results.ts";
+import { type GameRecord, OPENING_AGENT } from "../core/tournament/runner.ts";
+import { pairings, schedule, soloSchedule } from "../core/tournament/schedule.ts";
+import { scoreFromElo } from "../core/tournament/stats.ts";
 import {
   intFlag,
   num,
   parseCommandLine,
-  playerSpec,
   printHelp,
   reportFault,
   runMain,
-  strategiesFor,
   ttFlag,
   UsageError,
 } from "./cli.ts";
+import {
+  concurrencyFlag,
+  describeOpenings,
+  entrantsOf,
+  estimateText,
+  makeOpenings,
+  openingSource,
+  openStore,
+  progressLine,
+  readPlayers,
+  runSeries,
+  SERIES_FLAGS,
+  SERIES_USAGE,
+  throughput,
+  wdlText,
+} from "./series.ts";
 
 const USAGE = `Usage: deno task match GAME [--OPTION VALUE ...] --p1 SPEC --p2 SPEC
-                        [--games N] [--seed S] [--json]
-Plays an AI-vs-AI series. Game i (from 0) uses seed S+i; in odd games --p2 moves first.
-A one-player game against chance (2048) takes only --p1 and reports its statistics.
+                        [--games N] [flags]
+Plays an AI-vs-AI series in pairs of games: pair k plays opening k twice, the sides
+swapped (--p2 moves first in the second game); game i has seed S+i. A one-player game against
+chance (2048) takes only --p1, plays game i with seed S+i and reports its statistics.
+More than two players: deno task tournament.
 
   --p1 SPEC        the first competitor (default alphabeta:4)
   --p2 SPEC        the second competitor (default random)
   --games N        number of games (default 10)
-  --seed S         seed of game 0 (default 1)
-  --max-plies N    stop a game after N plies as unfinished (default 100000)
-  --json           one JSON object instead of text
-  --tt-mb N        transposition table size per player in MB (default 64)
-A replay of game i: deno task play GAME --p1 <who moved first> --p2 <other> --seed S+i
-(depth budgets replay exactly; time budgets depend on the machine's speed).
+${SERIES_USAGE}A replay of a game: its transcript is in DIR/games.jsonl with --out.
 `;
 
 const FLAGS = {
-  string: ["p1", "p2", "games", "seed", "max-plies", "tt-mb", "workers"],
+  string: ["p1", "p2", "games", ...SERIES_FLAGS],
   boolean: ["json"],
 } as const;
 
-/** The 95% Wilson score interval of a proportion. */
-export const wilson = (p: number, n: number): [number, number] => {
-  if (n === 0) return [0, 1];
-  const z = 1.959964;
-  const d = 1 + (z * z) / n;
-  const c = (p + (z * z) / (2 * n)) / d;
-  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return [Math.max(0, c - h), Math.min(1, c + h)];
+const round4 = (x: number) => Math.round(x * 10000) / 10000;
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/** Plies, chance moves and the time of the players' moves over the games. */
+const lengths = (records: readonly GameRecord[]) => {
+  let plies = 0, chanceMoves = 0, ms = 0;
+  for (const r of records) {
+    for (const m of r.transcript.moves) {
+      if (m.agent === OPENING_AGENT) continue;
+      if (m.by === CHANCE) chanceMoves++;
+      else (plies++, ms += m.ms);
+    }
+  }
+  const n = Math.max(1, records.length);
+  return {
+    meanPlies: round2(plies / n),
+    chanceMoves,
+    msPerMove: plies === 0 ? 0 : round2(ms / plies),
+    movesPerSecond: ms === 0 ? 0 : round2((plies / ms) * 1000),
+  };
 };
 
-interface Tally {
-  wins: number;
-  draws: number;
-  losses: number;
-  unfinished: number;
-  moves: number;
-  ms: number;
-}
-
-const tally = (): Tally => ({ wins: 0, draws: 0, losses: 0, unfinished: 0, moves: 0, ms: 0 });
-
-const summary = (t: Tally) => {
-  const n = t.wins + t.draws + t.losses;
-  const score = n === 0 ? 0 : (t.wins + t.draws / 2) / n;
-  const [lo, hi] = wilson(score, n);
-  return {
-    wins: t.wins,
-    draws: t.draws,
-    losses: t.losses,
-    unfinished: t.unfinished,
-    score: Math.round(score * 10000) / 10000,
-    score95: [Math.round(lo * 10000) / 10000, Math.round(hi * 10000) / 10000],
-    moves: t.moves,
-    msPerMove: t.moves === 0 ? 0 : Math.round((t.ms / t.moves) * 100) / 100,
-  };
+/** The mean of the games' own statistics (2048's score and tiles). */
+const meanStats = (records: readonly GameRecord[]): Record<string, number> => {
+  const sums: Record<string, number> = {};
+  for (const r of records) {
+    for (const [k, v] of Object.entries(r.transcript.stats ?? {})) sums[k] = (sums[k] ?? 0) + v;
+  }
+  return Object.fromEntries(
+    Object.entries(sums).map(([k, v]) => [k, round4(v / Math.max(1, records.length))]),
+  );
 };
 
 const main = Effect.gen(function* () {
@@ -93,16 +102,8 @@ const main = Effect.gen(function* () {
   const term = yield* Terminal;
   if (flags.help === true) return yield* printHelp(USAGE, positional[0]);
   if (positional.length !== 1) return yield* new UsageError({ message: "name one game" });
-  const opened = yield* loadGame(positional[0], gameOptions);
-  const { game, plugin } = opened;
-  const strategies = strategiesFor(plugin);
-  const strengths = plugin.strengths ?? DEFAULT_STRENGTHS;
-  const specA = yield* playerSpec(
-    "p1",
-    typeof flags.p1 === "string" ? flags.p1 : "alphabeta:4",
-    strategies,
-    strengths,
-  );
+  const loaded = yield* loadGame(positional[0], gameOptions);
+  const { game, plugin } = loaded;
   // A solo game (2048: only player 0 moves, against chance) has one player: --p1.
   const solo = game.solo === true;
   if (solo && flags.p2 !== undefined) {
@@ -110,189 +111,176 @@ const main = Effect.gen(function* () {
       message: `${plugin.id} has one player (its opponent is chance): give only --p1`,
     });
   }
-  const specB = solo ? specA : yield* playerSpec(
-    "p2",
-    typeof flags.p2 === "string" ? flags.p2 : "random",
-    strategies,
-    strengths,
-  );
-  if (specA.kind === "human" || specB.kind === "human") {
-    return yield* new UsageError({ message: "a match is between AIs; use play for a human" });
-  }
+  const specs = yield* readPlayers(loaded, [
+    { flag: "p1", text: typeof flags.p1 === "string" ? flags.p1 : "alphabeta:4" },
+    ...(solo ? [] : [{ flag: "p2", text: typeof flags.p2 === "string" ? flags.p2 : "random" }]),
+  ]);
+  const names = specs.map(formatSpec);
   const games = yield* intFlag(flags, "games", 10, 1, 1_000_000);
   const seed = yield* intFlag(flags, "seed", 1, 0, 2 ** 31 - 1);
   const maxPlies = yield* intFlag(flags, "max-plies", 100_000, 1, 10_000_000);
   const ttMb = yield* ttFlag(flags);
+  const concurrency = yield* concurrencyFlag(flags);
+  if (solo && (flags.openings !== undefined || flags.book !== undefined)) {
+    return yield* new UsageError({
+      message: `${plugin.id} is played against chance from the start: no openings`,
+    });
+  }
+  const source = solo ? { kind: "none" as const } : yield* openingSource(flags);
   const json = flags.json === true;
-  const names = [formatSpec(specA), formatSpec(specB)] as const;
-  const tables = game.key === undefined
-    ? [undefined, undefined]
-    : [new TranspositionTable(ttMb), new TranspositionTable(ttMb)];
-  const tallies = [tally(), tally()];
-  const seats = [
-    { wins: 0, draws: 0, losses: 0 },
-    { wins: 0, draws: 0, losses: 0 },
-  ];
-  const stats: Record<string, number> = {};
-  let plies = 0, chanceMoves = 0, finished = 0, totalMs = 0, played = 0;
-  const progress = !json && Deno.stderr.isTerminal();
-  const started = performance.now();
-  let interrupted = false;
-  let failed: string | undefined, trace: string | undefined;
-  const transcripts: Transcript[] = [];
+  const rounds = Math.ceil(games / 2);
+  const openings = yield* makeOpenings(game, source, seed);
+  const fixtures = solo
+    ? soloSchedule(games, seed)
+    : schedule(2, "round-robin", rounds, seed).slice(0, games);
+  const store = typeof flags.out === "string"
+    ? yield* openStore(flags.out, {
+      series: "match",
+      game: loaded.specifier,
+      options: loaded.options,
+      players: names,
+      openings: describeOpenings(source),
+      seed,
+      maxPlies,
+      ttMb,
+    })
+    : undefined;
+  const known = new Set(fixtures.map((f) => f.id));
+  const done = (store?.done ?? []).filter((r) => known.has(r.id));
+  const progress = progressLine(!json && Deno.stderr.isTerminal());
   if (!json) {
     yield* term.print(
       `Playing ${games} game${games === 1 ? "" : "s"} of ${plugin.name}: ${names[0]}` +
-        (solo ? "" : ` vs ${names[1]}, sides alternating`) +
-        ` (Ctrl-C stops and reports the finished games)\n`,
+        (solo
+          ? `, seeds ${seed}-${seed + games - 1}`
+          : ` vs ${names[1]} in pairs, sides swapped; openings ${describeOpenings(source)} ` +
+            `seed ${seed}`) +
+        `, ${concurrency} at once (Ctrl-C stops and reports the finished games)\n`,
     );
   }
-
-  for (let i = 0; i < games; i++) {
-    if (yield* term.interrupted) {
-      interrupted = true;
-      break;
-    }
-    const swap = !solo && i % 2 === 1; // competitor A plays player 1 in odd games
-    const seat = (c: 0 | 1) => (swap ? 1 - c : c) as 0 | 1;
-    tables[0]?.clear();
-    tables[1]?.clear();
-    const agentA = agentFromSpec<unknown>(specA, strategies, { ttMb, tt: tables[0] });
-    const agentB = agentFromSpec<unknown>(specB, strategies, { ttMb, tt: tables[1] });
-    const ran = yield* runGame(game, swap ? [agentB, agentA] : [agentA, agentB], {
-      gameId: opened.specifier,
-      options: opened.options,
-      seed: seed + i,
-      maxPlies,
-      interrupted: term.interrupted,
-      interruption: term.interruption,
-    });
-    const { transcript } = ran;
-    played++;
-    transcripts.push(transcript);
-    const r = transcript.result;
-    if (r.reason === "interrupted") interrupted = true;
-    if (r.reason === "error") {
-      failed = r.error ?? "a search failed";
-      trace = ran.trace;
-    }
-    for (const c of [0, 1] as const) {
-      const t = tallies[c];
-      const p = seat(c);
-      for (const m of transcript.moves) {
-        if (m.by === p) {
-          t.moves++;
-          t.ms += m.ms;
-        }
-      }
-      if (r.reason === "end" || r.reason === "illegal move" || r.reason === "gave up") {
-        if (r.winner === null) t.draws++;
-        else if (r.winner === p) t.wins++;
-        else t.losses++;
-      } else t.unfinished++;
-    }
-    if (r.reason === "end") {
-      finished++;
-      const s0 = seats[0], s1 = seats[1];
-      if (r.winner === null) (s0.draws++, s1.draws++);
-      else if (r.winner === 0) (s0.wins++, s1.losses++);
-      else (s1.wins++, s0.losses++);
-    }
-    for (const m of transcript.moves) {
-      if (m.by === CHANCE) chanceMoves++;
-      else {
-        plies++;
-        totalMs += m.ms;
-      }
-    }
-    for (const [k, v] of Object.entries(transcript.stats ?? {})) stats[k] = (stats[k] ?? 0) + v;
-    if (progress && performance.now() - started > 2000) {
-      const a = tallies[0];
-      yield* Effect.sync(() =>
-        Deno.stderr.writeSync(
-          new TextEncoder().encode(
-            `\rgame ${i + 1}/${games}: ${names[0]} ${a.wins}-${a.draws}-${a.losses} ` +
-              `${names[1]}   `,
-          ),
-        )
-      );
-    }
-    if (interrupted || failed !== undefined) break;
-  }
-  if (progress && performance.now() - started > 2000) {
-    yield* Effect.sync(() => Deno.stderr.writeSync(new TextEncoder().encode("\r\x1b[K")));
-  }
-  const meanStats = Object.fromEntries(
-    Object.entries(stats).map(([k, v]) => [k, Math.round((v / played) * 10000) / 10000]),
-  );
-  const wall = performance.now() - started;
-  const report = {
-    game: opened.specifier,
-    options: opened.options,
+  const end = yield* runSeries({
+    loaded,
+    entrants: entrantsOf(loaded, specs),
+    fixtures,
+    openings,
+    done,
+    concurrency,
+    maxPlies,
+    ttMb,
+    onGame: (record, all) => {
+      store?.append(record);
+      if (!solo) {
+        const p = tallyResults(names, [[0, 1]], all, 1).pairings[0];
+        progress.show(`game ${all.length}/${games}: ${names[0]} ${wdlText(p.wdl)} ${names[1]}`);
+      } else progress.show(`game ${all.length}/${games}`);
+      return false;
+    },
+  });
+  progress.clear();
+  const records = end.records;
+  const stats = meanStats(records);
+  const common = {
+    game: loaded.specifier,
+    options: loaded.options,
     seed,
-    games: played,
-    interrupted,
+    games: records.length,
+    interrupted: end.interrupted,
     players: { p1: names[0], p2: solo ? null : names[1] },
-    // Wins and losses mean nothing against chance: a solo game reports its statistics.
-    ...(solo ? {} : {
-      results: { p1: summary(tallies[0]), p2: summary(tallies[1]) },
-      bySeat: { [game.players[0]]: seats[0], [game.players[1]]: seats[1] },
-    }),
-    finished,
-    meanPlies: played === 0 ? 0 : Math.round((plies / played) * 100) / 100,
-    chanceMoves,
-    msPerMove: plies === 0 ? 0 : Math.round((totalMs / plies) * 100) / 100,
-    movesPerSecond: totalMs === 0 ? 0 : Math.round((plies / totalMs) * 1000 * 100) / 100,
-    wallSeconds: Math.round(wall / 10) / 100,
-    ...(Object.keys(meanStats).length > 0 ? { stats: meanStats } : {}),
   };
-  // A plugin failed (or a search could not run): the games before are reported, exit 1.
-  const code = failed === undefined ? 0 : 1;
-  if (failed !== undefined) yield* reportFault(failed, trace);
-  if (json) {
-    yield* term.print(
-      JSON.stringify(failed === undefined ? report : { ...report, error: failed }) + "\n",
-    );
-    return code;
-  }
-  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  const line = (name: string, s: ReturnType<typeof summary>) =>
-    `  ${name.padEnd(22)} ${String(s.wins).padStart(5)} ${String(s.draws).padStart(5)} ${
-      String(s.losses).padStart(5)
-    }   ${pct(s.score).padStart(6)} [${pct(s.score95[0])}, ${pct(s.score95[1])}]   ${
-      s.msPerMove.toFixed(2)
-    } ms/move`;
-  const statsLine = Object.keys(meanStats).length > 0
+  const tail = {
+    ...lengths(records),
+    ...throughput(end, concurrency),
+    ...(Object.keys(stats).length > 0 ? { stats } : {}),
+  };
+  let text: string;
+  let report: Record<string, unknown>;
+  const statsLine = Object.keys(stats).length > 0
     ? `  mean of the game's statistics: ${
-      Object.entries(meanStats).map(([k, v]) => `${k} ${v}`).join(", ")
+      Object.entries(stats).map(([k, v]) => `${k} ${v}`).join(", ")
     }\n`
     : "";
-  const lengths =
-    `  mean length ${report.meanPlies} moves${
-      chanceMoves > 0 ? ` (+${num(chanceMoves / Math.max(1, played))} chance)` : ""
-    }, ${report.msPerMove} ms per move, ${report.movesPerSecond} moves/s, ` +
-    `${report.wallSeconds} s in all\n`;
-  const range = `${played} games${interrupted ? " (interrupted)" : ""}, seeds ${seed}-${
-    seed + played - 1
-  }`;
+  const lengthLine = (l: ReturnType<typeof lengths>) =>
+    `  mean length ${l.meanPlies} moves${
+      l.chanceMoves > 0 ? ` (+${num(l.chanceMoves / Math.max(1, records.length))} chance)` : ""
+    }, ${l.msPerMove} ms per move, ${l.movesPerSecond} moves/s, ` +
+    `${round2(end.wallMs / 1000)} s in all\n`;
   if (solo) {
-    yield* term.print(
-      `${plugin.name}: ${game.players[0]} ${names[0]} against chance, ${range}\n` + lengths +
-        statsLine,
-    );
-    return code;
+    report = { ...common, finished: records.length, ...tail };
+    text =
+      `${plugin.name}: ${game.players[0]} ${names[0]} against chance, ${records.length} games` +
+      `${end.interrupted ? " (interrupted)" : ""}, seeds ${seed}-${seed + games - 1}\n` +
+      lengthLine(lengths(records)) + statsLine;
+  } else {
+    const r = tallyResults(names, pairings(2, "round-robin"), records, 1);
+    const pair = r.pairings[0];
+    const one = (p: 0 | 1) => {
+      const pl = r.players[p];
+      const e = pair?.elo;
+      // The score and its 95% interval, from the Elo estimate over game pairs.
+      const [score, lo, hi] = e === undefined
+        ? [0, 0, 1]
+        : p === 0
+        ? [e.score, scoreFromElo(e.low), scoreFromElo(e.high)]
+        : [1 - e.score, 1 - scoreFromElo(e.high), 1 - scoreFromElo(e.low)];
+      return {
+        wins: pl.wdl.wins,
+        draws: pl.wdl.draws,
+        losses: pl.wdl.losses,
+        score: round4(score),
+        score95: [round4(lo), round4(hi)],
+        msPerMove: pl.msPerMove,
+      };
+    };
+    report = {
+      ...common,
+      openings: describeOpenings(source),
+      distinctOpenings: openings.distinct(),
+      results: { p1: one(0), p2: one(1) },
+      bySeat: {
+        [game.players[0]]: { wins: r.seats.first, draws: r.seats.draws, losses: r.seats.second },
+        [game.players[1]]: { wins: r.seats.second, draws: r.seats.draws, losses: r.seats.first },
+      },
+      pentanomial: pair?.pentanomial ?? [0, 0, 0, 0, 0],
+      elo: pair?.elo ?? null,
+      adjudicated: r.adjudicated,
+      repeated: r.repeated,
+      ...tail,
+    };
+    const line = (flag: string, name: string, s: ReturnType<typeof one>) =>
+      `  ${`${flag} ${name}`.padEnd(24)} ${String(s.wins).padStart(5)} ${
+        String(s.draws).padStart(5)
+      } ${String(s.losses).padStart(5)}   ${(s.score * 100).toFixed(1).padStart(5)}% [${
+        (s.score95[0] * 100).toFixed(1)
+      }%, ${(s.score95[1] * 100).toFixed(1)}%]   ${s.msPerMove.toFixed(2)} ms/move`;
+    const res = report.results as { p1: ReturnType<typeof one>; p2: ReturnType<typeof one> };
+    text = `${plugin.name}: ${records.length} games${end.interrupted ? " (interrupted)" : ""}, ` +
+      `${
+        pair === undefined ? 0 : pair.pentanomial.reduce((a, b) => a + b, 0)
+      } pairs, seed ${seed}\n` +
+      `  ${"player".padEnd(24)}  wins draws losses   score  95% interval (from the pairs)\n` +
+      line("--p1", names[0], res.p1) + "\n" + line("--p2", names[1], res.p2) + "\n" +
+      (pair === undefined
+        ? ""
+        : `  Elo of --p1: ${estimateText(pair.elo)}, LOS ${
+          (pair.elo.los * 100).toFixed(1)
+        }%; game pairs scoring 0, ½, 1, 1½, 2: ${pair.pentanomial.join(" ")}\n`) +
+      `  by seat: ${game.players[0]} ${r.seats.first}-${r.seats.draws}-${r.seats.second}, ` +
+      `${
+        game.players[1]
+      } ${r.seats.second}-${r.seats.draws}-${r.seats.first} (wins-draws-losses)\n` +
+      (r.adjudicated > 0 ? `  stopped at the move limit (draws): ${r.adjudicated}\n` : "") +
+      (r.repeated.length > 0
+        ? `  repeated games: ${r.repeated.length} (the same moves as an earlier game)\n`
+        : "") +
+      lengthLine(lengths(records)) + statsLine;
   }
-  yield* term.print(
-    `${plugin.name}: ${range}, sides alternating\n` +
-      `  ${"player".padEnd(22)}  wins draws losses   score  95% interval\n` +
-      line(`--p1 ${names[0]}`, summary(tallies[0])) + "\n" +
-      line(`--p2 ${names[1]}`, summary(tallies[1])) + "\n" +
-      `  by seat: ${game.players[0]} ${seats[0].wins}-${seats[0].draws}-${seats[0].losses}, ` +
-      `${game.players[1]} ${seats[1].wins}-${seats[1].draws}-${
-        seats[1].losses
-      } (wins-draws-losses)\n` +
-      (finished < played ? `  unfinished games: ${played - finished}\n` : "") + lengths + statsLine,
-  );
+  if (store !== undefined) store.write("results.json", JSON.stringify(report, null, 2) + "\n");
+  const code = end.fault === undefined ? 0 : 1;
+  if (end.fault !== undefined) {
+    yield* reportFault(end.fault.message, end.fault.trace);
+    report = { ...report, error: end.fault.message };
+  }
+  yield* term.print(json ? JSON.stringify(report) + "\n" : text);
   return code;
 });
 

@@ -129,24 +129,68 @@ Deno.test("analyze --solve: the exact value of Nim", async () => {
   assertStringIncludes(j.valueText, "first wins");
 });
 
-Deno.test("match --json: results per player with intervals, lengths, times", async () => {
+Deno.test("match --json: results per player and per pair, Elo, lengths, times", async () => {
   const args = ["tictactoe", "--p1", "alphabeta:9", "--p2", "random", "--games", "6", "--json"];
-  const r = await runScript("scripts/match.ts", [...args, "--seed", "5"]);
+  const r = await runScript("scripts/match.ts", [...args, "--openings", "none", "--seed", "5"]);
   assertEquals(r.code, 0, r.stderr);
   const j = JSON.parse(r.stdout);
   assertEquals(j.games, 6);
-  assertEquals(j.results.p1.losses, 0);
+  assertEquals(j.openings, "none");
+  assertEquals(j.results.p1.losses, 0, "perfect play never loses from the start");
   assertEquals(j.results.p1.wins + j.results.p1.draws, 6);
   assertEquals(j.results.p2.wins, 0);
+  assertEquals(j.pentanomial.reduce((a: number, b: number) => a + b, 0), 3, "3 game pairs");
+  assertEquals(j.pentanomial.slice(0, 2), [0, 0], "no pair below a draw for perfect play");
   assert(
     j.results.p1.score95[0] <= j.results.p1.score && j.results.p1.score <= j.results.p1.score95[1],
   );
+  assert(j.elo.low <= j.elo.elo && j.elo.elo <= j.elo.high);
   assert(j.meanPlies >= 5);
   assertEquals(r.stderr, "", "no progress line when the output is piped");
   // Deterministic: the same seeds give the same results.
-  const again = JSON.parse((await runScript("scripts/match.ts", [...args, "--seed", "5"])).stdout);
+  const again = JSON.parse(
+    (await runScript("scripts/match.ts", [...args, "--openings", "none", "--seed", "5"])).stdout,
+  );
   assertEquals(again.results.p1.wins, j.results.p1.wins);
   assertEquals(again.meanPlies, j.meanPlies);
+});
+
+Deno.test("match: deterministic players repeat their games from one start, not from openings", async () => {
+  const args = [
+    "kalah",
+    "--pits",
+    "4",
+    "--stones",
+    "3",
+    "--p1",
+    "alphabeta:3",
+    "--p2",
+    "alphabeta:2",
+  ];
+  const plain = await runScript("scripts/match.ts", [
+    ...args,
+    "--games",
+    "6",
+    "--openings",
+    "none",
+    "--json",
+  ]);
+  assertEquals(plain.code, 0, plain.stderr);
+  const p = JSON.parse(plain.stdout);
+  // Three pairs from the same start: the second and third repeat the first, game for game.
+  assertEquals(p.repeated.map((x: { id: string; sameAs: string }) => `${x.id}=${x.sameAs}`), [
+    "r1-p0-a=r0-p0-a",
+    "r1-p0-b=r0-p0-b",
+    "r2-p0-a=r0-p0-a",
+    "r2-p0-b=r0-p0-b",
+  ]);
+  const text = await runScript("scripts/match.ts", [...args, "--games", "6", "--openings", "none"]);
+  assertStringIncludes(text.stdout, "repeated games: 4");
+  const opened = await runScript("scripts/match.ts", [...args, "--games", "6", "--json"]);
+  const o = JSON.parse(opened.stdout);
+  assertEquals(o.openings, "random:4");
+  assertEquals(o.distinctOpenings, 3);
+  assertEquals(o.repeated, [], "distinct openings give distinct games");
 });
 
 Deno.test("match on a solo game (2048): one player, no sides, the game's statistics", async () => {

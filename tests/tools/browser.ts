@@ -253,6 +253,17 @@ export const waitReady = async (page: Page): Promise<void> => {
   await page.waitForSelector('body[data-ready="1"]');
 };
 
+/**
+ * Runs `action`, which makes the page navigate by itself (a form's answer, a loaded file),
+ * and waits until the new document is loaded and drawn. The navigation is awaited through
+ * the browser's lifecycle events, begun before the action: a wait evaluated in the page
+ * while its document is replaced can miss the new one.
+ */
+export const navigates = async (page: Page, action: () => Promise<unknown>): Promise<void> => {
+  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), action()]);
+  await waitReady(page);
+};
+
 /** Opens `url` and waits until the game is drawn. */
 export const gotoGame = async (page: Page, url: string): Promise<void> => {
   await page.goto(url);

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertNotEquals, assertStringIncludes } from "@std/assert";
 import type { Game } from "../../core/game.ts";
 import { KEY_PREFIX } from "../../core/picture.ts";
 import type { Rng } from "../../core/rng.ts";
@@ -20,6 +20,7 @@ import type { GamePlugin } from "../../core/plugin.ts";
 import { builtins } from "../../plugins/registry.ts";
 import { makeRng } from "../../core/rng.ts";
 import {
+  navigates,
   nodeOf,
   openPage,
   type Page,
@@ -104,14 +105,8 @@ export const startFromForm = async (page: Page, base: string, setup: Setup): Pro
     }
   }
   await setField(page, '#new-game input[name="seed"]', String(setup.seed));
-  await page.click("#start");
-  await page.waitForFunction(() => {
-    const g = globalThis as unknown as {
-      location: { search: string };
-      document: { body: { dataset: Record<string, string | undefined> } };
-    };
-    return g.location.search.includes("game=") && g.document.body.dataset.ready === "1";
-  });
+  await navigates(page, () => page.click("#start"));
+  assert(new URL(page.url()).searchParams.has("game"), "the form opened a game");
   return routeOf(page.url());
 };
 
@@ -441,23 +436,17 @@ export const againstTheAi = async (
     await Deno.writeTextFile(file, saved.text);
     const input = await page.$("input#load-file");
     assert(input !== null, "the page has input#load-file");
-    await (input as unknown as { uploadFile(p: string): Promise<void> }).uploadFile(file);
-    await page.waitForFunction(
-      (old: string) => {
-        const g = globalThis as unknown as {
-          location: { search: string };
-          document: { body: { dataset: Record<string, string | undefined> } };
-        };
-        const id = new URLSearchParams(g.location.search).get("game");
-        return id !== null && id !== old && g.document.body.dataset.ready === "1";
-      },
-      {},
-      opened.id,
-    );
+    const upload = input as unknown as { uploadFile(p: string): Promise<void> };
+    await navigates(page, () => upload.uploadFile(file)).catch(async (e) => {
+      throw new Error(`the loaded file opened no game: ${await textOf(page, "#message")}`, {
+        cause: e,
+      });
+    });
   } finally {
     await Deno.remove(file);
   }
   const loaded = routeOf(page.url());
+  assertNotEquals(loaded.id, opened.id, "the loaded game is a new game");
   const reloaded = await replayed(page);
   assertEquals(lines(reloaded.transcript), lines(savedGame.transcript), "the loaded game");
   assertEquals(reloaded.transcript.game, setup.game);

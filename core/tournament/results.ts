@@ -1,0 +1,219 @@
+/**
+ * A tournament's results from its finished games: W/D/L per pairing and per side, game
+ * pairs (pentanomial counts), Elo differences with intervals and likelihood of
+ * superiority, maximum-likelihood ratings, and the games that repeated another.
+ *
+ * @module
+ */
+import type { GameRecord } from "./runner.ts";
+import { OPENING_AGENT } from "./runner.ts";
+import {
+  type EloEstimate,
+  eloFromPentanomial,
+  eloFromWdl,
+  fitRatings,
+  type PairingScore,
+  type Pentanomial,
+  type Ratings,
+  type Wdl,
+} from "./stats.ts";
+
+/** One pairing's results, from its first player's view. */
+export interface PairingResult {
+  /** The two players (indices): `a` first, the view of every count. */
+  readonly players: readonly [number, number];
+  /** Games played. */
+  readonly games: number;
+  /** `a`'s wins, draws and losses. */
+  readonly wdl: Wdl;
+  /** The same with `a` playing the game's first player, then its second. */
+  readonly bySide: readonly [Wdl, Wdl];
+  /** Complete game pairs (one opening, sides swapped), by `a`'s points in the pair. */
+  readonly pentanomial: Pentanomial;
+  /**
+   * Elo of `a` over `b`: from the game pairs when there are any (the two games of a pair
+   * share an opening and are not independent), otherwise from the games.
+   */
+  readonly elo: EloEstimate;
+  /** The same from the games as if they were independent (for comparison). */
+  readonly eloGames: EloEstimate;
+}
+
+/** A player's totals. */
+export interface PlayerResult {
+  /** The player's name (spec). */
+  readonly name: string;
+  /** Games played. */
+  readonly games: number;
+  /** Points (a win 1, a draw ½). */
+  readonly points: number;
+  /** Its wins, draws and losses over all games. */
+  readonly wdl: Wdl;
+  /** Mean milliseconds per move it chose. */
+  readonly msPerMove: number;
+}
+
+/** A game whose moves and players are those of an earlier game. */
+export interface Repeat {
+  /** The game. */
+  readonly id: string;
+  /** The earlier game it repeats. */
+  readonly sameAs: string;
+}
+
+/** Everything a tournament reports. */
+export interface TournamentResults {
+  /** The players' totals, in the tournament's order. */
+  readonly players: readonly PlayerResult[];
+  /** Every pairing that played. */
+  readonly pairings: readonly PairingResult[];
+  /** Ratings fitted by maximum likelihood, anchored on `anchor` (Elo 0). */
+  readonly ratings: Ratings & { readonly anchor: number };
+  /** `score[i][j]`: i's points against j per game; undefined when they did not meet. */
+  readonly score: readonly (readonly (number | undefined)[])[];
+  /** `games[i][j]`: games between i and j. */
+  readonly games: readonly (readonly number[])[];
+  /** Games in all. */
+  readonly total: number;
+  /** Results by seat: the first player's wins, draws, the second player's wins. */
+  readonly seats: { readonly first: number; readonly draws: number; readonly second: number };
+  /** Games stopped at the move limit (counted as draws). */
+  readonly adjudicated: number;
+  /** Games that repeated an earlier one move for move. */
+  readonly repeated: readonly Repeat[];
+  /** Mean plies per game (chance moves and openings included). */
+  readonly meanPlies: number;
+}
+
+const emptyWdl = (): { wins: number; draws: number; losses: number } => ({
+  wins: 0,
+  draws: 0,
+  losses: 0,
+});
+
+/** The points (0, ½ or 1) of the entrant playing `seat` in a game. */
+export const pointsOf = (record: GameRecord, seat: 0 | 1): number => {
+  const w = record.transcript.result.winner;
+  return w === null ? 0.5 : w === seat ? 1 : 0;
+};
+
+const add = (t: { wins: number; draws: number; losses: number }, points: number) => {
+  if (points === 1) t.wins++;
+  else if (points === 0) t.losses++;
+  else t.draws++;
+};
+
+/** The seat (0 or 1) entrant `p` held in a game. */
+const seatOf = (r: GameRecord, p: number): 0 | 1 => (r.seats[0] === p ? 0 : 1);
+
+/**
+ * The results of `records` among `names` (pairings as `pairings` lists them), ratings
+ * anchored on `anchor`.
+ */
+export const tallyResults = (
+  names: readonly string[],
+  pairings: readonly (readonly [number, number])[],
+  records: readonly GameRecord[],
+  anchor: number,
+): TournamentResults => {
+  const n = names.length;
+  // In schedule order, whatever order the games finished in (a repeat follows its original).
+  records = [...records].sort((x, y) =>
+    x.round - y.round || x.pairing - y.pairing || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)
+  );
+  const byPairing = pairings.map(() => [] as GameRecord[]);
+  for (const r of records) byPairing[r.pairing]?.push(r);
+
+  const pairingResults: PairingResult[] = [];
+  const scores: PairingScore[] = [];
+  const score = names.map(() => names.map((): number | undefined => undefined));
+  const games = names.map(() => names.map(() => 0));
+  for (const [i, [a, b]] of pairings.entries()) {
+    const rs = byPairing[i];
+    if (rs.length === 0) continue;
+    const wdl = emptyWdl();
+    const bySide = [emptyWdl(), emptyWdl()] as const;
+    const pent: [number, number, number, number, number] = [0, 0, 0, 0, 0];
+    const pairs = new Map<number, number[]>();
+    let points = 0;
+    for (const r of rs) {
+      const seat = seatOf(r, a);
+      const p = pointsOf(r, seat);
+      points += p;
+      add(wdl, p);
+      add(bySide[seat], p);
+      pairs.set(r.round, [...(pairs.get(r.round) ?? []), p]);
+    }
+    for (const ps of pairs.values()) if (ps.length === 2) pent[(ps[0] + ps[1]) * 2]++;
+    const eloGames = eloFromWdl(wdl);
+    const complete = pent.reduce((x, y) => x + y, 0);
+    pairingResults.push({
+      players: [a, b],
+      games: rs.length,
+      wdl,
+      bySide,
+      pentanomial: pent,
+      elo: complete > 0 ? eloFromPentanomial(pent) : eloGames,
+      eloGames,
+    });
+    scores.push({ a, b, games: rs.length, points });
+    score[a][b] = points / rs.length;
+    score[b][a] = 1 - points / rs.length;
+    games[a][b] = games[b][a] = rs.length;
+  }
+
+  const players: PlayerResult[] = names.map((name, p) => {
+    const wdl = emptyWdl();
+    let moves = 0, ms = 0;
+    for (const r of records) {
+      if (r.seats[0] !== p && r.seats[1] !== p) continue;
+      const seat = seatOf(r, p);
+      add(wdl, pointsOf(r, seat));
+      for (const m of r.transcript.moves) {
+        if (m.by === seat && m.agent !== OPENING_AGENT) (moves++, ms += m.ms);
+      }
+    }
+    const played = wdl.wins + wdl.draws + wdl.losses;
+    return {
+      name,
+      games: played,
+      points: wdl.wins + wdl.draws / 2,
+      wdl,
+      msPerMove: moves === 0 ? 0 : Math.round((ms / moves) * 100) / 100,
+    };
+  });
+
+  const seats = { first: 0, draws: 0, second: 0 };
+  let adjudicated = 0, plies = 0;
+  const seen = new Map<string, string>();
+  const repeated: Repeat[] = [];
+  for (const r of records) {
+    const w = r.transcript.result.winner;
+    if (w === 0) seats.first++;
+    else if (w === 1) seats.second++;
+    else seats.draws++;
+    if (r.transcript.result.reason === "move limit") adjudicated++;
+    plies += r.transcript.moves.length;
+    const key = `${r.seats.join(" ")}|${r.transcript.moves.map((m) => m.move).join(",")}`;
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, r.id);
+    else repeated.push({ id: r.id, sameAs: first });
+  }
+
+  const played = names.map((_, p) => players[p].games > 0);
+  const ratings = played.every((x) => x) && scores.length > 0
+    ? fitRatings(n, scores, anchor)
+    : { elo: names.map(() => 0), error: names.map(() => Infinity), prior: false };
+  return {
+    players,
+    pairings: pairingResults,
+    ratings: { ...ratings, anchor },
+    score,
+    games,
+    total: records.length,
+    seats,
+    adjudicated,
+    repeated,
+    meanPlies: records.length === 0 ? 0 : Math.round((plies / records.length) * 100) / 100,
+  };
+};

@@ -1,0 +1,235 @@
+/**
+ * `deno task sprt GAME --new SPEC --base SPEC [--elo0 0] [--elo1 5] [--alpha 0.05]
+ * [--beta 0.05] [--max-games N] [tournament flags]`
+ *
+ * A sequential probability ratio test of `--new` against `--base` on game pairs (one
+ * opening, sides swapped): the pentanomial GSPRT fishtest uses, with logistic Elo. It
+ * stops as soon as the log-likelihood ratio crosses a bound: H1 (new is at least elo1
+ * stronger) or H0 (at most elo0).
+ *
+ * @module
+ */
+import { loadGame } from "../mod.ts";
+import { Effect } from "../core/deps.ts";
+import { formatSpec } from "../core/players/spec.ts";
+import { Terminal } from "../core/terminal.ts";
+import { tallyResults } from "../core/tournament/results.ts";
+import type { GameRecord } from "../core/tournament/runner.ts";
+import { pairings, schedule } from "../core/tournament/schedule.ts";
+import {
+  llrPentanomial,
+  type Pentanomial,
+  sprtBounds,
+  sprtVerdict,
+} from "../core/tournament/stats.ts";
+import {
+  intFlag,
+  parseCommandLine,
+  printHelp,
+  reportFault,
+  runMain,
+  ttFlag,
+  UsageError,
+} from "./cli.ts";
+import {
+  concurrencyFlag,
+  describeOpenings,
+  entrantsOf,
+  estimateText,
+  makeOpenings,
+  openingSource,
+  openStore,
+  progressLine,
+  readPlayers,
+  runSeries,
+  SERIES_FLAGS,
+  SERIES_USAGE,
+  throughput,
+} from "./series.ts";
+
+const USAGE = `Usage: deno task sprt GAME [--OPTION VALUE ...] --new SPEC --base SPEC [flags]
+A sequential probability ratio test on game pairs (the pentanomial GSPRT of fishtest,
+logistic Elo): plays pairs of games (one opening, sides swapped) until the log-likelihood
+ratio (LLR) crosses a bound, accepting H1 (new is elo1 stronger) or H0 (elo0).
+
+  --new SPEC       the player tested
+  --base SPEC      the player it is tested against
+  --elo0 E         Elo of H0 (default 0)
+  --elo1 E         Elo of H1 (default 5)
+  --alpha A        the chance of accepting H1 when H0 holds (default 0.05)
+  --beta B         the chance of accepting H0 when H1 holds (default 0.05)
+  --max-games N    stop undecided after N games (default 100000)
+${SERIES_USAGE}`;
+
+const FLAGS = {
+  string: ["new", "base", "elo0", "elo1", "alpha", "beta", "max-games", ...SERIES_FLAGS],
+  boolean: ["json"],
+} as const;
+
+/** A number flag within a range. */
+const numberFlag = (
+  flags: Readonly<Record<string, string | boolean | undefined>>,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): Effect.Effect<number, UsageError> => {
+  const v = flags[name];
+  if (v === undefined) return Effect.succeed(fallback);
+  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
+  return Number.isFinite(n) && n >= min && n <= max ? Effect.succeed(n) : Effect.fail(
+    new UsageError({ message: `--${name} must be a number from ${min} to ${max}, got '${v}'` }),
+  );
+};
+
+/** Complete game pairs of `records` by the new player's (player 0's) points. */
+export const pairCounts = (records: readonly GameRecord[]): Pentanomial => {
+  const r = tallyResults(["new", "base"], [[0, 1]], records, 1);
+  return r.pairings[0]?.pentanomial ?? [0, 0, 0, 0, 0];
+};
+
+const main = Effect.gen(function* () {
+  const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);
+  const term = yield* Terminal;
+  if (flags.help === true) return yield* printHelp(USAGE, positional[0]);
+  if (positional.length !== 1) return yield* new UsageError({ message: "name one game" });
+  const loaded = yield* loadGame(positional[0], gameOptions);
+  const { game, plugin } = loaded;
+  if (game.solo === true) {
+    return yield* new UsageError({
+      message: `${plugin.id} has one player (its opponent is chance): an SPRT needs two`,
+    });
+  }
+  for (const f of ["new", "base"]) {
+    if (typeof flags[f] !== "string") {
+      return yield* new UsageError({ message: `--${f} SPEC is needed` });
+    }
+  }
+  const specs = yield* readPlayers(loaded, [
+    { flag: "new", text: flags.new as string },
+    { flag: "base", text: flags.base as string },
+  ]);
+  const names = specs.map(formatSpec);
+  const elo0 = yield* numberFlag(flags, "elo0", 0, -1000, 1000);
+  const elo1 = yield* numberFlag(flags, "elo1", 5, -1000, 1000);
+  if (!(elo1 > elo0)) {
+    return yield* new UsageError({ message: `--elo1 must be above --elo0 (${elo0}), got ${elo1}` });
+  }
+  const alpha = yield* numberFlag(flags, "alpha", 0.05, 1e-6, 0.5);
+  const beta = yield* numberFlag(flags, "beta", 0.05, 1e-6, 0.5);
+  const maxGames = yield* intFlag(flags, "max-games", 100_000, 2, 10_000_000);
+  const seed = yield* intFlag(flags, "seed", 1, 0, 2 ** 31 - 1);
+  const maxPlies = yield* intFlag(flags, "max-plies", 100_000, 1, 10_000_000);
+  const ttMb = yield* ttFlag(flags);
+  const concurrency = yield* concurrencyFlag(flags);
+  const source = yield* openingSource(flags);
+  const json = flags.json === true;
+  const rounds = Math.ceil(maxGames / 2);
+  const openings = yield* makeOpenings(game, source, seed);
+  const fixtures = schedule(2, "round-robin", rounds, seed);
+  const bounds = sprtBounds(alpha, beta);
+  const store = typeof flags.out === "string"
+    ? yield* openStore(flags.out, {
+      series: "sprt",
+      game: loaded.specifier,
+      options: loaded.options,
+      players: names,
+      openings: describeOpenings(source),
+      seed,
+      maxPlies,
+      ttMb,
+    })
+    : undefined;
+  const known = new Set(fixtures.map((f) => f.id));
+  const done = (store?.done ?? []).filter((r) => known.has(r.id));
+  const test = (records: readonly GameRecord[]) => {
+    const pent = pairCounts(records);
+    const llr = llrPentanomial(pent, elo0, elo1);
+    return { pent, llr, verdict: sprtVerdict(llr, bounds) };
+  };
+  const progress = progressLine(!json && Deno.stderr.isTerminal());
+  const boundsText = `[${bounds.lower.toFixed(2)}, ${bounds.upper.toFixed(2)}]`;
+  if (!json) {
+    yield* term.print(
+      `${plugin.name}: SPRT of ${names[0]} (new) against ${names[1]} (base), ` +
+        `H0 elo ${elo0}, H1 elo ${elo1}, alpha ${alpha}, beta ${beta}, LLR bounds ${boundsText}; ` +
+        `openings ${describeOpenings(source)}, seed ${seed}, ` +
+        `${concurrency} at once` +
+        (done.length > 0 ? `; resuming: ${done.length} games already played` : "") + "\n",
+    );
+  }
+  // A test decided by the games already played stops at once.
+  const before = test(done);
+  const end = yield* runSeries({
+    loaded,
+    entrants: entrantsOf(loaded, specs),
+    fixtures: before.verdict === undefined ? fixtures : [],
+    openings,
+    done,
+    concurrency,
+    maxPlies,
+    ttMb,
+    onGame: (record, all) => {
+      store?.append(record);
+      const t = test(all);
+      const pairs = t.pent.reduce((a, b) => a + b, 0);
+      progress.show(
+        `${all.length} games (${pairs} pairs): LLR ${t.llr.toFixed(2)} ${boundsText}`,
+      );
+      return t.verdict !== undefined;
+    },
+  });
+  progress.clear();
+  const { pent, llr, verdict } = test(end.records);
+  const results = tallyResults(names, pairings(2, "round-robin"), end.records, 1);
+  const elo = results.pairings[0]?.elo;
+  const pairs = pent.reduce((a, b) => a + b, 0);
+  const report = {
+    game: loaded.specifier,
+    options: loaded.options,
+    new: names[0],
+    base: names[1],
+    elo0,
+    elo1,
+    alpha,
+    beta,
+    bounds,
+    llr,
+    verdict: verdict ?? null,
+    games: end.records.length,
+    pairs,
+    pentanomial: pent,
+    elo: elo ?? null,
+    openings: describeOpenings(source),
+    seed,
+    interrupted: end.interrupted,
+    ...throughput(end, concurrency),
+  };
+  if (store !== undefined) store.write("results.json", JSON.stringify(report, null, 2) + "\n");
+  const code = end.fault === undefined ? 0 : 1;
+  if (end.fault !== undefined) {
+    yield* reportFault(`game ${end.fault.id}: ${end.fault.message}`, end.fault.trace);
+  }
+  if (json) {
+    yield* term.print(JSON.stringify(report) + "\n");
+    return code;
+  }
+  const said = verdict === "H1"
+    ? `H1 accepted: ${names[0]} is stronger than ${names[1]} by about ${elo1} Elo or more`
+    : verdict === "H0"
+    ? `H0 accepted: ${names[0]} is not ${elo1} Elo stronger than ${names[1]} (${elo0} or less)`
+    : end.interrupted
+    ? "undecided (interrupted)"
+    : `undecided after ${end.records.length} games (--max-games)`;
+  yield* term.print(
+    `${said}\n  LLR ${llr.toFixed(3)} ${boundsText} after ${end.records.length} games ` +
+      `(${pairs} pairs scoring 0, ½, 1, 1½, 2: ${pent.join(" ")})\n` +
+      (elo === undefined
+        ? ""
+        : `  Elo of ${names[0]}: ${estimateText(elo)}, LOS ${(elo.los * 100).toFixed(1)}%\n`) +
+      (store === undefined ? "" : `  kept in ${store.dir}: games.jsonl, results.json\n`),
+  );
+  return code;
+});
+
+if (import.meta.main) runMain(main, "deno task sprt");

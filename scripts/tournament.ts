@@ -1,0 +1,288 @@
+/**
+ * `deno task tournament GAME --players SPEC SPEC ... [--format round-robin|gauntlet]
+ * [--rounds N] [--openings random:PLIES | none | --book FILE] [--concurrency C]
+ * [--out DIR] [--seed S] [--anchor SPEC] [--json]`
+ *
+ * A tournament between AIs: every pairing plays each round's opening twice with the
+ * sides swapped, several games at once. Prints W/D/L per pairing and per side, game-pair
+ * counts, Elo differences with 95% intervals and likelihood of superiority, and ratings
+ * fitted by maximum likelihood; with `--out`, keeps every finished game and writes the
+ * results and a chart.
+ *
+ * @module
+ */
+import { loadGame } from "../mod.ts";
+import { Effect } from "../core/deps.ts";
+import { formatSpec } from "../core/players/spec.ts";
+import { Terminal } from "../core/terminal.ts";
+import { chartSvg } from "../core/tournament/chart.ts";
+import { tallyResults, type TournamentResults } from "../core/tournament/results.ts";
+import type { GameRecord } from "../core/tournament/runner.ts";
+import { type Format, FORMATS, pairings, schedule } from "../core/tournament/schedule.ts";
+import {
+  intFlag,
+  parseCommandLine,
+  printHelp,
+  reportFault,
+  runMain,
+  ttFlag,
+  UsageError,
+} from "./cli.ts";
+import {
+  concurrencyFlag,
+  describeOpenings,
+  eloText,
+  entrantsOf,
+  estimateText,
+  makeOpenings,
+  openingSource,
+  openStore,
+  progressLine,
+  readPlayers,
+  runSeries,
+  SERIES_FLAGS,
+  SERIES_USAGE,
+  type Store,
+  throughput,
+  wdlText,
+} from "./series.ts";
+
+const USAGE = `Usage: deno task tournament GAME [--OPTION VALUE ...] --players SPEC SPEC ... [flags]
+A tournament between AIs. Each round, every pairing plays one opening twice, the sides
+swapped; results per pairing, per side and per game pair, Elo with 95% intervals and
+ratings fitted by maximum likelihood. Ctrl-C stops and reports the finished games.
+
+  --players SPEC SPEC ...   the players (two or more; name the game first)
+  --format F       round-robin (everyone meets everyone, default) or gauntlet (the first
+                   player meets each other)
+  --rounds N       openings per pairing (each played twice; default 10)
+  --anchor SPEC    the player rated 0 (default the first)
+${SERIES_USAGE}`;
+
+const FLAGS = {
+  string: ["players", "format", "rounds", "anchor", ...SERIES_FLAGS],
+  boolean: ["json"],
+  positionals: Infinity,
+} as const;
+
+/** Percent with one decimal. */
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+/** The results as text tables. */
+export const resultsText = (
+  names: readonly string[],
+  r: TournamentResults,
+  seatNames: readonly string[],
+): string => {
+  const width = Math.max(8, ...names.map((n) => n.length));
+  const order = names.map((_, i) => i).sort((a, b) => r.ratings.elo[b] - r.ratings.elo[a]);
+  const lines = [
+    `  ${"rank".padStart(4)}  ${"player".padEnd(width)}  ${"Elo".padStart(6)}  ${
+      "95%".padStart(6)
+    }  ${"games".padStart(6)}  ${"score".padStart(6)}  W-D-L            ms/move`,
+  ];
+  for (const [rank, i] of order.entries()) {
+    const p = r.players[i];
+    const err = r.ratings.error[i];
+    lines.push(
+      `  ${String(rank + 1).padStart(4)}  ${p.name.padEnd(width)}  ${
+        eloText(r.ratings.elo[i]).padStart(6)
+      }  ${
+        (i === r.ratings.anchor ? "anchor" : `±${Number.isFinite(err) ? err.toFixed(0) : "inf"}`)
+          .padStart(6)
+      }  ${String(p.games).padStart(6)}  ${
+        pct(p.games === 0 ? 0 : p.points / p.games).padStart(6)
+      }  ${wdlText(p.wdl).padEnd(15)}  ${p.msPerMove.toFixed(2)}`,
+    );
+  }
+  if (r.ratings.prior) {
+    lines.push(
+      "  (a player won or lost every game: ratings use a prior of one draw per pairing)",
+    );
+  }
+  lines.push("", "  pairings (the first player's view; game pairs by its points 0, ½, 1, 1½, 2):");
+  for (const p of r.pairings) {
+    const [a, b] = p.players;
+    lines.push(
+      `  ${names[a]} vs ${names[b]}: ${p.games} games ${wdlText(p.wdl)}, as ${seatNames[0]} ${
+        wdlText(p.bySide[0])
+      }, as ${seatNames[1]} ${wdlText(p.bySide[1])}; pairs ${p.pentanomial.join(" ")}; Elo ${
+        estimateText(p.elo)
+      }, LOS ${pct(p.elo.los)}`,
+    );
+  }
+  lines.push(
+    "",
+    `  by seat: first player ${r.seats.first} wins, ${r.seats.draws} draws, second player ${r.seats.second} wins`,
+  );
+  if (r.adjudicated > 0) lines.push(`  stopped at the move limit (draws): ${r.adjudicated}`);
+  lines.push(
+    r.repeated.length === 0
+      ? "  repeated games: none"
+      : `  repeated games: ${r.repeated.length} (e.g. ${
+        r.repeated.slice(0, 3).map((x) => `${x.id} = ${x.sameAs}`).join(", ")
+      }): more openings or plies make them distinct`,
+  );
+  return lines.join("\n") + "\n";
+};
+
+const main = Effect.gen(function* () {
+  const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);
+  const term = yield* Terminal;
+  if (flags.help === true) return yield* printHelp(USAGE, positional[0]);
+  if (positional.length === 0) return yield* new UsageError({ message: "name one game" });
+  const loaded = yield* loadGame(positional[0], gameOptions);
+  const { game, plugin } = loaded;
+  if (game.solo === true) {
+    return yield* new UsageError({
+      message: `${plugin.id} has one player (its opponent is chance): compare players with ` +
+        `deno task match ${plugin.id} --p1 SPEC`,
+    });
+  }
+  const texts = typeof flags.players === "string" ? [flags.players, ...positional.slice(1)] : [];
+  if (texts.length < 2) {
+    return yield* new UsageError({
+      message: "--players takes two or more specs (name the game first: GAME --players A B ...)",
+    });
+  }
+  const specs = yield* readPlayers(
+    loaded,
+    texts.map((text, i) => ({ flag: `players (player ${i + 1})`, text })),
+  );
+  const names = specs.map(formatSpec);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice !== undefined) {
+    return yield* new UsageError({ message: `--players names ${twice} twice` });
+  }
+  const format = (flags.format ?? "round-robin") as Format;
+  if (!FORMATS.includes(format)) {
+    return yield* new UsageError({
+      message: `--format must be one of ${FORMATS.join(", ")}, got '${flags.format}'`,
+    });
+  }
+  const anchorName = typeof flags.anchor === "string" ? flags.anchor : names[0];
+  const anchor = names.indexOf(anchorName);
+  if (anchor < 0) {
+    return yield* new UsageError({
+      message: `--anchor must be one of the players (${names.join(", ")}), got '${anchorName}'`,
+    });
+  }
+  const rounds = yield* intFlag(flags, "rounds", 10, 1, 1_000_000);
+  const seed = yield* intFlag(flags, "seed", 1, 0, 2 ** 31 - 1);
+  const maxPlies = yield* intFlag(flags, "max-plies", 100_000, 1, 10_000_000);
+  const ttMb = yield* ttFlag(flags);
+  const concurrency = yield* concurrencyFlag(flags);
+  const source = yield* openingSource(flags);
+  const json = flags.json === true;
+  const openings = yield* makeOpenings(game, source, seed);
+  const ps = pairings(names.length, format);
+  const fixtures = schedule(names.length, format, rounds, seed);
+  const settings = {
+    series: "tournament",
+    game: loaded.specifier,
+    options: loaded.options,
+    players: names,
+    format,
+    openings: describeOpenings(source),
+    seed,
+    maxPlies,
+    ttMb,
+  };
+  const store: Store | undefined = typeof flags.out === "string"
+    ? yield* openStore(flags.out, settings)
+    : undefined;
+  const known = new Set(fixtures.map((f) => f.id));
+  const done = (store?.done ?? []).filter((r) => known.has(r.id));
+  const progress = progressLine(!json && Deno.stderr.isTerminal());
+  if (!json) {
+    yield* term.print(
+      `${plugin.name}: ${format} of ${names.length} players, ${rounds} round${
+        rounds === 1 ? "" : "s"
+      } (${fixtures.length} games), openings ${describeOpenings(source)}, ` +
+        `seed ${seed}, ${concurrency} at once` +
+        (done.length > 0 ? `; resuming: ${done.length} games already played` : "") +
+        ` (Ctrl-C stops and keeps the finished games)\n`,
+    );
+  }
+  const started = performance.now();
+  let fresh = 0;
+  const end = yield* runSeries({
+    loaded,
+    entrants: entrantsOf(loaded, specs),
+    fixtures,
+    openings,
+    done,
+    concurrency,
+    maxPlies,
+    ttMb,
+    onGame: (record: GameRecord, all) => {
+      store?.append(record);
+      fresh++;
+      const secs = (performance.now() - started) / 1000;
+      const rate = fresh / Math.max(secs, 1e-3);
+      const left = fixtures.length - all.length;
+      const r = tallyResults(names, ps, all, anchor);
+      const best = r.ratings.elo.indexOf(Math.max(...r.ratings.elo));
+      progress.show(
+        `${all.length}/${fixtures.length} games, ${(rate * 60).toFixed(1)}/min, ` +
+          `${left > 0 ? `about ${Math.ceil(left / rate / 60)} min left, ` : ""}` +
+          `leading: ${names[best]} ${eloText(r.ratings.elo[best])}` +
+          (best === anchor ? "" : ` ±${r.ratings.error[best].toFixed(0)}`),
+      );
+      return false;
+    },
+  });
+  progress.clear();
+  const results = tallyResults(names, ps, end.records, anchor);
+  const speed = throughput(end, concurrency);
+  const report = {
+    game: loaded.specifier,
+    options: loaded.options,
+    format,
+    rounds,
+    openings: describeOpenings(source),
+    distinctOpenings: openings.distinct(),
+    seed,
+    players: names,
+    games: end.records.length,
+    scheduled: fixtures.length,
+    interrupted: end.interrupted,
+    ...speed,
+    results,
+  };
+  if (store !== undefined) {
+    store.write("results.json", JSON.stringify(report, null, 2) + "\n");
+    store.write(
+      "chart.svg",
+      chartSvg({
+        title: `${plugin.name}: ${format}, ${end.records.length} games`,
+        players: names,
+        elo: results.ratings.elo,
+        error: results.ratings.error,
+        anchor,
+        score: results.score,
+        games: results.games,
+      }),
+    );
+  }
+  const code = end.fault === undefined ? 0 : 1;
+  if (end.fault !== undefined) {
+    yield* reportFault(`game ${end.fault.id}: ${end.fault.message}`, end.fault.trace);
+  }
+  if (json) {
+    yield* term.print(JSON.stringify(report) + "\n");
+    return code;
+  }
+  yield* term.print(
+    `${end.records.length} of ${fixtures.length} games${end.interrupted ? " (interrupted)" : ""}` +
+      `; this run: ${speed.wallSeconds} s, ${speed.gamesPerMinute} games/min with up to ` +
+      `${concurrency} at once (on average ${speed.overlap} games in progress)\n` +
+      resultsText(names, results, game.players) +
+      (store === undefined
+        ? ""
+        : `  kept in ${store.dir}: games.jsonl, results.json, chart.svg (rerun to resume)\n`),
+  );
+  return code;
+});
+
+if (import.meta.main) runMain(main, "deno task tournament");

@@ -1,0 +1,350 @@
+/**
+ * The tournament machinery (`core/tournament/`): the schedule, the openings, the runner
+ * (concurrency, halts, faults) and the tally; and the output folder of the programs
+ * (`scripts/series.ts`: resume, a cut-short line, another series refused).
+ */
+import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import fc from "fast-check";
+import { loadGame } from "../mod.ts";
+import { makeGame } from "../core/plugin.ts";
+import { Effect, Result } from "../core/deps.ts";
+import { CHANCE, type Game, isOver, WIN_THRESHOLD } from "../core/game.ts";
+import { replay } from "../core/match.ts";
+import { type Agent, randomAgent, searchAgent } from "../core/players/agents.ts";
+import { minimaxSearch } from "../core/search/minimax.ts";
+import { alphabetaStrategy } from "../core/search/strategies.ts";
+import {
+  bookOpenings,
+  fixedOpenings,
+  type Opening,
+  randomOpenings,
+  START,
+} from "../core/tournament/openings.ts";
+import { tallyResults } from "../core/tournament/results.ts";
+import {
+  type Entrant,
+  type GameRecord,
+  OPENING_AGENT,
+  runFixtures,
+} from "../core/tournament/runner.ts";
+import { type Format, pairings, schedule } from "../core/tournament/schedule.ts";
+import { eloFromPentanomial } from "../core/tournament/stats.ts";
+import type { Transcript } from "../core/transcript.ts";
+import kalah from "../plugins/kalah/mod.ts";
+import tictactoe from "../plugins/tictactoe.ts";
+import { openStore } from "../scripts/series.ts";
+
+// ---------------------------------------------------------------------------------
+// Schedule
+
+Deno.test("schedule: every pairing plays each round's opening twice, the sides swapped", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 2, max: 7 }),
+      fc.integer({ min: 1, max: 5 }),
+      fc.constantFrom<Format>("round-robin", "gauntlet"),
+      fc.integer({ min: 0, max: 1000 }),
+      (n, rounds, format, seed) => {
+        const ps = pairings(n, format);
+        assertEquals(ps.length, format === "round-robin" ? (n * (n - 1)) / 2 : n - 1);
+        if (format === "gauntlet") assert(ps.every(([a]) => a === 0));
+        const fs = schedule(n, format, rounds, seed);
+        assertEquals(fs.length, rounds * ps.length * 2);
+        assertEquals(new Set(fs.map((f) => f.id)).size, fs.length, "ids are unique");
+        assertEquals(fs.map((f) => f.seed), fs.map((_, i) => seed + i), "game i: seed + i");
+        for (let i = 0; i < fs.length; i += 2) {
+          const [x, y] = [fs[i], fs[i + 1]];
+          assertEquals([x.round, x.pairing], [y.round, y.pairing]);
+          assertEquals([x.swapped, y.swapped], [false, true]);
+          assertEquals(x.seats, ps[x.pairing]);
+          assertEquals([...y.seats].reverse(), [...x.seats]);
+        }
+      },
+    ),
+  );
+});
+
+// ---------------------------------------------------------------------------------
+// Openings
+
+/** A two-player game that starts with a coin toss (a chance move), then 6 plies. */
+const coinGame: Game<readonly [number, number]> = {
+  id: "coin",
+  players: ["a", "b"],
+  initial: () => [0, -1],
+  toMove: ([ply]) => (ply === 0 ? CHANCE : ((ply - 1) % 2) as 0 | 1),
+  moves: ([ply]) => (ply === 0 || ply > 6 ? [] : [0, 1, 2]),
+  chances: ([ply]) => (ply === 0 ? [{ move: 0, p: 0.5 }, { move: 1, p: 0.5 }] : []),
+  play: ([ply, coin], m) => [ply + 1, ply === 0 ? m : coin],
+  value: () => 0,
+  outcome: ([ply]) => (ply > 6 ? { winner: null, margin: 0 } : undefined),
+  formatMove: ([ply], m) => (ply === 0 ? `coin${m}` : `m${m}`),
+  render: ([ply, coin]) => `ply ${ply}, coin ${coin}`,
+  parseMove: (_s, t) => Result.succeed(Number(t.replace(/\D/g, ""))),
+};
+
+Deno.test("random openings: seeded, distinct, legal, and not decided by a 2-ply minimax", () => {
+  const ttt = tictactoe.create({});
+  const small = Effect.runSync(makeGame(kalah, { pits: 3, stones: 2 })).game as Game<unknown>;
+  for (const [game, plies] of [[ttt, 5], [small, 4]] as [Game<unknown>, number][]) {
+    const take = (seed: number, n: number) => {
+      const openings = randomOpenings(game, plies, seed);
+      return Array.from({ length: n }, (_, i) => openings.at(i));
+    };
+    const a = take(7, 20);
+    assertEquals(take(7, 20), a, "the same seed, the same openings");
+    assertEquals(take(7, 5), a.slice(0, 5), "the first ones whatever the number of rounds");
+    assert(JSON.stringify(take(8, 20)) !== JSON.stringify(a), "another seed, others");
+    assertEquals(new Set(a.map((o) => o.moves.join())).size, 20, "distinct");
+    for (const o of a) {
+      assertEquals(o.moves.length, plies);
+      let end = game.initial();
+      for (const m of o.moves) {
+        const legal = game.toMove(end) === CHANCE
+          ? game.chances(end).map((c) => c.move)
+          : game.moves(end);
+        assert(legal.includes(m), `${o.notation.join(" ")} is legal`);
+        end = game.play(end, m);
+      }
+      assert(!isOver(game, end));
+      // Independently of the generator's alpha-beta: plain minimax finds nothing decided.
+      const v = minimaxSearch(game, end, { depth: 2 }, "expect").value;
+      assert(Math.abs(v) < WIN_THRESHOLD, `${o.notation.join(" ")} is decided: ${v}`);
+    }
+  }
+  // A game with chance: openings draw its outcomes too.
+  const coinOpenings = randomOpenings(coinGame, 3, 1);
+  const coins = Array.from({ length: 10 }, (_, i) => coinOpenings.at(i));
+  assertEquals(new Set(coins.map((o) => o.notation[0])), new Set(["coin0", "coin1"]));
+  // Fewer distinct openings than asked: the ones there are, repeated in order.
+  const few = randomOpenings(coinGame, 1, 1);
+  assertEquals(few.at(2), few.at(0));
+  assertEquals(few.at(3), few.at(1));
+  assertEquals(few.distinct(), 2);
+  assertEquals(randomOpenings(ttt, 0, 1).at(3), START);
+});
+
+Deno.test("book openings: one line each, comments skipped, a bad move named by file and line", () => {
+  const game = tictactoe.create({});
+  const ok = bookOpenings(game, "# a comment\nb2, a1\n\na1 c3 b1\n", "book.txt");
+  assert(Result.isSuccess(ok));
+  assertEquals(ok.success.map((o: Opening) => o.notation.join(" ")), ["b2 a1", "a1 c3 b1"]);
+  const bad = bookOpenings(game, "b2 a1\nb2 b2\n", "book.txt");
+  assert(Result.isFailure(bad));
+  assertStringIncludes(bad.failure, "book.txt:2: move 2 'b2'");
+  const over = bookOpenings(game, "a1 b1 a2 b2 a3\n", "book.txt");
+  assert(Result.isFailure(over) && over.failure.includes("book.txt:1: the game is over"));
+  assert(Result.isFailure(bookOpenings(game, "# nothing\n", "empty.txt")));
+});
+
+// ---------------------------------------------------------------------------------
+// The runner
+
+const ttt = tictactoe.create({});
+const entrant = (name: string, make: () => Agent<unknown>): Entrant<unknown, never> => ({
+  name,
+  agent: () => make(),
+});
+const ENTRANTS = [
+  entrant("alphabeta:9", () => searchAgent(alphabetaStrategy, { depth: 9 })),
+  entrant("alphabeta:1", () => searchAgent(alphabetaStrategy, { depth: 1 })),
+  entrant("random", () => randomAgent()),
+];
+const OPENINGS = randomOpenings(ttt, 2, 3);
+
+const runAll = (concurrency: number, halt: Effect.Effect<void> = Effect.never) => {
+  const records: GameRecord[] = [];
+  const end = Effect.runPromise(
+    runFixtures({
+      game: ttt as Game<unknown>,
+      gameId: "tictactoe",
+      options: {},
+      entrants: ENTRANTS,
+      fixtures: schedule(3, "round-robin", 2, 11),
+      openings: OPENINGS,
+      maxPlies: 100,
+      ttMb: 1,
+    }, {
+      concurrency,
+      halt,
+      onGame: (r) => Effect.sync(() => records.push(r) < 0),
+    }),
+  );
+  return { records, end };
+};
+
+Deno.test("runner: every game played from its opening, the same games at any concurrency", async () => {
+  const one = runAll(1), three = runAll(3);
+  assertEquals((await one.end).halted, false);
+  assertEquals((await three.end).halted, false);
+  assertEquals(one.records.length, 12);
+  const byId = (rs: GameRecord[]) =>
+    Object.fromEntries(rs.map((r) => [r.id, r.transcript.moves.map((m) => m.notation).join(" ")]));
+  assertEquals(byId(three.records), byId(one.records));
+  for (const r of one.records) {
+    const t = r.transcript;
+    assertEquals(t.players, [ENTRANTS[r.seats[0]].name, ENTRANTS[r.seats[1]].name]);
+    const opening = OPENINGS.at(r.round);
+    assertEquals(t.moves.slice(0, 2).map((m) => m.notation), [...opening.notation]);
+    assert(t.moves.slice(0, 2).every((m) => m.agent === OPENING_AGENT));
+    assert(t.moves.slice(2).every((m) => m.agent !== OPENING_AGENT));
+    assert(isOver(ttt, replay(ttt, t)), "each transcript replays to its end");
+    assertEquals(t.result.reason, "end");
+  }
+});
+
+Deno.test("runner: a stop abandons the games in progress and starts no other", async () => {
+  const records: GameRecord[] = [];
+  const end = await Effect.runPromise(
+    runFixtures({
+      game: ttt as Game<unknown>,
+      gameId: "tictactoe",
+      options: {},
+      entrants: ENTRANTS,
+      fixtures: schedule(3, "round-robin", 2, 11),
+      openings: OPENINGS,
+      maxPlies: 100,
+      ttMb: 1,
+    }, {
+      concurrency: 1,
+      halt: Effect.never,
+      // The third game asks to stop (as a decided SPRT does).
+      onGame: (r) => Effect.sync(() => records.push(r) === 3),
+    }),
+  );
+  assertEquals(end.halted, true);
+  assertEquals(records.length, 3, "one at a time: the third game's halt stops the series");
+});
+
+Deno.test("runner: a plugin's fault stops the run, naming the game", async () => {
+  const loaded = await Effect.runPromise(loadGame("./tests/fixtures/throwing.ts"));
+  const records: GameRecord[] = [];
+  const end = await Effect.runPromise(
+    runFixtures({
+      game: loaded.game,
+      gameId: loaded.specifier,
+      options: {},
+      entrants: [entrant("random", () => randomAgent()), entrant("r2", () => randomAgent())],
+      fixtures: schedule(2, "round-robin", 3, 1),
+      openings: fixedOpenings([START]),
+      maxPlies: 100,
+      ttMb: 1,
+    }, {
+      concurrency: 2,
+      halt: Effect.never,
+      onGame: (r) => Effect.sync(() => records.push(r) < 0),
+    }),
+  );
+  assertEquals(end.halted, true);
+  assertEquals(end.fault?.id, "r0-p0-a");
+  assertStringIncludes(end.fault?.message ?? "", "boom: the heaps fell over");
+  assertEquals(records.length, 0);
+});
+
+// ---------------------------------------------------------------------------------
+// The tally
+
+/** A record of a game between entrants `seats` that `winner` won, with `moves`. */
+const rec = (
+  id: string,
+  round: number,
+  pairing: number,
+  seats: [number, number],
+  winner: 0 | 1 | null,
+  moves = [id.length, round],
+  reason = "end",
+): GameRecord => ({
+  id,
+  round,
+  pairing,
+  seats,
+  seed: round,
+  ms: 1,
+  transcript: {
+    game: "x",
+    options: {},
+    seed: round,
+    players: ["a", "b"],
+    moves: moves.map((move) => ({ by: 0, move, notation: `${move}`, ms: 2 })),
+    result: { winner, margin: 0, reason },
+  } as Transcript,
+});
+
+Deno.test("tally: W/D/L per side, game pairs, seats, move-limit draws and repeats", () => {
+  const names = ["A", "B", "C"];
+  const ps = pairings(3, "round-robin"); // A-B, A-C, B-C
+  const records = [
+    // A-B: round 0, A wins both (a pair worth 2); round 1, A wins as first, draws as second.
+    rec("r0-p0-a", 0, 0, [0, 1], 0),
+    rec("r0-p0-b", 0, 0, [1, 0], 1),
+    rec("r1-p0-a", 1, 0, [0, 1], 0, [1, 2, 3]),
+    rec("r1-p0-b", 1, 0, [1, 0], null, [1, 2, 3], "move limit"),
+    // A-C: one game only (its pair incomplete): C wins as first.
+    rec("r0-p1-b", 0, 1, [2, 0], 0),
+    // B-C: a pair, repeated move for move in round 1.
+    rec("r0-p2-a", 0, 2, [1, 2], 1, [9, 9]),
+    rec("r0-p2-b", 0, 2, [2, 1], 1, [8, 8]),
+    rec("r1-p2-b", 1, 2, [2, 1], 1, [8, 8]),
+    rec("r1-p2-a", 1, 2, [1, 2], 1, [9, 9]),
+  ];
+  const r = tallyResults(names, ps, records, 0);
+  const ab = r.pairings.find((p) => p.players[0] === 0 && p.players[1] === 1)!;
+  assertEquals(ab.wdl, { wins: 3, draws: 1, losses: 0 });
+  assertEquals(ab.bySide, [{ wins: 2, draws: 0, losses: 0 }, { wins: 1, draws: 1, losses: 0 }]);
+  assertEquals(ab.pentanomial, [0, 0, 0, 1, 1]);
+  assertEquals(ab.elo, eloFromPentanomial([0, 0, 0, 1, 1]));
+  const ac = r.pairings.find((p) => p.players[1] === 2 && p.players[0] === 0)!;
+  assertEquals(ac.pentanomial, [0, 0, 0, 0, 0]);
+  assertEquals(ac.elo, ac.eloGames, "no complete pair: the games' estimate");
+  const bc = r.pairings.find((p) => p.players[0] === 1)!;
+  assertEquals(bc.wdl, { wins: 2, draws: 0, losses: 2 });
+  assertEquals(bc.pentanomial, [0, 0, 2, 0, 0]);
+  assertEquals(r.seats, { first: 3, draws: 1, second: 5 });
+  assertEquals(r.adjudicated, 1);
+  assertEquals(r.repeated, [{ id: "r1-p2-a", sameAs: "r0-p2-a" }, {
+    id: "r1-p2-b",
+    sameAs: "r0-p2-b",
+  }]);
+  assertEquals(r.players.map((p) => p.points), [3.5, 2.5, 3]);
+  assertEquals(r.score[0][1], 3.5 / 4);
+  assertEquals(r.score[1][0], 0.5 / 4);
+  assertEquals(r.games[2][0], 1);
+  assertEquals(r.total, 9);
+  assertEquals(r.ratings.anchor, 0);
+  assertEquals(r.ratings.elo[0], 0);
+});
+
+// ---------------------------------------------------------------------------------
+// The output folder
+
+Deno.test("output folder: games kept one per line, a cut-short line dropped, another series refused", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ply-series-" });
+  try {
+    const settings = { series: "tournament", players: ["a", "b"], seed: 1 };
+    const store = Effect.runSync(openStore(dir, settings));
+    assertEquals(store.done, []);
+    const games = [rec("r0-p0-a", 0, 0, [0, 1], 0), rec("r0-p0-b", 0, 0, [1, 0], null)];
+    for (const g of games) store.append(g);
+    // A kill while writing the third line leaves half of it.
+    const third = JSON.stringify(rec("r1-p0-a", 1, 0, [0, 1], 1));
+    await Deno.writeTextFile(`${dir}/games.jsonl`, third.slice(0, 40), { append: true });
+    const again = Effect.runSync(openStore(dir, settings));
+    assertEquals(again.done, games);
+    assertEquals(
+      (await Deno.readTextFile(`${dir}/games.jsonl`)).split("\n").filter((l) => l !== "").length,
+      2,
+      "the cut-short line is gone from the file",
+    );
+    again.append(games[0]);
+    assertEquals(Effect.runSync(openStore(dir, settings)).done.length, 3);
+    // Another series in the same folder: refused, naming what differs.
+    const other = Effect.runSync(Effect.flip(openStore(dir, { ...settings, seed: 2 })));
+    assertStringIncludes(other.message, "seed 1 there, 2 now");
+    // A broken line in the middle is not guessed at.
+    await Deno.writeTextFile(`${dir}/games.jsonl`, `{"id":1}\n${JSON.stringify(games[0])}\n`);
+    const broken = Effect.runSync(Effect.flip(openStore(dir, settings)));
+    assertStringIncludes(broken.message, "games.jsonl line 1 is not a game record");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
