@@ -194,26 +194,49 @@ Deno.test("runner: every game played from its opening, the same games at any con
 });
 
 Deno.test("runner: a stop abandons the games in progress and starts no other", async () => {
-  const records: GameRecord[] = [];
-  const end = await Effect.runPromise(
-    runFixtures({
-      game: ttt as Game<unknown>,
-      gameId: "tictactoe",
-      options: {},
-      entrants: ENTRANTS,
-      fixtures: schedule(3, "round-robin", 2, 11),
-      openings: OPENINGS,
-      maxPlies: 100,
-      ttMb: 1,
-    }, {
-      concurrency: 1,
-      halt: Effect.never,
-      // The third game asks to stop (as a decided SPRT does).
-      onGame: (r) => Effect.sync(() => records.push(r) === 3),
-    }),
-  );
-  assertEquals(end.halted, true);
-  assertEquals(records.length, 3, "one at a time: the third game's halt stops the series");
+  const stopAt = async (concurrency: number, after: number) => {
+    const records: GameRecord[] = [];
+    let made = 0; // players made: two per game started
+    // Each move yields first, so that games in progress take turns as searches in workers do.
+    const counted = ENTRANTS.map((e) => ({
+      ...e,
+      agent: () => {
+        made++;
+        const inner = e.agent(undefined);
+        return {
+          ...inner,
+          choose: (g: Game<unknown>, s: unknown) =>
+            Effect.andThen(Effect.yieldNow, inner.choose(g, s)),
+        };
+      },
+    }));
+    const end = await Effect.runPromise(
+      runFixtures({
+        game: ttt as Game<unknown>,
+        gameId: "tictactoe",
+        options: {},
+        entrants: counted,
+        fixtures: schedule(3, "round-robin", 2, 11),
+        openings: OPENINGS,
+        maxPlies: 100,
+        ttMb: 1,
+      }, {
+        concurrency,
+        halt: Effect.never,
+        // A game asks to stop (as a decided SPRT does).
+        onGame: (r) => Effect.sync(() => records.push(r) === after),
+      }),
+    );
+    return { end, records, games: made / 2 };
+  };
+  const one = await stopAt(1, 3);
+  assertEquals(one.end.halted, true);
+  assertEquals(one.records.length, 3, "one at a time: the third game's stop ends the series");
+  assertEquals(one.games, 3, "no game started after it");
+  // Two at a time: the game in progress when the first ends is abandoned, not recorded.
+  const two = await stopAt(2, 1);
+  assertEquals(two.records.length, 1);
+  assertEquals(two.games, 2);
 });
 
 Deno.test("runner: a plugin's fault stops the run, naming the game", async () => {

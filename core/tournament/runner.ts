@@ -99,8 +99,8 @@ export const runFixtures = <S, R>(
     let halted = false;
     let recorded = 0;
     let fault: RunEnd["fault"];
-    // A halt ends every game in progress: a move in progress is abandoned (runGame's
-    // interruption), and the flag is checked before each move and each game.
+    // A halt ends every game in progress (runGame's interruption abandons the move being
+    // chosen), and no game starts after it.
     const halt = Effect.raceFirst(control.halt, Deferred.await(stop));
     const stopAll = Effect.andThen(
       Effect.sync(() => (halted = true)),
@@ -149,7 +149,6 @@ export const runFixtures = <S, R>(
           maxPlies: plan.maxPlies,
           session,
           interruption: halt,
-          interrupted: Effect.sync(() => halted),
         });
         for (const t of tables) if (t !== undefined) free.push(t);
         const { result } = played.transcript;
