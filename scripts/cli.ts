@@ -206,8 +206,9 @@ export const playerSpec = (
     : Effect.fail(new UsageError({ message: `--${flag}: ${r.failure}` }));
 };
 
-/** Reads an integer flag within a range (the error names the flag and the range). */
-export const intFlag = (
+/** Reads a numeric flag within a range; the error names the flag, the kind and the range. */
+const rangeFlag = (kind: "an integer" | "a number", parse: (text: string) => number) =>
+(
   flags: Parsed["flags"],
   name: string,
   fallback: number,
@@ -216,14 +217,35 @@ export const intFlag = (
 ): Effect.Effect<number, UsageError> => {
   const v = flags[name];
   if (v === undefined) return Effect.succeed(fallback);
-  const n = typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    return Effect.fail(
-      new UsageError({ message: `--${name} must be an integer from ${min} to ${max}, got '${v}'` }),
-    );
-  }
-  return Effect.succeed(n);
+  const n = typeof v === "string" ? parse(v.trim()) : NaN;
+  return n >= min && n <= max ? Effect.succeed(n) : Effect.fail(
+    new UsageError({ message: `--${name} must be ${kind} from ${min} to ${max}, got '${v}'` }),
+  );
 };
+
+/** Reads an integer flag within a range (the error names the flag and the range). */
+export const intFlag: (
+  flags: Parsed["flags"],
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+) => Effect.Effect<number, UsageError> = rangeFlag(
+  "an integer",
+  (t) => (/^-?\d+$/.test(t) && Number.isSafeInteger(Number(t)) ? Number(t) : NaN),
+);
+
+/** Reads a number flag within a range (the error names the flag and the range). */
+export const numberFlag: (
+  flags: Parsed["flags"],
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+) => Effect.Effect<number, UsageError> = rangeFlag(
+  "a number",
+  (t) => (t !== "" && Number.isFinite(Number(t)) ? Number(t) : NaN),
+);
 
 /** The transposition-table size flag (`--tt-mb`), bounded. */
 export const ttFlag = (flags: Parsed["flags"]): Effect.Effect<number, UsageError> =>

@@ -26,22 +26,20 @@ import {
   printHelp,
   reportFault,
   runMain,
-  ttFlag,
   UsageError,
 } from "./cli.ts";
 import {
-  concurrencyFlag,
   describeOpenings,
   entrantsOf,
   estimateText,
   makeOpenings,
-  openingSource,
-  openStore,
   progressLine,
   readPlayers,
   runSeries,
   SERIES_FLAGS,
   SERIES_USAGE,
+  seriesSettings,
+  seriesStore,
   throughput,
   wdlText,
 } from "./series.ts";
@@ -117,36 +115,18 @@ const main = Effect.gen(function* () {
   ]);
   const names = specs.map(formatSpec);
   const games = yield* intFlag(flags, "games", 10, 1, 1_000_000);
-  const seed = yield* intFlag(flags, "seed", 1, 0, 2 ** 31 - 1);
-  const maxPlies = yield* intFlag(flags, "max-plies", 100_000, 1, 10_000_000);
-  const ttMb = yield* ttFlag(flags);
-  const concurrency = yield* concurrencyFlag(flags);
   if (solo && (flags.openings !== undefined || flags.book !== undefined)) {
     return yield* new UsageError({
       message: `${plugin.id} is played against chance from the start: no openings`,
     });
   }
-  const source = solo ? { kind: "none" as const } : yield* openingSource(flags);
-  const json = flags.json === true;
-  const rounds = Math.ceil(games / 2);
+  const settings = yield* seriesSettings(flags, !solo);
+  const { seed, maxPlies, ttMb, concurrency, source, json } = settings;
   const openings = yield* makeOpenings(game, source, seed);
   const fixtures = solo
     ? soloSchedule(games, seed)
-    : schedule(2, "round-robin", rounds, seed).slice(0, games);
-  const store = typeof flags.out === "string"
-    ? yield* openStore(flags.out, {
-      series: "match",
-      game: loaded.specifier,
-      options: loaded.options,
-      players: names,
-      openings: describeOpenings(source),
-      seed,
-      maxPlies,
-      ttMb,
-    })
-    : undefined;
-  const known = new Set(fixtures.map((f) => f.id));
-  const done = (store?.done ?? []).filter((r) => known.has(r.id));
+    : schedule(2, "round-robin", Math.ceil(games / 2), seed).slice(0, games);
+  const { store, done } = yield* seriesStore(flags, "match", loaded, names, settings, fixtures);
   const progress = progressLine(!json && Deno.stderr.isTerminal());
   if (!json) {
     yield* term.print(

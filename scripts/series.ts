@@ -32,7 +32,15 @@ import {
 import type { Fixture } from "../core/tournament/schedule.ts";
 import type { EloEstimate, Wdl } from "../core/tournament/stats.ts";
 import { defaultWorkers } from "../core/parallel/pool.ts";
-import { intFlag, type Parsed, playerSpec, strategiesFor, UsageError, userPath } from "./cli.ts";
+import {
+  intFlag,
+  type Parsed,
+  playerSpec,
+  strategiesFor,
+  ttFlag,
+  UsageError,
+  userPath,
+} from "./cli.ts";
 
 /** The flags every series program takes (besides its own). */
 export const SERIES_FLAGS = [
@@ -146,9 +154,65 @@ export const makeOpenings = <S>(
     return fixedOpenings(book.success);
   });
 
-/** Reads `--concurrency` (default: the cores). */
-export const concurrencyFlag = (flags: Parsed["flags"]): Effect.Effect<number, UsageError> =>
-  intFlag(flags, "concurrency", defaultWorkers(), 1, 256);
+/** The settings every series reads from the shared flags. */
+export interface SeriesSettings {
+  /** `--seed`: game i has seed + i; the openings come from it too. */
+  readonly seed: number;
+  /** `--max-plies`. */
+  readonly maxPlies: number;
+  /** `--tt-mb`. */
+  readonly ttMb: number;
+  /** `--concurrency` (default: the cores). */
+  readonly concurrency: number;
+  /** `--openings`/`--book`. */
+  readonly source: OpeningSource;
+  /** `--json`. */
+  readonly json: boolean;
+}
+
+/** Reads the shared flags; `openings: false` for a game played from its start (2048). */
+export const seriesSettings = (
+  flags: Parsed["flags"],
+  openings = true,
+): Effect.Effect<SeriesSettings, UsageError> =>
+  Effect.gen(function* () {
+    const seed = yield* intFlag(flags, "seed", 1, 0, 2 ** 31 - 1);
+    const maxPlies = yield* intFlag(flags, "max-plies", 100_000, 1, 10_000_000);
+    const ttMb = yield* ttFlag(flags);
+    const concurrency = yield* intFlag(flags, "concurrency", defaultWorkers(), 1, 256);
+    const source = openings ? yield* openingSource(flags) : { kind: "none" as const };
+    return { seed, maxPlies, ttMb, concurrency, source, json: flags.json === true };
+  });
+
+/**
+ * With `--out DIR`, opens the series' folder (its settings checked against this run's)
+ * and returns the games played before that belong to `fixtures`.
+ */
+export const seriesStore = (
+  flags: Parsed["flags"],
+  series: string,
+  loaded: LoadedGame,
+  names: readonly string[],
+  settings: SeriesSettings,
+  fixtures: readonly Fixture[],
+  extra: Readonly<Record<string, unknown>> = {},
+): Effect.Effect<{ readonly store?: Store; readonly done: readonly GameRecord[] }, UsageError> =>
+  Effect.gen(function* () {
+    if (typeof flags.out !== "string") return { done: [] };
+    const store = yield* openStore(flags.out, {
+      series,
+      game: loaded.specifier,
+      options: loaded.options,
+      players: names,
+      ...extra,
+      openings: describeOpenings(settings.source),
+      seed: settings.seed,
+      maxPlies: settings.maxPlies,
+      ttMb: settings.ttMb,
+    });
+    const known = new Set(fixtures.map((f) => f.id));
+    return { store, done: store.done.filter((r) => known.has(r.id)) };
+  });
 
 // ---------------------------------------------------------------------------------
 // The output folder

@@ -24,26 +24,25 @@ import {
 } from "../core/tournament/stats.ts";
 import {
   intFlag,
+  numberFlag,
   parseCommandLine,
   printHelp,
   reportFault,
   runMain,
-  ttFlag,
   UsageError,
 } from "./cli.ts";
 import {
-  concurrencyFlag,
   describeOpenings,
   entrantsOf,
   estimateText,
   makeOpenings,
-  openingSource,
-  openStore,
   progressLine,
   readPlayers,
   runSeries,
   SERIES_FLAGS,
   SERIES_USAGE,
+  seriesSettings,
+  seriesStore,
   throughput,
 } from "./series.ts";
 
@@ -65,22 +64,6 @@ const FLAGS = {
   string: ["new", "base", "elo0", "elo1", "alpha", "beta", "max-games", ...SERIES_FLAGS],
   boolean: ["json"],
 } as const;
-
-/** A number flag within a range. */
-const numberFlag = (
-  flags: Readonly<Record<string, string | boolean | undefined>>,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): Effect.Effect<number, UsageError> => {
-  const v = flags[name];
-  if (v === undefined) return Effect.succeed(fallback);
-  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
-  return Number.isFinite(n) && n >= min && n <= max ? Effect.succeed(n) : Effect.fail(
-    new UsageError({ message: `--${name} must be a number from ${min} to ${max}, got '${v}'` }),
-  );
-};
 
 /** Complete game pairs of `records` by the new player's (player 0's) points. */
 export const pairCounts = (records: readonly GameRecord[]): Pentanomial => {
@@ -118,30 +101,12 @@ const main = Effect.gen(function* () {
   const alpha = yield* numberFlag(flags, "alpha", 0.05, 1e-6, 0.5);
   const beta = yield* numberFlag(flags, "beta", 0.05, 1e-6, 0.5);
   const maxGames = yield* intFlag(flags, "max-games", 100_000, 2, 10_000_000);
-  const seed = yield* intFlag(flags, "seed", 1, 0, 2 ** 31 - 1);
-  const maxPlies = yield* intFlag(flags, "max-plies", 100_000, 1, 10_000_000);
-  const ttMb = yield* ttFlag(flags);
-  const concurrency = yield* concurrencyFlag(flags);
-  const source = yield* openingSource(flags);
-  const json = flags.json === true;
-  const rounds = Math.ceil(maxGames / 2);
+  const settings = yield* seriesSettings(flags);
+  const { seed, maxPlies, ttMb, concurrency, source, json } = settings;
   const openings = yield* makeOpenings(game, source, seed);
-  const fixtures = schedule(2, "round-robin", rounds, seed);
+  const fixtures = schedule(2, "round-robin", Math.ceil(maxGames / 2), seed);
   const bounds = sprtBounds(alpha, beta);
-  const store = typeof flags.out === "string"
-    ? yield* openStore(flags.out, {
-      series: "sprt",
-      game: loaded.specifier,
-      options: loaded.options,
-      players: names,
-      openings: describeOpenings(source),
-      seed,
-      maxPlies,
-      ttMb,
-    })
-    : undefined;
-  const known = new Set(fixtures.map((f) => f.id));
-  const done = (store?.done ?? []).filter((r) => known.has(r.id));
+  const { store, done } = yield* seriesStore(flags, "sprt", loaded, names, settings, fixtures);
   const test = (records: readonly GameRecord[]) => {
     const pent = pairCounts(records);
     const llr = llrPentanomial(pent, elo0, elo1);

@@ -19,30 +19,20 @@ import { chartSvg } from "../core/tournament/chart.ts";
 import { tallyResults, type TournamentResults } from "../core/tournament/results.ts";
 import type { GameRecord } from "../core/tournament/runner.ts";
 import { type Format, FORMATS, pairings, schedule } from "../core/tournament/schedule.ts";
+import { intFlag, parseCommandLine, printHelp, reportFault, runMain, UsageError } from "./cli.ts";
 import {
-  intFlag,
-  parseCommandLine,
-  printHelp,
-  reportFault,
-  runMain,
-  ttFlag,
-  UsageError,
-} from "./cli.ts";
-import {
-  concurrencyFlag,
   describeOpenings,
   eloText,
   entrantsOf,
   estimateText,
   makeOpenings,
-  openingSource,
-  openStore,
   progressLine,
   readPlayers,
   runSeries,
   SERIES_FLAGS,
   SERIES_USAGE,
-  type Store,
+  seriesSettings,
+  seriesStore,
   throughput,
   wdlText,
 } from "./series.ts";
@@ -168,31 +158,22 @@ const main = Effect.gen(function* () {
     });
   }
   const rounds = yield* intFlag(flags, "rounds", 10, 1, 1_000_000);
-  const seed = yield* intFlag(flags, "seed", 1, 0, 2 ** 31 - 1);
-  const maxPlies = yield* intFlag(flags, "max-plies", 100_000, 1, 10_000_000);
-  const ttMb = yield* ttFlag(flags);
-  const concurrency = yield* concurrencyFlag(flags);
-  const source = yield* openingSource(flags);
-  const json = flags.json === true;
+  const settings = yield* seriesSettings(flags);
+  const { seed, maxPlies, ttMb, concurrency, source, json } = settings;
   const openings = yield* makeOpenings(game, source, seed);
   const ps = pairings(names.length, format);
   const fixtures = schedule(names.length, format, rounds, seed);
-  const settings = {
-    series: "tournament",
-    game: loaded.specifier,
-    options: loaded.options,
-    players: names,
-    format,
-    openings: describeOpenings(source),
-    seed,
-    maxPlies,
-    ttMb,
-  };
-  const store: Store | undefined = typeof flags.out === "string"
-    ? yield* openStore(flags.out, settings)
-    : undefined;
-  const known = new Set(fixtures.map((f) => f.id));
-  const done = (store?.done ?? []).filter((r) => known.has(r.id));
+  const { store, done } = yield* seriesStore(
+    flags,
+    "tournament",
+    loaded,
+    names,
+    settings,
+    fixtures,
+    {
+      format,
+    },
+  );
   const progress = progressLine(!json && Deno.stderr.isTerminal());
   if (!json) {
     yield* term.print(

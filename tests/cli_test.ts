@@ -80,7 +80,7 @@ Deno.test("bad flags: one clear message, exit code 2, no stack trace", async () 
     ["scripts/analyze.ts", ["tictactoe", "--moves", "a1,a1"], "move 2 'a1': a1 is taken"],
     ["scripts/analyze.ts", ["nim", "--strategy", "magic"], "--strategy must be one of"],
     ["scripts/match.ts", ["nim", "--games", "0"], "--games must be an integer from 1"],
-    ["scripts/match.ts", ["nim", "--p1", "human"], "a match is between AIs"],
+    ["scripts/match.ts", ["nim", "--p1", "human"], "--p1: a series is between AIs"],
     ["scripts/bench.ts", ["chess"], "unknown suite 'chess'"],
     ["scripts/bench.ts", ["kalah", "--no-throughputs"], "unknown flag --no-throughputs; flags:"],
     ["scripts/bench.ts", ["2048", "--depth"], "--depth needs a value"],

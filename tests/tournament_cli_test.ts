@@ -24,6 +24,11 @@ const withDir = async (f: (dir: string) => Promise<void>) => {
   }
 };
 
+/** An SPRT between equal players: H0 within a few dozen games at these bounds. */
+const EQUALS = [
+  ...["kalah", "--pits", "3", "--stones", "2", "--new", "random", "--base", "random"],
+  ...["--elo0", "0", "--elo1", "100"],
+];
 const TTT = ["tournament", "tictactoe", "--players", "alphabeta:9", "alphabeta:1", "random"];
 
 Deno.test("tournament: a round-robin kept in a folder, resumed, extended, another refused", async () => {
@@ -234,19 +239,7 @@ Deno.test("sprt: H1 for a stronger player, H0 between equals; LLR and bounds rep
   assertEquals(s.pairs, s.pentanomial.reduce((a: number, b: number) => a + b, 0));
   assert(s.games >= 2 * s.pairs);
   const equal = await runTask("sprt", [
-    "kalah",
-    "--pits",
-    "3",
-    "--stones",
-    "2",
-    "--new",
-    "random",
-    "--base",
-    "random",
-    "--elo0",
-    "0",
-    "--elo1",
-    "100",
+    ...EQUALS,
   ]);
   assertEquals(equal.code, 0, equal.stderr);
   assertStringIncludes(equal.stdout, "H0 accepted");
@@ -267,19 +260,7 @@ Deno.test("sprt: H1 for a stronger player, H0 between equals; LLR and bounds rep
 Deno.test("sprt: the progress line on a terminal shows the LLR and its bounds", async () => {
   const job = startTask([
     "sprt",
-    "kalah",
-    "--pits",
-    "3",
-    "--stones",
-    "2",
-    "--new",
-    "random",
-    "--base",
-    "random",
-    "--elo0",
-    "0",
-    "--elo1",
-    "100",
+    ...EQUALS,
   ], true);
   const { code, out } = await job.done;
   assertEquals(code, 0, out);
