@@ -149,10 +149,11 @@ const main = Effect.gen(function* () {
     ttMb,
     onGame: (record, all) => {
       store?.append(record);
-      if (!solo) {
+      progress.show(() => {
+        if (solo) return `game ${all.length}/${games}`;
         const p = tallyResults(names, [[0, 1]], all, 1).pairings[0];
-        progress.show(`game ${all.length}/${games}: ${names[0]} ${wdlText(p.wdl)} ${names[1]}`);
-      } else progress.show(`game ${all.length}/${games}`);
+        return `game ${all.length}/${games}: ${names[0]} ${wdlText(p.wdl)} ${names[1]}`;
+      });
       return false;
     },
   });

@@ -18,6 +18,7 @@ import {
   bookOpenings,
   DEFAULT_OPENINGS,
   fixedOpenings,
+  OPENING_CHECK_DEPTH,
   type Openings,
   type OpeningSource,
   randomOpenings,
@@ -57,11 +58,13 @@ export const SERIES_FLAGS = [
 /** The usage lines of the shared flags. */
 export const SERIES_USAGE = `  --openings random:PLIES | none
                    openings: seeded random lines of PLIES plies, chance moves included,
-                   not found lost by a ${"2"}-ply search (default random:4); none: the start
+                   not found lost by a ${OPENING_CHECK_DEPTH}-ply search (default random:4);
+                   none: every game from the start
   --book FILE      openings from a file: one move list per line, in the game's notation
   --concurrency C  games at once (default: the cores)
   --out DIR        append every finished game to DIR/games.jsonl (a rerun with the same
-                   DIR resumes), and write DIR/results.json and DIR/chart.svg
+                   DIR resumes), and write DIR/results.json (a tournament also
+                   DIR/chart.svg)
   --seed S         the seed of the openings and of every game (default 1)
   --max-plies N    a game reaching N plies stops and counts as a draw (default 100000)
   --tt-mb N        transposition table size per player in MB (default 64)
@@ -323,8 +326,8 @@ export const openStore = (
 
 /** A line of progress rewritten in place. */
 export interface ProgressLine {
-  /** Shows `text` in place of the previous line. */
-  readonly show: (text: string) => void;
+  /** Shows the text `text()` makes (made only when the line is redrawn). */
+  readonly show: (text: () => string) => void;
   /** Clears the line. */
   readonly clear: () => void;
 }
@@ -335,7 +338,7 @@ export const progressLine = (enabled: boolean): ProgressLine => {
   let last = -Infinity;
   const encoder = new TextEncoder();
   return {
-    show: (text: string): void => {
+    show: (text: () => string): void => {
       // At most ten redraws a second: a fast series must not spend its time printing.
       const now = performance.now();
       if (!enabled || now - last < 100) return;
@@ -347,7 +350,7 @@ export const progressLine = (enabled: boolean): ProgressLine => {
         // not a console after all
       }
       const width = columns >= 40 ? columns - 1 : 120;
-      Deno.stderr.writeSync(encoder.encode(`\r\x1b[K${text.slice(0, width)}`));
+      Deno.stderr.writeSync(encoder.encode(`\r\x1b[K${text().slice(0, width)}`));
       shown = true;
     },
     clear: (): void => {

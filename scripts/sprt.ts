@@ -13,12 +13,11 @@ import { loadGame } from "../mod.ts";
 import { Effect } from "../core/deps.ts";
 import { formatSpec } from "../core/players/spec.ts";
 import { Terminal } from "../core/terminal.ts";
-import { tallyResults } from "../core/tournament/results.ts";
-import type { GameRecord } from "../core/tournament/runner.ts";
+import { pairCounter, tallyResults } from "../core/tournament/results.ts";
 import { pairings, schedule } from "../core/tournament/schedule.ts";
 import {
+  eloFromPentanomial,
   llrPentanomial,
-  type Pentanomial,
   sprtBounds,
   sprtVerdict,
 } from "../core/tournament/stats.ts";
@@ -65,12 +64,6 @@ const FLAGS = {
   boolean: ["json"],
 } as const;
 
-/** Complete game pairs of `records` by the new player's (player 0's) points. */
-export const pairCounts = (records: readonly GameRecord[]): Pentanomial => {
-  const r = tallyResults(["new", "base"], [[0, 1]], records, 1);
-  return r.pairings[0]?.pentanomial ?? [0, 0, 0, 0, 0];
-};
-
 const main = Effect.gen(function* () {
   const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);
   const term = yield* Terminal;
@@ -107,8 +100,11 @@ const main = Effect.gen(function* () {
   const fixtures = schedule(2, "round-robin", Math.ceil(maxGames / 2), seed);
   const bounds = sprtBounds(alpha, beta);
   const { store, done } = yield* seriesStore(flags, "sprt", loaded, names, settings, fixtures);
-  const test = (records: readonly GameRecord[]) => {
-    const pent = pairCounts(records);
+  // The new player is entrant 0; its pairs are counted as the games come in.
+  const pairs = pairCounter(0);
+  for (const r of done) pairs.add(r);
+  const test = () => {
+    const pent = pairs.counts();
     const llr = llrPentanomial(pent, elo0, elo1);
     return { pent, llr, verdict: sprtVerdict(llr, bounds) };
   };
@@ -124,7 +120,7 @@ const main = Effect.gen(function* () {
     );
   }
   // A test decided by the games already played stops at once.
-  const before = test(done);
+  const before = test();
   const end = yield* runSeries({
     loaded,
     entrants: entrantsOf(loaded, specs),
@@ -136,19 +132,21 @@ const main = Effect.gen(function* () {
     ttMb,
     onGame: (record, all) => {
       store?.append(record);
-      const t = test(all);
-      const pairs = t.pent.reduce((a, b) => a + b, 0);
-      progress.show(
-        `${all.length} games (${pairs} pairs): LLR ${t.llr.toFixed(2)} ${boundsText}`,
+      pairs.add(record);
+      const t = test();
+      progress.show(() =>
+        `${all.length} games (${t.pent.reduce((a, b) => a + b, 0)} pairs): LLR ${
+          t.llr.toFixed(2)
+        } ${boundsText}, Elo ${estimateText(eloFromPentanomial(t.pent))}`
       );
       return t.verdict !== undefined;
     },
   });
   progress.clear();
-  const { pent, llr, verdict } = test(end.records);
+  const { pent, llr, verdict } = test();
   const results = tallyResults(names, pairings(2, "round-robin"), end.records, 1);
   const elo = results.pairings[0]?.elo;
-  const pairs = pent.reduce((a, b) => a + b, 0);
+  const pairCount = pent.reduce((a, b) => a + b, 0);
   const report = {
     game: loaded.specifier,
     options: loaded.options,
@@ -162,7 +160,7 @@ const main = Effect.gen(function* () {
     llr,
     verdict: verdict ?? null,
     games: end.records.length,
-    pairs,
+    pairs: pairCount,
     pentanomial: pent,
     elo: elo ?? null,
     openings: describeOpenings(source),
@@ -188,7 +186,7 @@ const main = Effect.gen(function* () {
     : `undecided after ${end.records.length} games (--max-games)`;
   yield* term.print(
     `${said}\n  LLR ${llr.toFixed(3)} ${boundsText} after ${end.records.length} games ` +
-      `(${pairs} pairs scoring 0, ½, 1, 1½, 2: ${pent.join(" ")})\n` +
+      `(${pairCount} pairs scoring 0, ½, 1, 1½, 2: ${pent.join(" ")})\n` +
       (elo === undefined
         ? ""
         : `  Elo of ${names[0]}: ${estimateText(elo)}, LOS ${(elo.los * 100).toFixed(1)}%\n`) +

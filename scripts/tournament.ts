@@ -202,14 +202,14 @@ const main = Effect.gen(function* () {
       const secs = (performance.now() - started) / 1000;
       const rate = fresh / Math.max(secs, 1e-3);
       const left = fixtures.length - all.length;
-      const r = tallyResults(names, ps, all, anchor);
-      const best = r.ratings.elo.indexOf(Math.max(...r.ratings.elo));
-      progress.show(
-        `${all.length}/${fixtures.length} games, ${(rate * 60).toFixed(1)}/min, ` +
+      progress.show(() => {
+        const r = tallyResults(names, ps, all, anchor);
+        const best = r.ratings.elo.indexOf(Math.max(...r.ratings.elo));
+        return `${all.length}/${fixtures.length} games, ${(rate * 60).toFixed(1)}/min, ` +
           `${left > 0 ? `about ${Math.ceil(left / rate / 60)} min left, ` : ""}` +
           `leading: ${names[best]} ${eloText(r.ratings.elo[best])}` +
-          (best === anchor ? "" : ` ±${r.ratings.error[best].toFixed(0)}`),
-      );
+          (best === anchor ? "" : ` ±${r.ratings.error[best].toFixed(0)}`);
+      });
       return false;
     },
   });

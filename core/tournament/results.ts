@@ -106,6 +106,32 @@ const add = (t: { wins: number; draws: number; losses: number }, points: number)
 /** The seat (0 or 1) entrant `p` held in a game. */
 const seatOf = (r: GameRecord, p: number): 0 | 1 => (r.seats[0] === p ? 0 : 1);
 
+/** Game-pair counts kept as games come in (an SPRT tests them after every game). */
+export interface PairCounter {
+  /** Counts a game of the pairing (its pair is complete once both games are in). */
+  readonly add: (record: GameRecord) => void;
+  /** The complete pairs by `a`'s points in the pair. */
+  readonly counts: () => Pentanomial;
+}
+
+/** A pair counter of one pairing, from entrant `a`'s view. */
+export const pairCounter = (a: number): PairCounter => {
+  const waiting = new Map<number, number>(); // round -> a's points in the pair's first game
+  const pent: [number, number, number, number, number] = [0, 0, 0, 0, 0];
+  return {
+    add: (r) => {
+      const p = pointsOf(r, seatOf(r, a));
+      const first = waiting.get(r.round);
+      if (first === undefined) waiting.set(r.round, p);
+      else {
+        waiting.delete(r.round);
+        pent[(first + p) * 2]++;
+      }
+    },
+    counts: () => [...pent],
+  };
+};
+
 /**
  * The results of `records` among `names` (pairings as `pairings` lists them), ratings
  * anchored on `anchor`.
@@ -133,8 +159,7 @@ export const tallyResults = (
     if (rs.length === 0) continue;
     const wdl = emptyWdl();
     const bySide = [emptyWdl(), emptyWdl()] as const;
-    const pent: [number, number, number, number, number] = [0, 0, 0, 0, 0];
-    const pairs = new Map<number, number[]>();
+    const pairs = pairCounter(a);
     let points = 0;
     for (const r of rs) {
       const seat = seatOf(r, a);
@@ -142,9 +167,9 @@ export const tallyResults = (
       points += p;
       add(wdl, p);
       add(bySide[seat], p);
-      pairs.set(r.round, [...(pairs.get(r.round) ?? []), p]);
+      pairs.add(r);
     }
-    for (const ps of pairs.values()) if (ps.length === 2) pent[(ps[0] + ps[1]) * 2]++;
+    const pent = pairs.counts();
     const eloGames = eloFromWdl(wdl);
     const complete = pent.reduce((x, y) => x + y, 0);
     pairingResults.push({
