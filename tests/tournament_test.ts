@@ -335,6 +335,17 @@ Deno.test("tally: W/D/L per side, game pairs, seats, move-limit draws and repeat
   assertEquals(r.total, 9);
   assertEquals(r.ratings.anchor, 0);
   assertEquals(r.ratings.elo[0], 0);
+  // Early in a tournament: a player who has not played yet leaves everyone unrated.
+  const early = tallyResults(names, ps, records.slice(0, 4), 0);
+  assertEquals(early.ratings.error, [Infinity, Infinity, Infinity]);
+  // Four players in two groups that never met (A-B and C-D only): no common scale either.
+  const apart = tallyResults(
+    ["A", "B", "C", "D"],
+    [[0, 1], [2, 3]],
+    [rec("r0-p0-a", 0, 0, [0, 1], 0), rec("r0-p1-a", 0, 1, [2, 3], null)],
+    0,
+  );
+  assertEquals(apart.ratings.error.every((e) => e === Infinity), true);
 });
 
 // ---------------------------------------------------------------------------------

@@ -225,10 +225,16 @@ export const tallyResults = (
     else repeated.push({ id: r.id, sameAs: first });
   }
 
-  const played = names.map((_, p) => players[p].games > 0);
-  const ratings = played.every((x) => x) && scores.length > 0
-    ? fitRatings(n, scores, anchor)
-    : { elo: names.map(() => 0), error: names.map(() => Infinity), prior: false };
+  // No ratings yet while someone has not played, or groups have not met (early games).
+  const unrated = { elo: names.map(() => 0), error: names.map(() => Infinity), prior: false };
+  let ratings: Ratings = unrated;
+  if (players.every((p) => p.games > 0)) {
+    try {
+      ratings = fitRatings(n, scores, anchor);
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+    }
+  }
   return {
     players,
     pairings: pairingResults,
