@@ -9,7 +9,7 @@
  *
  * @example Load a game and ask alpha-beta for a move
  * ```ts
- * import { Effect } from "npm:effect@^4.1.0";
+ * import { Effect } from "npm:effect@4.1.0";
  * import { alphabetaSearch, loadGame } from "./mod.ts";
  *
  * const { game } = await Effect.runPromise(loadGame("tictactoe"));
@@ -19,7 +19,7 @@
  *
  * @example Play a seeded game between two AIs and replay it
  * ```ts
- * import { Effect } from "npm:effect@^4.1.0";
+ * import { Effect } from "npm:effect@4.1.0";
  * import { alphabetaStrategy, loadGame, randomAgent, replay, runGame, searchAgent } from "./mod.ts";
  *
  * const { game } = await Effect.runPromise(loadGame("nim", { heaps: [3, 4, 5] }));

@@ -26,4 +26,4 @@ export {
   SchemaIssue,
   Scope,
   Stream,
-} from "npm:effect@^4.1.0";
+} from "npm:effect@4.1.0";

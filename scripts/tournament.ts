@@ -47,10 +47,12 @@ ratings fitted by maximum likelihood. Ctrl-C stops and reports the finished game
                    player meets each other)
   --rounds N       openings per pairing (each played twice; default 10)
   --anchor SPEC    the player rated 0 (default the first)
+  --cluster URL    play on the runners of a cluster (deno task runner --cluster URL) whose
+                   PostgreSQL database is at URL; --concurrency is then games in flight
 ${SERIES_USAGE}`;
 
 const FLAGS = {
-  string: ["players", "format", "rounds", "anchor", ...SERIES_FLAGS],
+  string: ["players", "format", "rounds", "anchor", "cluster", ...SERIES_FLAGS],
   boolean: ["json"],
   positionals: Infinity,
 } as const;
@@ -187,32 +189,55 @@ const main = Effect.gen(function* () {
   }
   const started = performance.now();
   let fresh = 0;
-  const end = yield* runSeries({
-    loaded,
-    entrants: entrantsOf(loaded, specs),
-    fixtures,
-    openings,
-    done,
-    concurrency,
-    maxPlies,
-    ttMb,
-    onGame: (record: GameRecord, all) => {
-      store?.append(record);
-      fresh++;
-      const secs = (performance.now() - started) / 1000;
-      const rate = fresh / Math.max(secs, 1e-3);
-      const left = fixtures.length - all.length;
-      progress.show(() => {
-        const r = tallyResults(names, ps, all, anchor);
-        const best = r.ratings.elo.indexOf(Math.max(...r.ratings.elo));
-        return `${all.length}/${fixtures.length} games, ${(rate * 60).toFixed(1)}/min, ` +
-          `${left > 0 ? `about ${Math.ceil(left / rate / 60)} min left, ` : ""}` +
-          `leading: ${names[best]} ${eloText(r.ratings.elo[best])}` +
-          (best === anchor ? "" : ` ±${r.ratings.error[best].toFixed(0)}`);
-      });
-      return false;
-    },
-  });
+  const onGame = (record: GameRecord, all: readonly GameRecord[]) => {
+    store?.append(record);
+    fresh++;
+    const secs = (performance.now() - started) / 1000;
+    const rate = fresh / Math.max(secs, 1e-3);
+    const left = fixtures.length - all.length;
+    progress.show(() => {
+      const r = tallyResults(names, ps, all, anchor);
+      const best = r.ratings.elo.indexOf(Math.max(...r.ratings.elo));
+      return `${all.length}/${fixtures.length} games, ${(rate * 60).toFixed(1)}/min, ` +
+        `${left > 0 ? `about ${Math.ceil(left / rate / 60)} min left, ` : ""}` +
+        `leading: ${names[best]} ${eloText(r.ratings.elo[best])}` +
+        (best === anchor ? "" : ` ±${r.ratings.error[best].toFixed(0)}`);
+    });
+    return false;
+  };
+  const end = typeof flags.cluster === "string"
+    // The cluster's modules load only when asked for (they read the environment).
+    ? yield* (yield* Effect.promise(() => import("./cluster_run.ts"))).runOnCluster({
+      url: flags.cluster,
+      plan: {
+        game: loaded.specifier,
+        options: loaded.options as Record<string, unknown>,
+        players: names,
+        fixtures,
+        openings: Array.from({ length: rounds }, (_, r) => openings.at(r)),
+        maxPlies,
+        ttMb,
+        concurrency,
+      },
+      done,
+      onGame,
+      onSubmitted: (id) =>
+        json ? Effect.void : term.print(
+          `submitted to the cluster as ${id} (the same command follows it again; ` +
+            "Ctrl-C stops following, not the tournament)\n",
+        ),
+    }).pipe(Effect.mapError((message) => new UsageError({ message })))
+    : yield* runSeries({
+      loaded,
+      entrants: entrantsOf(loaded, specs),
+      fixtures,
+      openings,
+      done,
+      concurrency,
+      maxPlies,
+      ttMb,
+      onGame,
+    });
   progress.clear();
   const results = tallyResults(names, ps, end.records, anchor);
   const speed = throughput(end, concurrency);

@@ -5,6 +5,6 @@
  *
  * @module
  */
-export { HttpRouter, HttpServerRequest, HttpServerResponse } from "npm:effect@^4.1.0/http";
-export { Socket } from "npm:effect@^4.1.0/socket";
-export { FiberMap, FiberSet } from "npm:effect@^4.1.0";
+export { HttpRouter, HttpServerRequest, HttpServerResponse } from "npm:effect@4.1.0/http";
+export { Socket } from "npm:effect@4.1.0/socket";
+export { FiberMap, FiberSet } from "npm:effect@4.1.0";

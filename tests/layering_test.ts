@@ -7,7 +7,7 @@
 import { assertEquals } from "@std/assert";
 import { root } from "./tools/task.ts";
 
-/** Every module under `mod.ts`, `core/`, `plugins/`, `scripts/`, by path from the root. */
+/** Every module under `mod.ts`, `core/`, `plugins/`, `scripts/`, `server/`, `cluster/`, by path. */
 const modules = async (): Promise<Map<string, string[]>> => {
   const graph = new Map<string, string[]>();
   const visit = async (dir: string) => {
@@ -17,7 +17,7 @@ const modules = async (): Promise<Map<string, string[]>> => {
       else if (e.name.endsWith(".ts")) graph.set(path, []);
     }
   };
-  for (const dir of ["core/", "plugins/", "scripts/"]) await visit(dir);
+  for (const dir of ["core/", "plugins/", "scripts/", "server/", "cluster/"]) await visit(dir);
   graph.set("mod.ts", []);
   // Import and re-export statements at the start of a line (not examples in comments).
   const statement = /^(?:import|export)\b[\s\w{},*$]*?\bfrom\s+"(\.{1,2}\/[^"]+)"/gm;
@@ -62,7 +62,8 @@ Deno.test("the circle check finds a circle", () => {
 
 Deno.test("each layer imports only the layers below it", async () => {
   const rules: [string, string[]][] = [
-    ["core/", ["plugins/", "scripts/", "mod.ts"]],
+    ["core/", ["plugins/", "scripts/", "mod.ts", "cluster/", "server/"]],
+    ["cluster/", ["scripts/", "server/"]],
     ["core/search/", [
       "core/parallel/",
       "core/engine/",

@@ -49,7 +49,7 @@ Deno.test("mod.ts imports from a URL and plays games; a plugin loads by URL", as
     const program = await Deno.makeTempFile({ suffix: ".ts" });
     await Deno.writeTextFile(
       program,
-      `import { Effect } from "npm:effect@^4.1.0";
+      `import { Effect } from "npm:effect@4.1.0";
 import { alphabetaStrategy, loadGame, randomAgent, replay, runGame, searchAgent } from "${base}/mod.ts";
 const { game } = await Effect.runPromise(loadGame("nim", { heaps: [1, 2, 3] }));
 const { transcript, final } = Effect.runSync(

@@ -1,0 +1,89 @@
+/**
+ * The cluster's plumbing: PostgreSQL for the messages and the runners (Effect's own
+ * `SqlMessageStorage`/`SqlRunnerStorage`), runners that talk HTTP to each other
+ * (`HttpRunner`, served here by `Deno.serve`), and the workflow engine on top.
+ *
+ * @module
+ */
+import { Effect, Layer, Option } from "../core/deps.ts";
+import {
+  ClusterWorkflowEngine,
+  Digest,
+  FetchHttpClient,
+  HttpEffect,
+  HttpRunner,
+  PgClient,
+  Redacted,
+  RpcSerialization,
+  RunnerAddress,
+  RunnerHealth,
+  ShardingConfig,
+  SqlMessageStorage,
+  SqlRunnerStorage,
+} from "./deps.ts";
+
+/** Where a runner listens (`undefined` for a client that runs no entity: the coordinator). */
+export interface Address {
+  /** The host other runners reach it at (loopback in the tests). */
+  readonly host: string;
+  /** Its port. */
+  readonly port: number;
+}
+
+/** The database every machine reaches. */
+export const database = (url: string): ReturnType<typeof PgClient.layer> =>
+  PgClient.layer({ url: Redacted.make(url) });
+
+/**
+ * Sharding over the database: the runner at `address` (hosting entities and workflows),
+ * or a client only. Messages to entities are stored in the database, so a message to a
+ * runner that dies is delivered again to the runner that takes its shards.
+ */
+// deno-lint-ignore explicit-module-boundary-types -- the layer provides the cluster's services
+export const shardingLayer = (url: string, address?: Address) =>
+  HttpRunner.layerClient.pipe(
+    // A runner that dies is noticed by its shard locks in the database expiring.
+    Layer.provide(RunnerHealth.layerNoop),
+    Layer.provideMerge(
+      HttpRunner.layerClientProtocolHttp({ path: "/" }).pipe(
+        Layer.provideMerge(FetchHttpClient.layer),
+        Layer.provideMerge(RpcSerialization.layerNdjson),
+      ),
+    ),
+    Layer.provideMerge(
+      Layer.mergeAll(SqlMessageStorage.layer, SqlRunnerStorage.layer).pipe(
+        Layer.provide(Digest.layerWebCrypto),
+        Layer.provideMerge(ShardingConfig.layer({
+          runnerAddress: address === undefined
+            ? Option.none()
+            : Option.some(RunnerAddress.make(address.host, address.port)),
+          shardsPerGroup: 60,
+        })),
+        Layer.provideMerge(database(url)),
+      ),
+    ),
+  );
+
+/** The workflow engine of the cluster (workflows run as entities on the runners). */
+export const workflowEngine = ClusterWorkflowEngine.layer;
+
+/**
+ * Serves the runner's end of the cluster protocol at `address` for the scope's life
+ * (`Deno.serve`; other runners and clients post to it).
+ */
+// deno-lint-ignore explicit-module-boundary-types -- it needs the cluster's services
+export const serveRunner = (address: Address) =>
+  Effect.gen(function* () {
+    const http = yield* HttpRunner.toHttpEffect;
+    const handler = HttpEffect.toWebHandler(http);
+    const server = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        Deno.serve(
+          { hostname: address.host, port: address.port, onListen: () => {} },
+          (request) => handler(request),
+        )
+      ),
+      (s) => Effect.promise(() => s.shutdown()),
+    );
+    return server;
+  });

@@ -1,0 +1,215 @@
+/**
+ * A tournament on Effect Cluster. The tournament is a workflow (`PlyTournament`) whose
+ * activities are its games; each game is a message to a `PlyGame` entity, which a
+ * runner plays with the same runner code as a local tournament. A finished game is
+ * written once to the table `ply_games` (the activity's result is journalled by the
+ * workflow engine, and the insert ignores a game already there), where the submitting
+ * program (or `--status`) reads it.
+ *
+ * @module
+ */
+import { Effect, Result, Schema } from "../core/deps.ts";
+import { loadGame } from "../mod.ts";
+import { agentFromSpec } from "../core/players/agents.ts";
+import { parseSpec } from "../core/players/spec.ts";
+import { allStrategies } from "../core/engine/strategies.ts";
+import { fixedOpenings, type Opening } from "../core/tournament/openings.ts";
+import { type GameRecord, runFixtures } from "../core/tournament/runner.ts";
+import type { Fixture } from "../core/tournament/schedule.ts";
+import {
+  Activity,
+  ClusterSchema,
+  Entity,
+  Rpc,
+  Semaphore,
+  SqlClient,
+  type SqlError,
+  Workflow,
+} from "./deps.ts";
+
+/** What the table functions need and may fail with. */
+type Sql<A> = Effect.Effect<A, SqlError.SqlError, SqlClient.SqlClient>;
+
+/** Everything a runner needs to play the games of a tournament. */
+export interface ClusterPlan {
+  /** The game's id, path or URL (a runner loads it by this). */
+  readonly game: string;
+  /** Its decoded options. */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** The players' specs. */
+  readonly players: readonly string[];
+  /** The games, in order. */
+  readonly fixtures: readonly Fixture[];
+  /** The opening of each round (round r plays `openings[r]`). */
+  readonly openings: readonly Opening[];
+  /** The move limit. */
+  readonly maxPlies: number;
+  /** Table size per player in MB. */
+  readonly ttMb: number;
+  /** Games sent at once. */
+  readonly concurrency: number;
+}
+
+/** One game to play: the tournament and the fixture's index in its plan. */
+const GameTask = Schema.Struct({ tournament: Schema.String, index: Schema.Number });
+
+/** A game: played by whichever runner holds its shard; the reply is the record (JSON). */
+export const GameEntity = Entity.make("PlyGame", [
+  Rpc.make("Play", { payload: GameTask, success: Schema.String, error: Schema.String }),
+]).annotateRpcs(ClusterSchema.Persisted, true);
+
+/** The tournament: its games as activities, a game's result written once. */
+export const TournamentWorkflow = Workflow.make("PlyTournament", {
+  payload: { id: Schema.String },
+  idempotencyKey: (p) => p.id,
+  success: Schema.Number,
+  error: Schema.String,
+});
+
+/**
+ * Creates the tables (every program calls it; programs starting together take turns by
+ * a transaction-scoped advisory lock, since two `CREATE TABLE IF NOT EXISTS` at once can
+ * collide in PostgreSQL's catalog).
+ */
+export const migrate = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient;
+  yield* sql.withTransaction(Effect.gen(function* () {
+    yield* sql`SELECT pg_advisory_xact_lock(74107)`;
+    yield* sql`CREATE TABLE IF NOT EXISTS ply_tournaments (
+      id TEXT PRIMARY KEY, plan TEXT NOT NULL, created TIMESTAMPTZ NOT NULL DEFAULT now())`;
+    yield* sql`CREATE TABLE IF NOT EXISTS ply_games (
+      tournament TEXT NOT NULL, id TEXT NOT NULL, record TEXT NOT NULL,
+      PRIMARY KEY (tournament, id))`;
+  }));
+});
+
+/** Stores a plan under `id` (a plan already there is kept: a resubmission changes nothing). */
+export const storePlan = (id: string, plan: ClusterPlan): Sql<void> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    yield* sql`INSERT INTO ply_tournaments (id, plan) VALUES (${id}, ${JSON.stringify(plan)})
+      ON CONFLICT (id) DO NOTHING`;
+  });
+
+/** The plan stored under `id`, if any. */
+export const readPlan = (id: string): Sql<ClusterPlan | undefined> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    const rows = yield* sql<{ plan: string }>`SELECT plan FROM ply_tournaments WHERE id = ${id}`;
+    return rows.length === 0 ? undefined : JSON.parse(rows[0].plan) as ClusterPlan;
+  });
+
+/** The finished games of tournament `id` whose ids are not in `seen`. */
+export const newGames = (id: string, seen: ReadonlySet<string>): Sql<GameRecord[]> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    const rows = yield* sql<{ id: string; record: string }>`
+      SELECT id, record FROM ply_games WHERE tournament = ${id} ORDER BY id`;
+    return rows.filter((r) => !seen.has(r.id)).map((r) => JSON.parse(r.record) as GameRecord);
+  });
+
+/** A runner's plans, loaded once per tournament. */
+const plans = new Map<string, ClusterPlan>();
+
+/**
+ * The entity's handler: plays fixture `index` of the tournament's plan, at most
+ * `concurrency` games at once on this runner.
+ */
+// deno-lint-ignore explicit-module-boundary-types -- the handlers' type is the entity's own
+export const gameHandlers = (concurrency: number) =>
+  Effect.gen(function* () {
+    const slots = yield* Semaphore.make(Math.max(1, concurrency));
+    return GameEntity.of({
+      Play: (envelope) =>
+        slots.withPermits(1)(Effect.gen(function* () {
+          const { tournament, index } = envelope.payload;
+          let plan = plans.get(tournament);
+          if (plan === undefined) {
+            plan = yield* Effect.orDie(readPlan(tournament));
+            if (plan === undefined) return yield* Effect.fail(`no tournament ${tournament}`);
+            plans.set(tournament, plan);
+          }
+          return yield* playFixture(plan, index);
+        })),
+    });
+  });
+
+/** Plays one fixture of a plan here; the record as JSON, or why it could not be played. */
+const playFixture = (plan: ClusterPlan, index: number) =>
+  Effect.gen(function* () {
+    const loaded = yield* Effect.mapError(
+      loadGame(plan.game, plan.options),
+      (e) => `this runner cannot load ${plan.game}: ${e.message}`,
+    );
+    const strategies = { ...allStrategies, ...loaded.plugin.strategies };
+    const entrants = [];
+    for (const text of plan.players) {
+      const spec = parseSpec(text, strategies);
+      if (Result.isFailure(spec)) return yield* Effect.fail(`player ${text}: ${spec.failure}`);
+      entrants.push({
+        name: text,
+        agent: () => agentFromSpec<unknown>(spec.success, strategies),
+      });
+    }
+    const fixture = plan.fixtures[index];
+    let record: GameRecord | undefined;
+    const end = yield* runFixtures({
+      game: loaded.game,
+      gameId: loaded.specifier,
+      options: loaded.options,
+      entrants,
+      fixtures: [fixture],
+      openings: fixedOpenings(Array(fixture.round + 1).fill(plan.openings[fixture.round])),
+      maxPlies: plan.maxPlies,
+      ttMb: plan.ttMb,
+    }, {
+      concurrency: 1,
+      halt: Effect.never,
+      onGame: (r) => Effect.sync(() => (record = r, false)),
+    });
+    if (record === undefined) {
+      return yield* Effect.fail(end.fault?.message ?? `game ${fixture.id} was not played`);
+    }
+    return JSON.stringify(record);
+  });
+
+/**
+ * The workflow's body: every fixture of the plan an activity (a message to its game
+ * entity, then the record written once), `concurrency` at once.
+ */
+// deno-lint-ignore explicit-module-boundary-types -- the services are the cluster's own
+export const tournamentBody = (payload: { readonly id: string }) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    const client = yield* GameEntity.client;
+    const plan = yield* Effect.orDie(readPlan(payload.id));
+    if (plan === undefined) return yield* Effect.fail(`no tournament ${payload.id}`);
+    const played = yield* Effect.forEach(
+      plan.fixtures,
+      (f, index) =>
+        Activity.make({
+          name: `game/${f.id}`,
+          success: Schema.Boolean,
+          error: Schema.String,
+          execute: Effect.gen(function* () {
+            const record = yield* client(`${payload.id}/${f.id}`).Play({
+              tournament: payload.id,
+              index,
+            }).pipe(Effect.catchTag(
+              [
+                "MailboxFull",
+                "AlreadyProcessingMessage",
+                "PersistenceError",
+                "EntityNotAssignedToRunner",
+              ],
+              (e) => Effect.die(e),
+            ));
+            yield* Effect.orDie(sql`INSERT INTO ply_games (tournament, id, record)
+              VALUES (${payload.id}, ${f.id}, ${record}) ON CONFLICT DO NOTHING`);
+            return true;
+          }),
+        }),
+      { concurrency: plan.concurrency },
+    );
+    return played.length;
+  });

@@ -1,0 +1,82 @@
+/**
+ * `deno task runner --cluster postgres://... [--host 127.0.0.1] [--port P] [--concurrency C]`
+ *
+ * Lends this machine's cores to tournaments on the cluster: a runner of Effect Cluster
+ * that plays the games (`PlyGame`) and runs the tournaments (`PlyTournament`) whose
+ * shards it holds, at most C games at once. Ctrl-C stops it; its shards move to the
+ * other runners, and a game it was playing is played again there.
+ *
+ * @module
+ */
+import { Effect, Layer } from "../core/deps.ts";
+import { defaultWorkers } from "../core/parallel/pool.ts";
+import { Terminal } from "../core/terminal.ts";
+import { serveRunner, shardingLayer, workflowEngine } from "../cluster/layers.ts";
+import {
+  GameEntity,
+  gameHandlers,
+  migrate,
+  tournamentBody,
+  TournamentWorkflow,
+} from "../cluster/tournament.ts";
+import { intFlag, parseCommandLine, printHelp, runMain, UsageError } from "./cli.ts";
+
+const USAGE = `Usage: deno task runner --cluster postgres://USER@HOST:PORT/DB [flags]
+Lends this machine to tournaments on the cluster (deno task tournament ... --cluster URL):
+plays the games of the shards it holds. Ctrl-C stops it; its games move to other runners.
+
+  --cluster URL    the PostgreSQL database every machine reaches
+  --host H         the address other runners reach this one at (default 127.0.0.1)
+  --port P         its port (default: a free one)
+  --concurrency C  games at once (default: the cores)
+  --workers N      engine workers (default: the cores)
+`;
+
+const FLAGS = {
+  string: ["cluster", "host", "port", "concurrency", "workers"],
+  boolean: [],
+  positionals: 0,
+} as const;
+
+/** A free TCP port on `host`. */
+const freePort = (host: string): number => {
+  const l = Deno.listen({ hostname: host, port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+};
+
+const main = Effect.gen(function* () {
+  const { flags } = yield* parseCommandLine(Deno.args, FLAGS);
+  const term = yield* Terminal;
+  if (flags.help === true) return yield* printHelp(USAGE, undefined);
+  if (typeof flags.cluster !== "string") {
+    return yield* new UsageError({ message: "--cluster postgres://... is needed" });
+  }
+  const url = flags.cluster;
+  const host = typeof flags.host === "string" ? flags.host : "127.0.0.1";
+  const port = flags.port === undefined
+    ? freePort(host)
+    : yield* intFlag(flags, "port", 0, 1, 65535);
+  const concurrency = yield* intFlag(flags, "concurrency", defaultWorkers(), 1, 256);
+  const address = { host, port };
+  const cluster = Layer.mergeAll(
+    GameEntity.toLayer(gameHandlers(concurrency)),
+    TournamentWorkflow.toLayer(tournamentBody).pipe(Layer.provide(workflowEngine)),
+  ).pipe(Layer.provideMerge(shardingLayer(url, address)));
+  yield* Effect.scoped(
+    Effect.gen(function* () {
+      yield* migrate;
+      yield* serveRunner(address);
+      yield* term.print(
+        `runner at ${host}:${port}, ${concurrency} games at once (Ctrl-C stops it)\n`,
+      );
+      yield* term.interruption;
+    }).pipe(Effect.provide(cluster)),
+  ).pipe(
+    Effect.catch((e) => Effect.fail(new UsageError({ message: `the cluster: ${String(e)}` }))),
+  );
+  yield* term.print("runner stopped\n");
+});
+
+if (import.meta.main) runMain(main, "deno task runner");

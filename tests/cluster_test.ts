@@ -1,0 +1,74 @@
+/**
+ * Tournaments on Effect Cluster, for real: a throwaway PostgreSQL, two `deno task runner`
+ * processes and the submitting `deno task tournament --cluster`, all on 127.0.0.1,
+ * stopped at the end. Every wait is for an event (a line printed, a process's end).
+ */
+import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { withPostgres } from "./tools/postgres.ts";
+import { runTask, startTask } from "./tools/task.ts";
+
+/** The games of a folder by id: their moves in notation. */
+const gamesOf = async (dir: string): Promise<Record<string, string>> =>
+  Object.fromEntries(
+    (await Deno.readTextFile(`${dir}/games.jsonl`)).split("\n").filter((l) => l !== "").map(
+      (l) => {
+        const r = JSON.parse(l);
+        return [r.id, r.transcript.moves.map((m: { notation: string }) => m.notation).join(" ")];
+      },
+    ),
+  );
+
+Deno.test("cluster: two runners play a tournament; game for game what a local run plays", async () => {
+  await withPostgres(async (pg) => {
+    const runners = [0, 1].map(() =>
+      startTask(["runner", "--cluster", pg.url, "--concurrency", "2"])
+    );
+    const dist = await Deno.makeTempDir({ prefix: "ply-cluster-" });
+    const local = await Deno.makeTempDir({ prefix: "ply-local-" });
+    try {
+      for (const r of runners) await r.waitFor("runner at 127.0.0.1:");
+      const args = [
+        "tictactoe",
+        "--players",
+        "alphabeta:9",
+        "alphabeta:1",
+        "random",
+        "--rounds",
+        "3",
+      ];
+      const onCluster = await runTask("tournament", [...args, "--cluster", pg.url, "--out", dist]);
+      assertEquals(onCluster.code, 0, onCluster.stdout + onCluster.stderr);
+      const id = /submitted to the cluster as (t[0-9a-f]+)/.exec(onCluster.stdout)?.[1];
+      assert(id !== undefined, onCluster.stdout);
+      assertStringIncludes(onCluster.stdout, "18 of 18 games");
+      const here = await runTask("tournament", [...args, "--out", local]);
+      assertEquals(here.code, 0, here.stderr);
+      const [a, b] = [await gamesOf(dist), await gamesOf(local)];
+      assertEquals(Object.keys(a).length, 18);
+      assertEquals(a, b, "the same games, move for move");
+      // The same results (times per move aside).
+      const results = (dir: string) =>
+        Deno.readTextFile(`${dir}/results.json`).then((t) => {
+          const { pairings, ratings, score, seats, repeated } = JSON.parse(t).results;
+          return { pairings, ratings, score, seats, repeated };
+        });
+      assertEquals(await results(dist), await results(local));
+
+      // The same command again follows the same tournament: nothing is played twice.
+      const again = await runTask("tournament", [...args, "--cluster", pg.url, "--out", dist]);
+      assertEquals(again.code, 0, again.stderr);
+      assertStringIncludes(again.stdout, `submitted to the cluster as ${id}`);
+      assertStringIncludes(again.stdout, "18 of 18 games");
+      assertEquals(Object.keys(await gamesOf(dist)).length, 18);
+    } finally {
+      for (const r of runners) await r.sigint();
+      for (const r of runners) {
+        const { code, out, err } = await r.done;
+        assertEquals(code, 130, out + err);
+        assertStringIncludes(out, "runner stopped");
+      }
+      await Deno.remove(dist, { recursive: true });
+      await Deno.remove(local, { recursive: true });
+    }
+  });
+});
