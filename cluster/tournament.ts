@@ -129,7 +129,12 @@ export const gameHandlers = (concurrency: number) =>
             if (plan === undefined) return yield* Effect.fail(`no tournament ${tournament}`);
             plans.set(tournament, plan);
           }
-          return yield* playFixture(plan, index);
+          const record = yield* playFixture(plan, index);
+          // One line per game, for whoever watches the runner.
+          yield* Effect.sync(() =>
+            console.log(`played ${plan.fixtures[index].id} of tournament ${tournament}`)
+          );
+          return record;
         })),
     });
   });

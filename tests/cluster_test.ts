@@ -72,3 +72,46 @@ Deno.test("cluster: two runners play a tournament; game for game what a local ru
     }
   });
 });
+
+Deno.test("cluster: a runner killed mid-game (kill -9) loses no game and counts none twice", async () => {
+  await withPostgres(async (pg) => {
+    const start = () => startTask(["runner", "--cluster", pg.url, "--concurrency", "1"]);
+    const [first, second] = [start(), start()];
+    const dir = await Deno.makeTempDir({ prefix: "ply-cluster-" });
+    try {
+      for (const r of [first, second]) await r.waitFor("runner at 127.0.0.1:");
+      // Games of a second or two each, so that one is in progress when its runner dies.
+      const coordinator = startTask([
+        "tournament",
+        "kalah",
+        "--players",
+        "alphabeta:7",
+        "mcts:3000",
+        "--rounds",
+        "4",
+        "--cluster",
+        pg.url,
+        "--out",
+        dir,
+      ]);
+      await coordinator.waitFor("submitted to the cluster as");
+      // Whichever runner plays a game first is killed in the middle of its next one.
+      const victim = await Promise.race(
+        [first, second].map((r) => r.waitFor("played ").then(() => r)),
+      );
+      await victim.kill();
+      const { code, out, err } = await coordinator.done;
+      assertEquals(code, 0, out + err);
+      assertStringIncludes(out, "8 of 8 games");
+      const lines = (await Deno.readTextFile(`${dir}/games.jsonl`)).split("\n").filter((l) =>
+        l !== ""
+      );
+      assertEquals(lines.length, 8, "no game lost, none written twice");
+      assertEquals(Object.keys(await gamesOf(dir)).length, 8);
+    } finally {
+      for (const r of [first, second]) await r.kill();
+      for (const r of [first, second]) await r.done;
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});

@@ -55,6 +55,8 @@ export interface Job {
   readonly waitFor: (text: string) => Promise<void>;
   /** Sends SIGINT to the whole group, as a terminal's Ctrl-C does. */
   readonly sigint: () => Promise<void>;
+  /** Sends SIGKILL to the whole group (`kill -9`: no chance to clean up). */
+  readonly kill: () => Promise<void>;
   /** Types into the program's standard input. */
   readonly type: (text: string) => Promise<void>;
   /** The exit code and everything printed. */
@@ -119,6 +121,7 @@ export const startTask = (args: readonly string[], pty = false): Job => {
         }),
       ]),
     sigint: () => kill("INT"),
+    kill: () => kill("KILL"),
     type: (text) => writer.write(new TextEncoder().encode(text)),
     done,
     output: () => out + err,
