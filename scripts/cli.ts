@@ -207,14 +207,11 @@ export const playerSpec = (
 };
 
 /** Reads a numeric flag within a range; the error names the flag, the kind and the range. */
-const rangeFlag = (kind: "an integer" | "a number", parse: (text: string) => number) =>
-(
-  flags: Parsed["flags"],
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): Effect.Effect<number, UsageError> => {
+const rangeFlag = (
+  kind: "an integer" | "a number",
+  parse: (text: string) => number,
+): RangeFlag =>
+(flags, name, fallback, min, max) => {
   const v = flags[name];
   if (v === undefined) return Effect.succeed(fallback);
   const n = typeof v === "string" ? parse(v.trim()) : NaN;
@@ -223,26 +220,23 @@ const rangeFlag = (kind: "an integer" | "a number", parse: (text: string) => num
   );
 };
 
-/** Reads an integer flag within a range (the error names the flag and the range). */
-export const intFlag: (
+/** Reads a numeric flag `name` (or `fallback` when absent) that must lie in [min, max]. */
+export type RangeFlag = (
   flags: Parsed["flags"],
   name: string,
   fallback: number,
   min: number,
   max: number,
-) => Effect.Effect<number, UsageError> = rangeFlag(
+) => Effect.Effect<number, UsageError>;
+
+/** Reads an integer flag within a range (the error names the flag and the range). */
+export const intFlag: RangeFlag = rangeFlag(
   "an integer",
   (t) => (/^-?\d+$/.test(t) && Number.isSafeInteger(Number(t)) ? Number(t) : NaN),
 );
 
 /** Reads a number flag within a range (the error names the flag and the range). */
-export const numberFlag: (
-  flags: Parsed["flags"],
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-) => Effect.Effect<number, UsageError> = rangeFlag(
+export const numberFlag: RangeFlag = rangeFlag(
   "a number",
   (t) => (t !== "" && Number.isFinite(Number(t)) ? Number(t) : NaN),
 );
