@@ -32,6 +32,8 @@ type Sql<A> = Effect.Effect<A, SqlError.SqlError, SqlClient.SqlClient>;
 
 /** Everything a runner needs to play the games of a tournament. */
 export interface ClusterPlan {
+  /** The submitting command's arguments that make the tournament (`--resume ID` reruns them). */
+  readonly argv: readonly string[];
   /** The game's id, path or URL (a runner loads it by this). */
   readonly game: string;
   /** Its decoded options. */

@@ -9,11 +9,12 @@
 import { Effect } from "../core/deps.ts";
 import { Terminal } from "../core/terminal.ts";
 import type { GameRecord } from "../core/tournament/runner.ts";
-import { shardingLayer, workflowEngine } from "../cluster/layers.ts";
+import { database, shardingLayer, workflowEngine } from "../cluster/layers.ts";
 import {
   type ClusterPlan,
   migrate,
   newGames,
+  readPlan,
   storePlan,
   TournamentWorkflow,
 } from "../cluster/tournament.ts";
@@ -26,6 +27,20 @@ export const planId = async (plan: ClusterPlan): Promise<string> => {
   return "t" + [...digest.slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("");
 };
 
+/** The arguments tournament `id` was submitted with (`--status`/`--resume ID`). */
+export const storedArgs = (url: string, id: string): Effect.Effect<readonly string[], string> =>
+  Effect.gen(function* () {
+    yield* migrate;
+    const plan = yield* readPlan(id);
+    if (plan === undefined) {
+      return yield* Effect.fail(`the cluster at ${url} has no tournament ${id}`);
+    }
+    return plan.argv;
+  }).pipe(
+    Effect.provide(database(url)),
+    Effect.catchTag("SqlError", (e) => Effect.fail(`the cluster at ${url}: ${e.message}`)),
+  );
+
 /** What `runOnCluster` needs. */
 export interface ClusterRun {
   /** The database URL. */
@@ -36,6 +51,8 @@ export interface ClusterRun {
   readonly done: readonly GameRecord[];
   /** Hears each new finished game, with all games so far. */
   readonly onGame: (record: GameRecord, all: readonly GameRecord[]) => void;
+  /** False to show the games so far and stop (`--status`): nothing is submitted. */
+  readonly follow: boolean;
   /** Hears the tournament's id once it is submitted. */
   readonly onSubmitted: (id: string) => Effect.Effect<void, never, Terminal>;
 }
@@ -55,9 +72,12 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
     yield* Effect.scoped(
       Effect.gen(function* () {
         yield* migrate;
-        yield* storePlan(id, run.plan);
-        yield* TournamentWorkflow.execute({ id }, { discard: true });
-        yield* run.onSubmitted(id);
+        if (run.follow) {
+          yield* storePlan(id, run.plan);
+          yield* TournamentWorkflow.execute({ id }, { discard: true });
+          yield* run.onSubmitted(id);
+        }
+        let once = !run.follow;
         while (seen.size < run.plan.fixtures.length && !(yield* term.interrupted)) {
           const fresh = yield* newGames(id, seen);
           for (const r of fresh) {
@@ -66,6 +86,8 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
             gameMs += r.ms;
             run.onGame(r, records);
           }
+          if (once) break;
+          once = false;
           if (fresh.length === 0) yield* Effect.sleep("200 millis");
         }
       }).pipe(Effect.provide(workflowEngine), Effect.provide(shardingLayer(run.url))),

@@ -19,7 +19,17 @@ import { chartSvg } from "../core/tournament/chart.ts";
 import { tallyResults, type TournamentResults } from "../core/tournament/results.ts";
 import type { GameRecord } from "../core/tournament/runner.ts";
 import { type Format, FORMATS, pairings, schedule } from "../core/tournament/schedule.ts";
-import { intFlag, parseCommandLine, printHelp, reportFault, runMain, UsageError } from "./cli.ts";
+import {
+  intFlag,
+  parseCommandLine,
+  printHelp,
+  type ProgramServices,
+  reportFault,
+  runMain,
+  UsageError,
+  type UserError,
+} from "./cli.ts";
+import type { SearchFailed } from "../core/errors.ts";
 import {
   describeOpenings,
   eloText,
@@ -49,10 +59,12 @@ ratings fitted by maximum likelihood. Ctrl-C stops and reports the finished game
   --anchor SPEC    the player rated 0 (default the first)
   --cluster URL    play on the runners of a cluster (deno task runner --cluster URL) whose
                    PostgreSQL database is at URL; --concurrency is then games in flight
+  --status ID      with --cluster: the games so far of tournament ID (from any machine)
+  --resume ID      with --cluster: follow (or restart) tournament ID to its end
 ${SERIES_USAGE}`;
 
 const FLAGS = {
-  string: ["players", "format", "rounds", "anchor", "cluster", ...SERIES_FLAGS],
+  string: ["players", "format", "rounds", "anchor", "cluster", "status", "resume", ...SERIES_FLAGS],
   boolean: ["json"],
   positionals: Infinity,
 } as const;
@@ -118,177 +130,224 @@ export const resultsText = (
   return lines.join("\n") + "\n";
 };
 
-const main = Effect.gen(function* () {
-  const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);
-  const term = yield* Terminal;
-  if (flags.help === true) return yield* printHelp(USAGE, positional[0]);
-  if (positional.length === 0) return yield* new UsageError({ message: "name one game" });
-  const loaded = yield* loadGame(positional[0], gameOptions);
-  const { game, plugin } = loaded;
-  if (game.solo === true) {
-    return yield* new UsageError({
-      message: `${plugin.id} has one player (its opponent is chance): compare players with ` +
-        `deno task match ${plugin.id} --p1 SPEC`,
-    });
+/** The flags that say where a tournament runs and what is shown, not what it is. */
+const WHERE = ["cluster", "out", "status", "resume", "json", "concurrency", "workers"];
+
+/** The arguments that make a tournament what it is (kept with a cluster plan). */
+const planArgs = (args: readonly string[]): string[] => {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const name = /^--([^=]+)/.exec(args[i])?.[1];
+    if (name !== undefined && WHERE.includes(name)) {
+      if (!args[i].includes("=") && name !== "json") i++;
+      continue;
+    }
+    out.push(args[i]);
   }
-  const texts = typeof flags.players === "string" ? [flags.players, ...positional.slice(1)] : [];
-  if (texts.length < 2) {
-    return yield* new UsageError({
-      message: "--players takes two or more specs (name the game first: GAME --players A B ...)",
-    });
-  }
-  const specs = yield* readPlayers(
-    loaded,
-    texts.map((text, i) => ({ flag: `players (player ${i + 1})`, text })),
-  );
-  const names = specs.map(formatSpec);
-  const twice = names.find((n, i) => names.indexOf(n) !== i);
-  if (twice !== undefined) {
-    return yield* new UsageError({ message: `--players names ${twice} twice` });
-  }
-  const format = (flags.format ?? "round-robin") as Format;
-  if (!FORMATS.includes(format)) {
-    return yield* new UsageError({
-      message: `--format must be one of ${FORMATS.join(", ")}, got '${flags.format}'`,
-    });
-  }
-  const anchorName = typeof flags.anchor === "string" ? flags.anchor : names[0];
-  const anchor = names.indexOf(anchorName);
-  if (anchor < 0) {
-    return yield* new UsageError({
-      message: `--anchor must be one of the players (${names.join(", ")}), got '${anchorName}'`,
-    });
-  }
-  const rounds = yield* intFlag(flags, "rounds", 10, 1, 1_000_000);
-  const settings = yield* seriesSettings(flags);
-  const { seed, maxPlies, ttMb, concurrency, source, json } = settings;
-  const openings = yield* makeOpenings(game, source, seed);
-  const ps = pairings(names.length, format);
-  const fixtures = schedule(names.length, format, rounds, seed);
-  const { store, done } = yield* seriesStore(
-    flags,
-    "tournament",
-    loaded,
-    names,
-    settings,
-    fixtures,
-    {
-      format,
-    },
-  );
-  const progress = progressLine(!json && Deno.stderr.isTerminal());
-  if (!json) {
-    yield* term.print(
-      `${plugin.name}: ${format} of ${names.length} players, ${rounds} round${
-        rounds === 1 ? "" : "s"
-      } (${fixtures.length} games), openings ${describeOpenings(source)}, ` +
-        `seed ${seed}, ${concurrency} at once` +
-        (done.length > 0 ? `; resuming: ${done.length} games already played` : "") +
-        ` (Ctrl-C stops and keeps the finished games)\n`,
+  return out;
+};
+
+/** The tournament program; `mode` "status" shows a cluster tournament's games so far. */
+const tournament = (
+  args: readonly string[],
+  mode: "run" | "status" = "run",
+): Effect.Effect<number, UserError | SearchFailed, ProgramServices> =>
+  Effect.gen(function* (): Generator<
+    Effect.Effect<unknown, UserError | SearchFailed, ProgramServices>,
+    number,
+    unknown
+  > {
+    const { flags, gameOptions, positional } = yield* parseCommandLine(args, FLAGS);
+    const term = yield* Terminal;
+    if (flags.help === true) return yield* printHelp(USAGE, positional[0]);
+    const byId = typeof flags.status === "string" ? flags.status : flags.resume;
+    if (typeof byId === "string") {
+      // A tournament on the cluster by its id: its own arguments, from the database.
+      if (typeof flags.cluster !== "string") {
+        return yield* new UsageError({ message: "--status and --resume need --cluster URL" });
+      }
+      const cluster = yield* Effect.promise(() => import("./cluster_run.ts"));
+      const stored = yield* cluster.storedArgs(flags.cluster, byId).pipe(
+        Effect.mapError((message) => new UsageError({ message })),
+      );
+      const rest = args.filter((a, i) =>
+        !/^--(status|resume)(=|$)/.test(a) && !/^--(status|resume)$/.test(args[i - 1] ?? "")
+      );
+      return yield* tournament([...stored, ...rest], flags.status !== undefined ? "status" : "run");
+    }
+    if (positional.length === 0) return yield* new UsageError({ message: "name one game" });
+    const loaded = yield* loadGame(positional[0], gameOptions);
+    const { game, plugin } = loaded;
+    if (game.solo === true) {
+      return yield* new UsageError({
+        message: `${plugin.id} has one player (its opponent is chance): compare players with ` +
+          `deno task match ${plugin.id} --p1 SPEC`,
+      });
+    }
+    const texts = typeof flags.players === "string" ? [flags.players, ...positional.slice(1)] : [];
+    if (texts.length < 2) {
+      return yield* new UsageError({
+        message: "--players takes two or more specs (name the game first: GAME --players A B ...)",
+      });
+    }
+    const specs = yield* readPlayers(
+      loaded,
+      texts.map((text, i) => ({ flag: `players (player ${i + 1})`, text })),
     );
-  }
-  const started = performance.now();
-  let fresh = 0;
-  const onGame = (record: GameRecord, all: readonly GameRecord[]) => {
-    store?.append(record);
-    fresh++;
-    const secs = (performance.now() - started) / 1000;
-    const rate = fresh / Math.max(secs, 1e-3);
-    const left = fixtures.length - all.length;
-    progress.show(() => {
-      const r = tallyResults(names, ps, all, anchor);
-      const best = r.ratings.elo.indexOf(Math.max(...r.ratings.elo));
-      return `${all.length}/${fixtures.length} games, ${(rate * 60).toFixed(1)}/min, ` +
-        `${left > 0 ? `about ${Math.ceil(left / rate / 60)} min left, ` : ""}` +
-        `leading: ${names[best]} ${eloText(r.ratings.elo[best])}` +
-        (best === anchor ? "" : ` ±${r.ratings.error[best].toFixed(0)}`);
-    });
-    return false;
-  };
-  const end = typeof flags.cluster === "string"
-    // The cluster's modules load only when asked for (they read the environment).
-    ? yield* (yield* Effect.promise(() => import("./cluster_run.ts"))).runOnCluster({
-      url: flags.cluster,
-      plan: {
-        game: loaded.specifier,
-        options: loaded.options as Record<string, unknown>,
-        players: names,
+    const names = specs.map(formatSpec);
+    const twice = names.find((n, i) => names.indexOf(n) !== i);
+    if (twice !== undefined) {
+      return yield* new UsageError({ message: `--players names ${twice} twice` });
+    }
+    const format = (flags.format ?? "round-robin") as Format;
+    if (!FORMATS.includes(format)) {
+      return yield* new UsageError({
+        message: `--format must be one of ${FORMATS.join(", ")}, got '${flags.format}'`,
+      });
+    }
+    const anchorName = typeof flags.anchor === "string" ? flags.anchor : names[0];
+    const anchor = names.indexOf(anchorName);
+    if (anchor < 0) {
+      return yield* new UsageError({
+        message: `--anchor must be one of the players (${names.join(", ")}), got '${anchorName}'`,
+      });
+    }
+    const rounds = yield* intFlag(flags, "rounds", 10, 1, 1_000_000);
+    const settings = yield* seriesSettings(flags);
+    const { seed, maxPlies, ttMb, concurrency, source, json } = settings;
+    const openings = yield* makeOpenings(game, source, seed);
+    const ps = pairings(names.length, format);
+    const fixtures = schedule(names.length, format, rounds, seed);
+    const { store, done } = yield* seriesStore(
+      flags,
+      "tournament",
+      loaded,
+      names,
+      settings,
+      fixtures,
+      {
+        format,
+      },
+    );
+    const progress = progressLine(!json && Deno.stderr.isTerminal());
+    if (!json) {
+      yield* term.print(
+        `${plugin.name}: ${format} of ${names.length} players, ${rounds} round${
+          rounds === 1 ? "" : "s"
+        } (${fixtures.length} games), openings ${describeOpenings(source)}, ` +
+          `seed ${seed}, ${concurrency} at once` +
+          (done.length > 0 ? `; resuming: ${done.length} games already played` : "") +
+          ` (Ctrl-C stops and keeps the finished games)\n`,
+      );
+    }
+    const started = performance.now();
+    let fresh = 0;
+    const onGame = (record: GameRecord, all: readonly GameRecord[]) => {
+      store?.append(record);
+      fresh++;
+      const secs = (performance.now() - started) / 1000;
+      const rate = fresh / Math.max(secs, 1e-3);
+      const left = fixtures.length - all.length;
+      progress.show(() => {
+        const r = tallyResults(names, ps, all, anchor);
+        const best = r.ratings.elo.indexOf(Math.max(...r.ratings.elo));
+        return `${all.length}/${fixtures.length} games, ${(rate * 60).toFixed(1)}/min, ` +
+          `${left > 0 ? `about ${Math.ceil(left / rate / 60)} min left, ` : ""}` +
+          `leading: ${names[best]} ${eloText(r.ratings.elo[best])}` +
+          (best === anchor ? "" : ` ±${r.ratings.error[best].toFixed(0)}`);
+      });
+      return false;
+    };
+    const end = typeof flags.cluster === "string"
+      // The cluster's modules load only when asked for (they read the environment).
+      ? yield* (yield* Effect.promise(() => import("./cluster_run.ts"))).runOnCluster({
+        url: flags.cluster,
+        follow: mode === "run",
+        plan: {
+          argv: planArgs(args),
+          game: loaded.specifier,
+          options: loaded.options as Record<string, unknown>,
+          players: names,
+          fixtures,
+          openings: Array.from({ length: rounds }, (_, r) => openings.at(r)),
+          maxPlies,
+          ttMb,
+          concurrency,
+        },
+        done,
+        onGame,
+        onSubmitted: (id) =>
+          json ? Effect.void : term.print(
+            `submitted to the cluster as ${id} (the same command follows it again; ` +
+              "Ctrl-C stops following, not the tournament)\n",
+          ),
+      }).pipe(Effect.mapError((message) => new UsageError({ message })))
+      : yield* runSeries({
+        loaded,
+        entrants: entrantsOf(loaded, specs),
         fixtures,
-        openings: Array.from({ length: rounds }, (_, r) => openings.at(r)),
+        openings,
+        done,
+        concurrency,
         maxPlies,
         ttMb,
-        concurrency,
-      },
-      done,
-      onGame,
-      onSubmitted: (id) =>
-        json ? Effect.void : term.print(
-          `submitted to the cluster as ${id} (the same command follows it again; ` +
-            "Ctrl-C stops following, not the tournament)\n",
-        ),
-    }).pipe(Effect.mapError((message) => new UsageError({ message })))
-    : yield* runSeries({
-      loaded,
-      entrants: entrantsOf(loaded, specs),
-      fixtures,
-      openings,
-      done,
-      concurrency,
-      maxPlies,
-      ttMb,
-      onGame,
-    });
-  progress.clear();
-  const results = tallyResults(names, ps, end.records, anchor);
-  const speed = throughput(end, concurrency);
-  const report = {
-    game: loaded.specifier,
-    options: loaded.options,
-    format,
-    rounds,
-    openings: describeOpenings(source),
-    distinctOpenings: openings.distinct(),
-    seed,
-    players: names,
-    games: end.records.length,
-    scheduled: fixtures.length,
-    interrupted: end.interrupted,
-    ...speed,
-    results,
-  };
-  if (store !== undefined) {
-    store.write("results.json", JSON.stringify(report, null, 2) + "\n");
-    store.write(
-      "chart.svg",
-      chartSvg({
-        title: `${plugin.name}: ${format}, ${end.records.length} games`,
-        players: names,
-        elo: results.ratings.elo,
-        error: results.ratings.error,
-        anchor,
-        score: results.score,
-        games: results.games,
-      }),
+        onGame,
+      });
+    progress.clear();
+    const results = tallyResults(names, ps, end.records, anchor);
+    const speed = throughput(end, concurrency);
+    const report = {
+      game: loaded.specifier,
+      options: loaded.options,
+      format,
+      rounds,
+      openings: describeOpenings(source),
+      distinctOpenings: openings.distinct(),
+      seed,
+      players: names,
+      games: end.records.length,
+      scheduled: fixtures.length,
+      interrupted: end.interrupted,
+      ...speed,
+      results,
+    };
+    if (store !== undefined) {
+      store.write("results.json", JSON.stringify(report, null, 2) + "\n");
+      store.write(
+        "chart.svg",
+        chartSvg({
+          title: `${plugin.name}: ${format}, ${end.records.length} games`,
+          players: names,
+          elo: results.ratings.elo,
+          error: results.ratings.error,
+          anchor,
+          score: results.score,
+          games: results.games,
+        }),
+      );
+    }
+    const code = end.fault === undefined ? 0 : 1;
+    if (end.fault !== undefined) {
+      yield* reportFault(`game ${end.fault.id}: ${end.fault.message}`, end.fault.trace);
+    }
+    if (json) {
+      yield* term.print(JSON.stringify(report) + "\n");
+      return code;
+    }
+    yield* term.print(
+      `${end.records.length} of ${fixtures.length} games${
+        end.interrupted ? " (interrupted)" : ""
+      }` +
+        `; this run: ${speed.wallSeconds} s, ${speed.gamesPerMinute} games/min with up to ` +
+        `${concurrency} at once (on average ${speed.overlap} games in progress)\n` +
+        resultsText(names, results, game.players) +
+        (store === undefined
+          ? ""
+          : `  kept in ${store.dir}: games.jsonl, results.json, chart.svg (rerun to resume)\n`),
     );
-  }
-  const code = end.fault === undefined ? 0 : 1;
-  if (end.fault !== undefined) {
-    yield* reportFault(`game ${end.fault.id}: ${end.fault.message}`, end.fault.trace);
-  }
-  if (json) {
-    yield* term.print(JSON.stringify(report) + "\n");
     return code;
-  }
-  yield* term.print(
-    `${end.records.length} of ${fixtures.length} games${end.interrupted ? " (interrupted)" : ""}` +
-      `; this run: ${speed.wallSeconds} s, ${speed.gamesPerMinute} games/min with up to ` +
-      `${concurrency} at once (on average ${speed.overlap} games in progress)\n` +
-      resultsText(names, results, game.players) +
-      (store === undefined
-        ? ""
-        : `  kept in ${store.dir}: games.jsonl, results.json, chart.svg (rerun to resume)\n`),
-  );
-  return code;
-});
+  });
+
+const main = tournament(Deno.args);
 
 if (import.meta.main) runMain(main, "deno task tournament");

@@ -115,3 +115,59 @@ Deno.test("cluster: a runner killed mid-game (kill -9) loses no game and counts 
     }
   });
 });
+
+Deno.test("cluster: the submitting program killed mid-tournament; --resume ID finishes it, --status ID shows it", async () => {
+  await withPostgres(async (pg) => {
+    const runner = startTask(["runner", "--cluster", pg.url, "--concurrency", "2"]);
+    const dir = await Deno.makeTempDir({ prefix: "ply-cluster-" });
+    const args = [
+      "tournament",
+      "kalah",
+      "--players",
+      "alphabeta:7",
+      "mcts:3000",
+      "--rounds",
+      "4",
+      "--cluster",
+      pg.url,
+      "--out",
+      dir,
+    ];
+    try {
+      await runner.waitFor("runner at 127.0.0.1:");
+      const first = startTask(args);
+      await first.waitFor("submitted to the cluster as");
+      await runner.waitFor("played "); // the tournament is under way
+      await first.kill();
+      await first.done;
+      const id = /submitted to the cluster as (t[0-9a-f]+)/.exec(first.output())![1];
+      // The tournament went on without it; --resume ID follows it to the end, from its id alone.
+      const again = await runTask("tournament", [
+        "--cluster",
+        pg.url,
+        "--resume",
+        id,
+        "--out",
+        dir,
+      ]);
+      assertEquals(again.code, 0, again.stdout + again.stderr);
+      assertStringIncludes(again.stdout, `submitted to the cluster as ${id}`);
+      assertStringIncludes(again.stdout, "8 of 8 games");
+      const status = await runTask("tournament", ["--cluster", pg.url, "--status", id, "--json"]);
+      assertEquals(status.code, 0, status.stderr);
+      assertEquals(JSON.parse(status.stdout).games, 8);
+      const unknown = await runTask("tournament", ["--cluster", pg.url, "--status", "t0"]);
+      assertEquals(unknown.code, 2);
+      assertStringIncludes(unknown.stderr, "has no tournament t0");
+      const lines = (await Deno.readTextFile(`${dir}/games.jsonl`)).split("\n").filter((l) =>
+        l !== ""
+      );
+      assertEquals(lines.length, 8, "every game once in the folder");
+      assertEquals(Object.keys(await gamesOf(dir)).length, 8);
+    } finally {
+      await runner.sigint();
+      await runner.done;
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});
