@@ -10,6 +10,7 @@ import { Effect } from "../core/deps.ts";
 import { Terminal } from "../core/terminal.ts";
 import type { GameRecord } from "../core/tournament/runner.ts";
 import { database, shardingLayer, workflowEngine } from "../cluster/layers.ts";
+import { operatorLogging } from "../cluster/log.ts";
 import {
   type ClusterPlan,
   migrate,
@@ -90,7 +91,11 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
           once = false;
           if (fresh.length === 0) yield* Effect.sleep("200 millis");
         }
-      }).pipe(Effect.provide(workflowEngine), Effect.provide(shardingLayer(run.url))),
+      }).pipe(
+        Effect.provide(workflowEngine),
+        Effect.provide(shardingLayer(run.url)),
+        Effect.provide(operatorLogging),
+      ),
     ).pipe(Effect.mapError((e) => `the cluster at ${run.url}: ${String(e)}`));
     return {
       records,

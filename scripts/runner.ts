@@ -12,6 +12,7 @@ import { Effect, Layer } from "../core/deps.ts";
 import { defaultWorkers } from "../core/parallel/pool.ts";
 import { Terminal } from "../core/terminal.ts";
 import { serveRunner, shardingLayer, workflowEngine } from "../cluster/layers.ts";
+import { operatorLogging } from "../cluster/log.ts";
 import {
   GameEntity,
   gameHandlers,
@@ -72,7 +73,7 @@ const main = Effect.gen(function* () {
         `runner at ${host}:${port}, ${concurrency} games at once (Ctrl-C stops it)\n`,
       );
       yield* term.interruption;
-    }).pipe(Effect.provide(cluster)),
+    }).pipe(Effect.provide(cluster), Effect.provide(operatorLogging)),
   ).pipe(
     Effect.catch((e) => Effect.fail(new UsageError({ message: `the cluster: ${String(e)}` }))),
   );

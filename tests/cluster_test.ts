@@ -171,3 +171,36 @@ Deno.test("cluster: the submitting program killed mid-tournament; --resume ID fi
     }
   });
 });
+
+Deno.test("cluster: a database that goes away makes a runner wait and say so, not crash; it works again after", async () => {
+  await withPostgres(async (pg) => {
+    const runner = startTask(["runner", "--cluster", pg.url, "--concurrency", "2"]);
+    const dir = await Deno.makeTempDir({ prefix: "ply-cluster-" });
+    try {
+      await runner.waitFor("runner at 127.0.0.1:");
+      await pg.pause();
+      await runner.waitFor("ECONNREFUSED"); // one line saying what is wrong...
+      assert(!(await runner.groupGone()), "...and the runner waits");
+      await pg.restart();
+      const r = await runTask("tournament", [
+        "tictactoe",
+        "--players",
+        "random",
+        "alphabeta:1",
+        "--rounds",
+        "2",
+        "--cluster",
+        pg.url,
+        "--out",
+        dir,
+      ]);
+      assertEquals(r.code, 0, r.stdout + r.stderr);
+      assertStringIncludes(r.stdout, "4 of 4 games");
+      assert(!/\n\s+at .*:\d+:\d+/.test(runner.output()), `a stack trace:\n${runner.output()}`);
+    } finally {
+      await runner.sigint();
+      await runner.done;
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});
