@@ -7,6 +7,12 @@ import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { withPostgres } from "./tools/postgres.ts";
 import { runTask, startTask } from "./tools/task.ts";
 
+/** A tournament of 8 games of a second or two each, on the cluster at `url`, kept in `dir`. */
+const slowTournament = (url: string, dir: string): string[] => [
+  ...["tournament", "kalah", "--players", "alphabeta:7", "mcts:3000", "--rounds", "4"],
+  ...["--cluster", url, "--out", dir],
+];
+
 /** The games of a folder by id: their moves in notation. */
 const gamesOf = async (dir: string): Promise<Record<string, string>> =>
   Object.fromEntries(
@@ -81,19 +87,7 @@ Deno.test("cluster: a runner killed mid-game (kill -9) loses no game and counts 
     try {
       for (const r of [first, second]) await r.waitFor("runner at 127.0.0.1:");
       // Games of a second or two each, so that one is in progress when its runner dies.
-      const coordinator = startTask([
-        "tournament",
-        "kalah",
-        "--players",
-        "alphabeta:7",
-        "mcts:3000",
-        "--rounds",
-        "4",
-        "--cluster",
-        pg.url,
-        "--out",
-        dir,
-      ]);
+      const coordinator = startTask(slowTournament(pg.url, dir));
       await coordinator.waitFor("submitted to the cluster as");
       // Whichever runner plays a game first is killed in the middle of its next one.
       const victim = await Promise.race(
@@ -120,19 +114,7 @@ Deno.test("cluster: the submitting program killed mid-tournament; --resume ID fi
   await withPostgres(async (pg) => {
     const runner = startTask(["runner", "--cluster", pg.url, "--concurrency", "2"]);
     const dir = await Deno.makeTempDir({ prefix: "ply-cluster-" });
-    const args = [
-      "tournament",
-      "kalah",
-      "--players",
-      "alphabeta:7",
-      "mcts:3000",
-      "--rounds",
-      "4",
-      "--cluster",
-      pg.url,
-      "--out",
-      dir,
-    ];
+    const args = slowTournament(pg.url, dir);
     try {
       await runner.waitFor("runner at 127.0.0.1:");
       const first = startTask(args);
