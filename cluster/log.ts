@@ -10,7 +10,7 @@ import { Cause } from "../core/deps.ts";
 import { Logger } from "./deps.ts";
 
 /** The innermost message of an error and its causes (`connect ECONNREFUSED ...`). */
-export const rootMessage = (e: unknown): string => {
+const rootMessage = (e: unknown): string => {
   let message = e instanceof Error ? e.message : String(e);
   for (let c = e instanceof Error ? e.cause : undefined, n = 0; c !== undefined && n < 20; n++) {
     if (c instanceof Error && c.message !== "") message = c.message;
@@ -20,7 +20,7 @@ export const rootMessage = (e: unknown): string => {
 };
 
 /** A log line: the time, the level, the message and the root cause of a failure. */
-export const logLine = (options: {
+const logLine = (options: {
   readonly message: unknown;
   readonly logLevel: string;
   readonly cause: Cause.Cause<unknown>;
@@ -38,7 +38,7 @@ export const logLine = (options: {
 };
 
 /** The runner's logger: `logLine`s on standard error, a repeated line shown once. */
-export const operatorLogger: Logger.Logger<unknown, void> = (() => {
+const operatorLogger: Logger.Logger<unknown, void> = (() => {
   let last = "";
   return Logger.make((options) => {
     const line = logLine(options);

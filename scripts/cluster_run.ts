@@ -22,7 +22,7 @@ import {
 import type { SeriesEnd } from "./series.ts";
 
 /** The id of a plan: the same plan, the same tournament. */
-export const planId = async (plan: ClusterPlan): Promise<string> => {
+const planId = async (plan: ClusterPlan): Promise<string> => {
   const bytes = new TextEncoder().encode(JSON.stringify(plan));
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return "t" + [...digest.slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("");

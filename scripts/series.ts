@@ -106,7 +106,7 @@ export const entrantsOf = (
 };
 
 /** Reads `--openings`/`--book`. */
-export const openingSource = (flags: Parsed["flags"]): Effect.Effect<OpeningSource, UsageError> => {
+const openingSource = (flags: Parsed["flags"]): Effect.Effect<OpeningSource, UsageError> => {
   const o = flags.openings, book = flags.book;
   if (typeof book === "string") {
     if (o !== undefined) {

@@ -92,7 +92,7 @@ const emptyWdl = (): { wins: number; draws: number; losses: number } => ({
 });
 
 /** The points (0, ½ or 1) of the entrant playing `seat` in a game. */
-export const pointsOf = (record: GameRecord, seat: 0 | 1): number => {
+const pointsOf = (record: GameRecord, seat: 0 | 1): number => {
   const w = record.transcript.result.winner;
   return w === null ? 0.5 : w === seat ? 1 : 0;
 };
