@@ -22,4 +22,4 @@ export { FetchHttpClient, HttpEffect } from "npm:effect@4.1.0/http";
 export { Digest } from "npm:effect@4.1.0/crypto";
 export { SqlClient, SqlError } from "npm:effect@4.1.0/sql";
 export { PgClient } from "npm:@effect/sql-pg@4.0.5";
-export { Logger, Redacted, Semaphore } from "npm:effect@4.1.0";
+export { Logger, Redacted, References, Semaphore } from "npm:effect@4.1.0";

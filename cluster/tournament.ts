@@ -9,7 +9,7 @@
  * @module
  */
 import { Effect, Result, Schema } from "../core/deps.ts";
-import { loadGame } from "../mod.ts";
+import { type LoadedGame, loadGame } from "../mod.ts";
 import { agentFromSpec } from "../core/players/agents.ts";
 import { parseSpec } from "../core/players/spec.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
@@ -34,8 +34,13 @@ type Sql<A> = Effect.Effect<A, SqlError.SqlError, SqlClient.SqlClient>;
 export interface ClusterPlan {
   /** The submitting command's arguments that make the tournament (`--resume ID` reruns them). */
   readonly argv: readonly string[];
-  /** The game's id, path or URL (a runner loads it by this). */
+  /** The game as the user named it: a built-in id, a path or a URL (the records carry it). */
   readonly game: string;
+  /**
+   * A plugin's module as an absolute URL (a path resolved where the tournament was
+   * submitted), which every runner loads; absent for a built-in game.
+   */
+  readonly module?: string;
   /** Its decoded options. */
   readonly options: Readonly<Record<string, unknown>>;
   /** The players' specs. */
@@ -115,10 +120,16 @@ const plans = new Map<string, ClusterPlan>();
 
 /**
  * The entity's handler: plays fixture `index` of the tournament's plan, at most
- * `concurrency` games at once on this runner.
+ * `concurrency` games at once on this runner. A runner that cannot load the game's
+ * plugin takes no work: it calls `refuse` with the reason (the runner then leaves the
+ * cluster) and leaves the game unplayed, so that the runner which takes its shard plays
+ * it.
  */
 // deno-lint-ignore explicit-module-boundary-types -- the handlers' type is the entity's own
-export const gameHandlers = (concurrency: number) =>
+export const gameHandlers = (
+  concurrency: number,
+  refuse: (reason: string) => Effect.Effect<void>,
+) =>
   Effect.gen(function* () {
     const slots = yield* Semaphore.make(Math.max(1, concurrency));
     return GameEntity.of({
@@ -131,7 +142,16 @@ export const gameHandlers = (concurrency: number) =>
             if (plan === undefined) return yield* Effect.fail(`no tournament ${tournament}`);
             plans.set(tournament, plan);
           }
-          const record = yield* playFixture(plan, index);
+          const loaded = yield* Effect.result(loadGame(plan.module ?? plan.game, plan.options));
+          if (Result.isFailure(loaded)) {
+            yield* refuse(
+              `this runner cannot load ${plan.game} (tournament ${tournament}): ` +
+                `${loaded.failure.message}; it takes no work (a plugin file must exist at ` +
+                `${plan.module ?? plan.game} on every runner)`,
+            );
+            return yield* Effect.never;
+          }
+          const record = yield* playFixture(plan, loaded.success, index);
           // One line per game, for whoever watches the runner.
           yield* Effect.sync(() =>
             console.log(`played ${plan.fixtures[index].id} of tournament ${tournament}`)
@@ -142,12 +162,8 @@ export const gameHandlers = (concurrency: number) =>
   });
 
 /** Plays one fixture of a plan here; the record as JSON, or why it could not be played. */
-const playFixture = (plan: ClusterPlan, index: number) =>
+const playFixture = (plan: ClusterPlan, loaded: LoadedGame, index: number) =>
   Effect.gen(function* () {
-    const loaded = yield* Effect.mapError(
-      loadGame(plan.game, plan.options),
-      (e) => `this runner cannot load ${plan.game}: ${e.message}`,
-    );
     const strategies = { ...allStrategies, ...loaded.plugin.strategies };
     const entrants = [];
     for (const text of plan.players) {
@@ -162,7 +178,7 @@ const playFixture = (plan: ClusterPlan, index: number) =>
     let record: GameRecord | undefined;
     const end = yield* runFixtures({
       game: loaded.game,
-      gameId: loaded.specifier,
+      gameId: plan.game,
       options: loaded.options,
       entrants,
       fixtures: [fixture],

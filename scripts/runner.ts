@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { Effect, Layer } from "../core/deps.ts";
+import { Deferred, Effect, Layer } from "../core/deps.ts";
+import { References } from "../cluster/deps.ts";
 import { defaultWorkers } from "../core/parallel/pool.ts";
 import { Terminal } from "../core/terminal.ts";
 import { serveRunner, shardingLayer, workflowEngine } from "../cluster/layers.ts";
@@ -31,6 +32,7 @@ plays the games of the shards it holds. Ctrl-C stops it; its games move to other
   --port P         its port (default: a free one)
   --concurrency C  games at once (default: the cores)
   --workers N      engine workers (default: the cores)
+  --debug          the cluster's debug log on standard error (shards, runners, messages)
 `;
 
 const FLAGS = {
@@ -61,22 +63,38 @@ const main = Effect.gen(function* () {
     : yield* intFlag(flags, "port", 0, 1, 65535);
   const concurrency = yield* intFlag(flags, "concurrency", defaultWorkers(), 1, 256);
   const address = { host, port };
+  // A game this runner cannot load makes it leave the cluster (its shards, and the
+  // game, go to the others) with the reason.
+  const refused = yield* Deferred.make<string>();
+  const refuse = (reason: string) => Deferred.succeed(refused, reason).pipe(Effect.asVoid);
   const cluster = Layer.mergeAll(
-    GameEntity.toLayer(gameHandlers(concurrency)),
+    GameEntity.toLayer(gameHandlers(concurrency, refuse)),
     TournamentWorkflow.toLayer(tournamentBody).pipe(Layer.provide(workflowEngine)),
   ).pipe(Layer.provideMerge(shardingLayer(url, address)));
-  yield* Effect.scoped(
+  const reason = yield* Effect.scoped(
     Effect.gen(function* () {
       yield* migrate;
       yield* serveRunner(address);
       yield* term.print(
         `runner at ${host}:${port}, ${concurrency} games at once (Ctrl-C stops it)\n`,
       );
-      yield* term.interruption;
-    }).pipe(Effect.provide(cluster), Effect.provide(operatorLogging)),
+      return yield* Effect.raceFirst(
+        Effect.as(term.interruption, undefined),
+        Deferred.await(refused),
+      );
+    }).pipe(
+      Effect.provide(cluster),
+      Effect.provide(operatorLogging),
+      // --debug: the cluster's own debug log too (shard assignments, runners joining).
+      Effect.provideService(References.MinimumLogLevel, flags.debug === true ? "Debug" : "Info"),
+    ),
   ).pipe(
     Effect.catch((e) => Effect.fail(new UsageError({ message: `the cluster: ${String(e)}` }))),
   );
+  if (reason !== undefined) {
+    yield* term.print(`runner stopped: ${reason}\n`);
+    return 1;
+  }
   yield* term.print("runner stopped\n");
 });
 

@@ -12,6 +12,7 @@
  * @module
  */
 import { loadGame } from "../mod.ts";
+import { builtins } from "../plugins/registry.ts";
 import { Effect } from "../core/deps.ts";
 import { formatSpec } from "../core/players/spec.ts";
 import { Terminal } from "../core/terminal.ts";
@@ -24,28 +25,12 @@ import {
   parseCommandLine,
   printHelp,
   type ProgramServices,
-  reportFault,
   runMain,
   UsageError,
   type UserError,
 } from "./cli.ts";
 import type { SearchFailed } from "../core/errors.ts";
-import {
-  describeOpenings,
-  eloText,
-  entrantsOf,
-  estimateText,
-  makeOpenings,
-  progressLine,
-  readPlayers,
-  runSeries,
-  SERIES_FLAGS,
-  SERIES_USAGE,
-  seriesSettings,
-  seriesStore,
-  throughput,
-  wdlText,
-} from "./series.ts";
+import * as series from "./series.ts";
 
 const USAGE = `Usage: deno task tournament GAME [--OPTION VALUE ...] --players SPEC SPEC ... [flags]
 A tournament between AIs. Each round, every pairing plays one opening twice, the sides
@@ -61,10 +46,19 @@ ratings fitted by maximum likelihood. Ctrl-C stops and reports the finished game
                    PostgreSQL database is at URL; --concurrency is then games in flight
   --status ID      with --cluster: the games so far of tournament ID (from any machine)
   --resume ID      with --cluster: follow (or restart) tournament ID to its end
-${SERIES_USAGE}`;
+${series.SERIES_USAGE}`;
 
 const FLAGS = {
-  string: ["players", "format", "rounds", "anchor", "cluster", "status", "resume", ...SERIES_FLAGS],
+  string: [
+    "players",
+    "format",
+    "rounds",
+    "anchor",
+    "cluster",
+    "status",
+    "resume",
+    ...series.SERIES_FLAGS,
+  ],
   boolean: ["json"],
   positionals: Infinity,
 } as const;
@@ -90,13 +84,13 @@ export const resultsText = (
     const err = r.ratings.error[i];
     lines.push(
       `  ${String(rank + 1).padStart(4)}  ${p.name.padEnd(width)}  ${
-        eloText(r.ratings.elo[i]).padStart(6)
+        series.eloText(r.ratings.elo[i]).padStart(6)
       }  ${
         (i === r.ratings.anchor ? "anchor" : `±${Number.isFinite(err) ? err.toFixed(0) : "inf"}`)
           .padStart(6)
       }  ${String(p.games).padStart(6)}  ${
         pct(p.games === 0 ? 0 : p.points / p.games).padStart(6)
-      }  ${wdlText(p.wdl).padEnd(15)}  ${p.msPerMove.toFixed(2)}`,
+      }  ${series.wdlText(p.wdl).padEnd(15)}  ${p.msPerMove.toFixed(2)}`,
     );
   }
   if (r.ratings.prior) {
@@ -108,11 +102,11 @@ export const resultsText = (
   for (const p of r.pairings) {
     const [a, b] = p.players;
     lines.push(
-      `  ${names[a]} vs ${names[b]}: ${p.games} games ${wdlText(p.wdl)}, as ${seatNames[0]} ${
-        wdlText(p.bySide[0])
-      }, as ${seatNames[1]} ${wdlText(p.bySide[1])}; pairs ${p.pentanomial.join(" ")}; Elo ${
-        estimateText(p.elo)
-      }, LOS ${pct(p.elo.los)}`,
+      `  ${names[a]} vs ${names[b]}: ${p.games} games ${series.wdlText(p.wdl)}, as ${
+        seatNames[0]
+      } ${series.wdlText(p.bySide[0])}, as ${seatNames[1]} ${series.wdlText(p.bySide[1])}; pairs ${
+        p.pentanomial.join(" ")
+      }; Elo ${series.estimateText(p.elo)}, LOS ${pct(p.elo.los)}`,
     );
   }
   lines.push(
@@ -190,7 +184,7 @@ const tournament = (
         message: "--players takes two or more specs (name the game first: GAME --players A B ...)",
       });
     }
-    const specs = yield* readPlayers(
+    const specs = yield* series.readPlayers(
       loaded,
       texts.map((text, i) => ({ flag: `players (player ${i + 1})`, text })),
     );
@@ -213,28 +207,22 @@ const tournament = (
       });
     }
     const rounds = yield* intFlag(flags, "rounds", 10, 1, 1_000_000);
-    const settings = yield* seriesSettings(flags);
-    const { seed, maxPlies, ttMb, concurrency, source, json } = settings;
-    const openings = yield* makeOpenings(game, source, seed);
     const ps = pairings(names.length, format);
-    const fixtures = schedule(names.length, format, rounds, seed);
-    const { store, done } = yield* seriesStore(
+    const prepared = yield* series.prepareSeries(
       flags,
       "tournament",
       loaded,
-      names,
-      settings,
-      fixtures,
-      {
-        format,
-      },
+      specs,
+      ({ seed }) => schedule(names.length, format, rounds, seed),
+      { extra: { format } },
     );
-    const progress = progressLine(!json && Deno.stderr.isTerminal());
+    const { settings, openings, fixtures, store, done, progress } = prepared;
+    const { seed, maxPlies, ttMb, concurrency, source, json } = settings;
     if (!json) {
       yield* term.print(
         `${plugin.name}: ${format} of ${names.length} players, ${rounds} round${
           rounds === 1 ? "" : "s"
-        } (${fixtures.length} games), openings ${describeOpenings(source)}, ` +
+        } (${fixtures.length} games), openings ${series.describeOpenings(source)}, ` +
           `seed ${seed}, ${concurrency} at once` +
           (done.length > 0 ? `; resuming: ${done.length} games already played` : "") +
           ` (Ctrl-C stops and keeps the finished games)\n`,
@@ -253,7 +241,7 @@ const tournament = (
         const best = r.ratings.elo.indexOf(Math.max(...r.ratings.elo));
         return `${all.length}/${fixtures.length} games, ${(rate * 60).toFixed(1)}/min, ` +
           `${left > 0 ? `about ${Math.ceil(left / rate / 60)} min left, ` : ""}` +
-          `leading: ${names[best]} ${eloText(r.ratings.elo[best])}` +
+          `leading: ${names[best]} ${series.eloText(r.ratings.elo[best])}` +
           (best === anchor ? "" : ` ±${r.ratings.error[best].toFixed(0)}`);
       });
       return false;
@@ -266,6 +254,7 @@ const tournament = (
         plan: {
           argv: planArgs(args),
           game: loaded.specifier,
+          ...(Object.hasOwn(builtins, loaded.specifier) ? {} : { module: loaded.url }),
           options: loaded.options as Record<string, unknown>,
           players: names,
           fixtures,
@@ -282,26 +271,16 @@ const tournament = (
               "Ctrl-C stops following, not the tournament)\n",
           ),
       }).pipe(Effect.mapError((message) => new UsageError({ message })))
-      : yield* runSeries({
-        loaded,
-        entrants: entrantsOf(loaded, specs),
-        fixtures,
-        openings,
-        done,
-        concurrency,
-        maxPlies,
-        ttMb,
-        onGame,
-      });
+      : yield* prepared.run(onGame);
     progress.clear();
     const results = tallyResults(names, ps, end.records, anchor);
-    const speed = throughput(end, concurrency);
+    const speed = series.throughput(end, concurrency);
     const report = {
       game: loaded.specifier,
       options: loaded.options,
       format,
       rounds,
-      openings: describeOpenings(source),
+      openings: series.describeOpenings(source),
       distinctOpenings: openings.distinct(),
       seed,
       players: names,
@@ -311,8 +290,8 @@ const tournament = (
       ...speed,
       results,
     };
+    const { code, report: full } = yield* prepared.finish(end, report);
     if (store !== undefined) {
-      store.write("results.json", JSON.stringify(report, null, 2) + "\n");
       store.write(
         "chart.svg",
         chartSvg({
@@ -326,12 +305,8 @@ const tournament = (
         }),
       );
     }
-    const code = end.fault === undefined ? 0 : 1;
-    if (end.fault !== undefined) {
-      yield* reportFault(`game ${end.fault.id}: ${end.fault.message}`, end.fault.trace);
-    }
     if (json) {
-      yield* term.print(JSON.stringify(report) + "\n");
+      yield* term.print(JSON.stringify(full) + "\n");
       return code;
     }
     yield* term.print(

@@ -186,3 +186,83 @@ Deno.test("cluster: a database that goes away makes a runner wait and say so, no
     }
   });
 });
+
+/** The lines of a folder's games.jsonl. */
+const gameLines = async (dir: string): Promise<string[]> =>
+  (await Deno.readTextFile(`${dir}/games.jsonl`)).split("\n").filter((l) => l !== "");
+
+Deno.test("cluster: a runner started late takes work; every game is kept once", async () => {
+  await withPostgres(async (pg) => {
+    const start = () => startTask(["runner", "--cluster", pg.url, "--concurrency", "1"]);
+    const first = start();
+    const dir = await Deno.makeTempDir({ prefix: "ply-cluster-" });
+    let late: ReturnType<typeof start> | undefined;
+    try {
+      await first.waitFor("runner at 127.0.0.1:");
+      // 40 games of about half a second each: the tournament is well under way, on one
+      // runner, when the second starts, and far from its end.
+      const coordinator = startTask([
+        ...["tournament", "kalah", "--players", "alphabeta:7", "mcts:3000", "--rounds", "20"],
+        ...["--cluster", pg.url, "--out", dir, "--concurrency", "2"],
+      ]);
+      await coordinator.waitFor("submitted to the cluster as");
+      await first.waitFor("played ");
+      late = start();
+      await late.waitFor("played "); // shards moved to it, and games with them
+      const { code, out, err } = await coordinator.done;
+      assertEquals(code, 0, out + err);
+      assertStringIncludes(out, "40 of 40 games");
+      assertEquals((await gameLines(dir)).length, 40, "no game lost, none written twice");
+      assertEquals(Object.keys(await gamesOf(dir)).length, 40);
+    } finally {
+      for (const r of [first, late]) await r?.sigint();
+      for (const r of [first, late]) await r?.done;
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});
+
+Deno.test("cluster: a runner that cannot load the tournament's plugin says so and takes no work", async () => {
+  await withPostgres(async (pg) => {
+    const dir = await Deno.makeTempDir({ prefix: "ply-cluster-" });
+    const plugins = await Deno.makeTempDir({ prefix: "ply-plugin-" });
+    // A user's plugin outside the project (its import of ply made absolute).
+    const plugin = `${plugins}/subtraction.ts`;
+    const source = await Deno.readTextFile(new URL("./fixtures/subtraction.ts", import.meta.url));
+    await Deno.writeTextFile(
+      plugin,
+      source.replace("../../mod.ts", new URL("../mod.ts", import.meta.url).href),
+    );
+    const runners: ReturnType<typeof startTask>[] = [];
+    try {
+      const coordinator = startTask([
+        ...["tournament", plugin, "--players", "alphabeta:4", "random", "--rounds", "2"],
+        ...["--cluster", pg.url, "--out", dir],
+      ]);
+      await coordinator.waitFor("submitted to the cluster as");
+      // The file is not there for the first runner...
+      await Deno.rename(plugin, `${plugin}.away`);
+      const blind = startTask(["runner", "--cluster", pg.url, "--concurrency", "1"]);
+      runners.push(blind);
+      const refused = await blind.done;
+      assertEquals(refused.code, 1, refused.out + refused.err);
+      assertStringIncludes(refused.out, `runner stopped: this runner cannot load ${plugin}`);
+      assertStringIncludes(refused.out, "it takes no work");
+      assert(!refused.out.includes("played "), refused.out);
+      assert(!/\n\s+at .*:\d+:\d+/.test(refused.out + refused.err), refused.err);
+      // ...and is for the second, which plays every game.
+      await Deno.rename(`${plugin}.away`, plugin);
+      const seeing = startTask(["runner", "--cluster", pg.url, "--concurrency", "2"]);
+      runners.push(seeing);
+      const { code, out, err } = await coordinator.done;
+      assertEquals(code, 0, out + err);
+      assertStringIncludes(out, "4 of 4 games");
+      assertEquals((await gameLines(dir)).length, 4);
+    } finally {
+      for (const r of runners) await r.sigint();
+      for (const r of runners) await r.done;
+      await Deno.remove(dir, { recursive: true });
+      await Deno.remove(plugins, { recursive: true });
+    }
+  });
+});
