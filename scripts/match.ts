@@ -19,30 +19,8 @@ import { tallyResults } from "../core/tournament/results.ts";
 import { type GameRecord, OPENING_AGENT } from "../core/tournament/runner.ts";
 import { pairings, schedule, soloSchedule } from "../core/tournament/schedule.ts";
 import { scoreFromElo } from "../core/tournament/stats.ts";
-import {
-  intFlag,
-  num,
-  parseCommandLine,
-  printHelp,
-  reportFault,
-  runMain,
-  UsageError,
-} from "./cli.ts";
-import {
-  describeOpenings,
-  entrantsOf,
-  estimateText,
-  makeOpenings,
-  progressLine,
-  readPlayers,
-  runSeries,
-  SERIES_FLAGS,
-  SERIES_USAGE,
-  seriesSettings,
-  seriesStore,
-  throughput,
-  wdlText,
-} from "./series.ts";
+import { intFlag, num, parseCommandLine, printHelp, runMain, UsageError } from "./cli.ts";
+import * as series from "./series.ts";
 
 const USAGE = `Usage: deno task match GAME [--OPTION VALUE ...] --p1 SPEC --p2 SPEC
                         [--games N] [flags]
@@ -54,11 +32,11 @@ More than two players: deno task tournament.
   --p1 SPEC        the first competitor (default alphabeta:4)
   --p2 SPEC        the second competitor (default random)
   --games N        number of games (default 10)
-${SERIES_USAGE}A replay of a game: its transcript is in DIR/games.jsonl with --out.
+${series.SERIES_USAGE}A replay of a game: its transcript is in DIR/games.jsonl with --out.
 `;
 
 const FLAGS = {
-  string: ["p1", "p2", "games", ...SERIES_FLAGS],
+  string: ["p1", "p2", "games", ...series.SERIES_FLAGS],
   boolean: ["json"],
 } as const;
 
@@ -96,6 +74,8 @@ const meanStats = (records: readonly GameRecord[]): Record<string, number> => {
 };
 
 const main = Effect.gen(function* () {
+  // Every program of scripts/ opens with these lines (flags, --help, the game); each then
+  // checks its own positionals and flags, so no shorter shared step fits them all.
   const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);
   const term = yield* Terminal;
   if (flags.help === true) return yield* printHelp(USAGE, positional[0]);
@@ -109,7 +89,7 @@ const main = Effect.gen(function* () {
       message: `${plugin.id} has one player (its opponent is chance): give only --p1`,
     });
   }
-  const specs = yield* readPlayers(loaded, [
+  const specs = yield* series.readPlayers(loaded, [
     { flag: "p1", text: typeof flags.p1 === "string" ? flags.p1 : "alphabeta:4" },
     ...(solo ? [] : [{ flag: "p2", text: typeof flags.p2 === "string" ? flags.p2 : "random" }]),
   ]);
@@ -120,44 +100,40 @@ const main = Effect.gen(function* () {
       message: `${plugin.id} is played against chance from the start: no openings`,
     });
   }
-  const settings = yield* seriesSettings(flags, !solo);
-  const { seed, maxPlies, ttMb, concurrency, source, json } = settings;
-  const openings = yield* makeOpenings(game, source, seed);
-  const fixtures = solo
-    ? soloSchedule(games, seed)
-    : schedule(2, "round-robin", Math.ceil(games / 2), seed).slice(0, games);
-  const { store, done } = yield* seriesStore(flags, "match", loaded, names, settings, fixtures);
-  const progress = progressLine(!json && Deno.stderr.isTerminal());
+  const prepared = yield* series.prepareSeries(
+    flags,
+    "match",
+    loaded,
+    specs,
+    ({ seed }) =>
+      solo
+        ? soloSchedule(games, seed)
+        : schedule(2, "round-robin", Math.ceil(games / 2), seed).slice(0, games),
+    { openings: !solo },
+  );
+  const { settings, openings, store, progress } = prepared;
+  const { seed, concurrency, source, json } = settings;
   if (!json) {
     yield* term.print(
       `Playing ${games} game${games === 1 ? "" : "s"} of ${plugin.name}: ${names[0]}` +
         (solo
           ? `, seeds ${seed}-${seed + games - 1}`
-          : ` vs ${names[1]} in pairs, sides swapped; openings ${describeOpenings(source)} ` +
+          : ` vs ${names[1]} in pairs, sides swapped; openings ${
+            series.describeOpenings(source)
+          } ` +
             `seed ${seed}`) +
         `, ${concurrency} at once (Ctrl-C stops and reports the finished games)\n`,
     );
   }
-  const end = yield* runSeries({
-    loaded,
-    entrants: entrantsOf(loaded, specs),
-    fixtures,
-    openings,
-    done,
-    concurrency,
-    maxPlies,
-    ttMb,
-    onGame: (record, all) => {
-      store?.append(record);
-      progress.show(() => {
-        if (solo) return `game ${all.length}/${games}`;
-        const p = tallyResults(names, [[0, 1]], all, 1).pairings[0];
-        return `game ${all.length}/${games}: ${names[0]} ${wdlText(p.wdl)} ${names[1]}`;
-      });
-      return false;
-    },
+  const end = yield* prepared.run((record, all) => {
+    store?.append(record);
+    progress.show(() => {
+      if (solo) return `game ${all.length}/${games}`;
+      const p = tallyResults(names, [[0, 1]], all, 1).pairings[0];
+      return `game ${all.length}/${games}: ${names[0]} ${series.wdlText(p.wdl)} ${names[1]}`;
+    });
+    return false;
   });
-  progress.clear();
   const records = end.records;
   const stats = meanStats(records);
   const common = {
@@ -170,7 +146,7 @@ const main = Effect.gen(function* () {
   };
   const tail = {
     ...lengths(records),
-    ...throughput(end, concurrency),
+    ...series.throughput(end, concurrency),
     ...(Object.keys(stats).length > 0 ? { stats } : {}),
   };
   let text: string;
@@ -214,7 +190,7 @@ const main = Effect.gen(function* () {
     };
     report = {
       ...common,
-      openings: describeOpenings(source),
+      openings: series.describeOpenings(source),
       distinctOpenings: openings.distinct(),
       results: { p1: one(0), p2: one(1) },
       bySeat: {
@@ -242,7 +218,7 @@ const main = Effect.gen(function* () {
       line("--p1", names[0], res.p1) + "\n" + line("--p2", names[1], res.p2) + "\n" +
       (pair === undefined
         ? ""
-        : `  Elo of --p1: ${estimateText(pair.elo)}, LOS ${
+        : `  Elo of --p1: ${series.estimateText(pair.elo)}, LOS ${
           (pair.elo.los * 100).toFixed(1)
         }%; game pairs scoring 0, ½, 1, 1½, 2: ${pair.pentanomial.join(" ")}\n`) +
       `  by seat: ${game.players[0]} ${r.seats.first}-${r.seats.draws}-${r.seats.second}, ` +
@@ -255,13 +231,8 @@ const main = Effect.gen(function* () {
         : "") +
       lengthLine(lengths(records)) + statsLine;
   }
-  if (store !== undefined) store.write("results.json", JSON.stringify(report, null, 2) + "\n");
-  const code = end.fault === undefined ? 0 : 1;
-  if (end.fault !== undefined) {
-    yield* reportFault(end.fault.message, end.fault.trace);
-    report = { ...report, error: end.fault.message };
-  }
-  yield* term.print(json ? JSON.stringify(report) + "\n" : text);
+  const { code, report: full } = yield* prepared.finish(end, report);
+  yield* term.print(json ? JSON.stringify(full) + "\n" : text);
   return code;
 });
 

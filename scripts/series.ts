@@ -37,6 +37,7 @@ import {
   intFlag,
   type Parsed,
   playerSpec,
+  reportFault,
   strategiesFor,
   ttFlag,
   UsageError,
@@ -137,7 +138,7 @@ export const describeOpenings = (source: OpeningSource): string =>
     : `book:${source.file}`;
 
 /** The openings of a series, made as its rounds need them. */
-export const makeOpenings = <S>(
+const makeOpenings = <S>(
   game: Game<S>,
   source: OpeningSource,
   seed: number,
@@ -174,7 +175,7 @@ export interface SeriesSettings {
 }
 
 /** Reads the shared flags; `openings: false` for a game played from its start (2048). */
-export const seriesSettings = (
+const seriesSettings = (
   flags: Parsed["flags"],
   openings = true,
 ): Effect.Effect<SeriesSettings, UsageError> =>
@@ -191,7 +192,7 @@ export const seriesSettings = (
  * With `--out DIR`, opens the series' folder (its settings checked against this run's)
  * and returns the games played before that belong to `fixtures`.
  */
-export const seriesStore = (
+const seriesStore = (
   flags: Parsed["flags"],
   series: string,
   loaded: LoadedGame,
@@ -215,6 +216,102 @@ export const seriesStore = (
     });
     const known = new Set(fixtures.map((f) => f.id));
     return { store, done: store.done.filter((r) => known.has(r.id)) };
+  });
+
+/** A series made ready to run: what `prepareSeries` returns. */
+export interface PreparedSeries {
+  /** The shared flags' settings. */
+  readonly settings: SeriesSettings;
+  /** The openings, made as rounds need them. */
+  readonly openings: Openings;
+  /** Every game of the series. */
+  readonly fixtures: readonly Fixture[];
+  /** The `--out` folder, if any. */
+  readonly store?: Store;
+  /** The games of `fixtures` already played (kept in the folder). */
+  readonly done: readonly GameRecord[];
+  /** The progress line (on a terminal, without `--json`). */
+  readonly progress: ProgressLine;
+  /**
+   * Plays the games not yet played (of `fixtures`, or of `only`) with the series'
+   * players and settings; `onGame` sees each finished game and says whether to stop.
+   */
+  readonly run: (
+    onGame: SeriesRun["onGame"],
+    only?: readonly Fixture[],
+  ) => Effect.Effect<SeriesEnd, never, Terminal>;
+  /**
+   * Ends the series: a game's fault reported to the user and named in `report` as
+   * `error`, the report written as `results.json` in the folder; returns the exit code
+   * (1 after a fault) and the report.
+   */
+  readonly finish: (
+    end: SeriesEnd,
+    report: Record<string, unknown>,
+  ) => Effect.Effect<{ readonly code: number; readonly report: Record<string, unknown> }>;
+}
+
+/**
+ * The steps every series program takes after reading its own flags: the shared settings,
+ * the openings, the games (`plan`, from the settings), the output folder with the games
+ * already played, and the progress line. `openings: false` for a game played from its
+ * start (2048); `extra` goes into the folder's settings (as the tournament's format).
+ */
+export const prepareSeries = (
+  flags: Parsed["flags"],
+  kind: string,
+  loaded: LoadedGame,
+  specs: readonly PlayerSpec[],
+  plan: (settings: SeriesSettings) => readonly Fixture[],
+  options: { readonly openings?: boolean; readonly extra?: Readonly<Record<string, unknown>> } = {},
+): Effect.Effect<PreparedSeries, UsageError> =>
+  Effect.gen(function* () {
+    const settings = yield* seriesSettings(flags, options.openings ?? true);
+    const openings = yield* makeOpenings(loaded.game, settings.source, settings.seed);
+    const fixtures = plan(settings);
+    const { store, done } = yield* seriesStore(
+      flags,
+      kind,
+      loaded,
+      specs.map(formatSpec),
+      settings,
+      fixtures,
+      options.extra,
+    );
+    const progress = progressLine(!settings.json && Deno.stderr.isTerminal());
+    const entrants = entrantsOf(loaded, specs);
+    const { concurrency, maxPlies, ttMb } = settings;
+    return {
+      settings,
+      openings,
+      fixtures,
+      ...(store ? { store } : {}),
+      done,
+      progress,
+      run: (onGame, only = fixtures) =>
+        runSeries({
+          loaded,
+          entrants,
+          fixtures: only,
+          openings,
+          done,
+          concurrency,
+          maxPlies,
+          ttMb,
+          onGame,
+        }),
+      finish: (end, report) =>
+        Effect.gen(function* () {
+          progress.clear();
+          const fault = end.fault;
+          if (fault !== undefined) {
+            yield* reportFault(`game ${fault.id}: ${fault.message}`, fault.trace);
+          }
+          const full = fault === undefined ? report : { ...report, error: fault.message };
+          store?.write("results.json", JSON.stringify(full, null, 2) + "\n");
+          return { code: fault === undefined ? 0 : 1, report: full };
+        }),
+    };
   });
 
 // ---------------------------------------------------------------------------------
@@ -333,7 +430,7 @@ export interface ProgressLine {
 }
 
 /** A progress line on standard error, rewritten in place (only when `enabled`). */
-export const progressLine = (enabled: boolean): ProgressLine => {
+const progressLine = (enabled: boolean): ProgressLine => {
   let shown = false;
   let last = -Infinity;
   const encoder = new TextEncoder();

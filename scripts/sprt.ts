@@ -21,29 +21,8 @@ import {
   sprtBounds,
   sprtVerdict,
 } from "../core/tournament/stats.ts";
-import {
-  intFlag,
-  numberFlag,
-  parseCommandLine,
-  printHelp,
-  reportFault,
-  runMain,
-  UsageError,
-} from "./cli.ts";
-import {
-  describeOpenings,
-  entrantsOf,
-  estimateText,
-  makeOpenings,
-  progressLine,
-  readPlayers,
-  runSeries,
-  SERIES_FLAGS,
-  SERIES_USAGE,
-  seriesSettings,
-  seriesStore,
-  throughput,
-} from "./series.ts";
+import { intFlag, numberFlag, parseCommandLine, printHelp, runMain, UsageError } from "./cli.ts";
+import * as series from "./series.ts";
 
 const USAGE = `Usage: deno task sprt GAME [--OPTION VALUE ...] --new SPEC --base SPEC [flags]
 A sequential probability ratio test on game pairs (the pentanomial GSPRT of fishtest,
@@ -57,14 +36,16 @@ ratio (LLR) crosses a bound, accepting H1 (new is elo1 stronger) or H0 (elo0).
   --alpha A        the chance of accepting H1 when H0 holds (default 0.05)
   --beta B         the chance of accepting H0 when H1 holds (default 0.05)
   --max-games N    stop undecided after N games (default 100000)
-${SERIES_USAGE}`;
+${series.SERIES_USAGE}`;
 
 const FLAGS = {
-  string: ["new", "base", "elo0", "elo1", "alpha", "beta", "max-games", ...SERIES_FLAGS],
+  string: ["new", "base", "elo0", "elo1", "alpha", "beta", "max-games", ...series.SERIES_FLAGS],
   boolean: ["json"],
 } as const;
 
 const main = Effect.gen(function* () {
+  // Every program of scripts/ opens with these lines (flags, --help, the game); each then
+  // checks its own positionals and flags, so no shorter shared step fits them all.
   const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);
   const term = yield* Terminal;
   if (flags.help === true) return yield* printHelp(USAGE, positional[0]);
@@ -81,7 +62,7 @@ const main = Effect.gen(function* () {
       return yield* new UsageError({ message: `--${f} SPEC is needed` });
     }
   }
-  const specs = yield* readPlayers(loaded, [
+  const specs = yield* series.readPlayers(loaded, [
     { flag: "new", text: flags.new as string },
     { flag: "base", text: flags.base as string },
   ]);
@@ -94,12 +75,16 @@ const main = Effect.gen(function* () {
   const alpha = yield* numberFlag(flags, "alpha", 0.05, 1e-6, 0.5);
   const beta = yield* numberFlag(flags, "beta", 0.05, 1e-6, 0.5);
   const maxGames = yield* intFlag(flags, "max-games", 100_000, 2, 10_000_000);
-  const settings = yield* seriesSettings(flags);
-  const { seed, maxPlies, ttMb, concurrency, source, json } = settings;
-  const openings = yield* makeOpenings(game, source, seed);
-  const fixtures = schedule(2, "round-robin", Math.ceil(maxGames / 2), seed);
+  const prepared = yield* series.prepareSeries(
+    flags,
+    "sprt",
+    loaded,
+    specs,
+    ({ seed }) => schedule(2, "round-robin", Math.ceil(maxGames / 2), seed),
+  );
+  const { settings, fixtures, store, done, progress } = prepared;
+  const { seed, concurrency, source, json } = settings;
   const bounds = sprtBounds(alpha, beta);
-  const { store, done } = yield* seriesStore(flags, "sprt", loaded, names, settings, fixtures);
   // The new player is entrant 0; its pairs are counted as the games come in.
   const pairs = pairCounter(0);
   for (const r of done) pairs.add(r);
@@ -108,41 +93,29 @@ const main = Effect.gen(function* () {
     const llr = llrPentanomial(pent, elo0, elo1);
     return { pent, llr, verdict: sprtVerdict(llr, bounds) };
   };
-  const progress = progressLine(!json && Deno.stderr.isTerminal());
   const boundsText = `[${bounds.lower.toFixed(2)}, ${bounds.upper.toFixed(2)}]`;
   if (!json) {
     yield* term.print(
       `${plugin.name}: SPRT of ${names[0]} (new) against ${names[1]} (base), ` +
         `H0 elo ${elo0}, H1 elo ${elo1}, alpha ${alpha}, beta ${beta}, LLR bounds ${boundsText}; ` +
-        `openings ${describeOpenings(source)}, seed ${seed}, ` +
+        `openings ${series.describeOpenings(source)}, seed ${seed}, ` +
         `${concurrency} at once` +
         (done.length > 0 ? `; resuming: ${done.length} games already played` : "") + "\n",
     );
   }
   // A test decided by the games already played stops at once.
   const before = test();
-  const end = yield* runSeries({
-    loaded,
-    entrants: entrantsOf(loaded, specs),
-    fixtures: before.verdict === undefined ? fixtures : [],
-    openings,
-    done,
-    concurrency,
-    maxPlies,
-    ttMb,
-    onGame: (record, all) => {
-      store?.append(record);
-      pairs.add(record);
-      const t = test();
-      progress.show(() =>
-        `${all.length} games (${t.pent.reduce((a, b) => a + b, 0)} pairs): LLR ${
-          t.llr.toFixed(2)
-        } ${boundsText}, Elo ${estimateText(eloFromPentanomial(t.pent))}`
-      );
-      return t.verdict !== undefined;
-    },
-  });
-  progress.clear();
+  const end = yield* prepared.run((record, all) => {
+    store?.append(record);
+    pairs.add(record);
+    const t = test();
+    progress.show(() =>
+      `${all.length} games (${t.pent.reduce((a, b) => a + b, 0)} pairs): LLR ${
+        t.llr.toFixed(2)
+      } ${boundsText}, Elo ${series.estimateText(eloFromPentanomial(t.pent))}`
+    );
+    return t.verdict !== undefined;
+  }, before.verdict === undefined ? fixtures : []);
   const { pent, llr, verdict } = test();
   const results = tallyResults(names, pairings(2, "round-robin"), end.records, 1);
   const elo = results.pairings[0]?.elo;
@@ -163,18 +136,14 @@ const main = Effect.gen(function* () {
     pairs: pairCount,
     pentanomial: pent,
     elo: elo ?? null,
-    openings: describeOpenings(source),
+    openings: series.describeOpenings(source),
     seed,
     interrupted: end.interrupted,
-    ...throughput(end, concurrency),
+    ...series.throughput(end, concurrency),
   };
-  if (store !== undefined) store.write("results.json", JSON.stringify(report, null, 2) + "\n");
-  const code = end.fault === undefined ? 0 : 1;
-  if (end.fault !== undefined) {
-    yield* reportFault(`game ${end.fault.id}: ${end.fault.message}`, end.fault.trace);
-  }
+  const { code, report: full } = yield* prepared.finish(end, report);
   if (json) {
-    yield* term.print(JSON.stringify(report) + "\n");
+    yield* term.print(JSON.stringify(full) + "\n");
     return code;
   }
   const said = verdict === "H1"
@@ -189,7 +158,9 @@ const main = Effect.gen(function* () {
       `(${pairCount} pairs scoring 0, ½, 1, 1½, 2: ${pent.join(" ")})\n` +
       (elo === undefined
         ? ""
-        : `  Elo of ${names[0]}: ${estimateText(elo)}, LOS ${(elo.los * 100).toFixed(1)}%\n`) +
+        : `  Elo of ${names[0]}: ${series.estimateText(elo)}, LOS ${
+          (elo.los * 100).toFixed(1)
+        }%\n`) +
       (store === undefined ? "" : `  kept in ${store.dir}: games.jsonl, results.json\n`),
   );
   return code;
