@@ -2,6 +2,8 @@
  * `deno bench bench/core.bench.ts`: the generic searches on the small games, and the
  * cost of one protocol step (play + moves) with plain-array states.
  */
+import { Effect } from "../core/deps.ts";
+import { loadGame } from "../mod.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
@@ -33,4 +35,15 @@ Deno.bench("nim 3,4,5: alpha-beta to the end, table", { group: "nim" }, () => {
 Deno.bench("protocol step: play + moves on tic-tac-toe", { group: "step" }, () => {
   let s = ttt.initial();
   for (let i = 0; i < 9; i++) s = ttt.play(s, ttt.moves(s)[0]);
+});
+
+// Leaves at the depth limit: alpha-beta without a table on games with cheap evaluations,
+// where the per-leaf test for a finished game (`endsAtLimit`) shows if it costs anything.
+const kalah = (await Effect.runPromise(loadGame("kalah"))).game;
+const domineering = (await Effect.runPromise(loadGame("domineering"))).game;
+Deno.bench("kalah 6x4: alpha-beta depth 14, no table", { group: "leaves" }, () => {
+  alphabetaSearch(kalah, kalah.initial(), { depth: 14, tt: false });
+});
+Deno.bench("domineering 8x8: alpha-beta depth 7, no table", { group: "leaves" }, () => {
+  alphabetaSearch(domineering, domineering.initial(), { depth: 7, tt: false });
 });

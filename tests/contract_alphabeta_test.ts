@@ -377,3 +377,28 @@ Deno.test("deno task analyze --all lists only the fastest wins", async () => {
   assertEquals(r.code, 0, r.stderr);
   assert(/optimal moves: a1 c1\n/.test(r.stdout), r.stdout);
 });
+
+Deno.test("exact: a search whose every leaf at the depth limit is a finished game is exact", async () => {
+  const game = await load("tictactoe");
+  // From the start, depth 9 reaches every end of tic-tac-toe: nothing is cut off.
+  const full = alphabetaSearch(game, game.initial(), { depth: 9 });
+  assertEquals(full.exact, true);
+  assertEquals(full.depth, 9, "iterative deepening stops at the depth that reached the end");
+  // One ply less leaves positions unfinished at the limit.
+  assertEquals(alphabetaSearch(game, game.initial(), { depth: 8 }).exact, false);
+  // A random position searched to the board's end (9 plies in all) is exact.
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+      fc.integer({ min: 0, max: 6 }),
+      (seed, plies) => {
+        const s = randomPosition(game, seed, plies);
+        if (game.outcome(s) !== undefined) return;
+        const left = 9 - plies;
+        const r = alphabetaSearch(game, s, { depth: left, tt: false });
+        assertEquals(r.exact, true, `${plies} plies played, depth ${left}`);
+      },
+    ),
+    { numRuns: 40 },
+  );
+});

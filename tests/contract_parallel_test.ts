@@ -84,8 +84,9 @@ Deno.test("exact: only when every line reached the end, and then the game's valu
           for (const [name, r] of results) {
             const what = `${label}, ${name} (par ${par}) at depth ${depth}, lines of ` +
               `${shortest} to ${longest} plies, seed ${seed}`;
-            if (depth <= shortest) assert(!r.exact, `${what}: no line ended, yet exact`);
-            if (depth > longest) assert(r.exact, `${what}: every line ended, yet not exact`);
+            // A line that ends exactly at the depth limit is not cut off there.
+            if (depth < shortest) assert(!r.exact, `${what}: no line ended, yet exact`);
+            if (depth >= longest) assert(r.exact, `${what}: every line ended, yet not exact`);
             if (r.exact) assertEquals(r.value, solved.value, `${what}: exact, not the end value`);
           }
         }

@@ -79,13 +79,16 @@ const sourceOf = (game: Game<unknown>) => {
     : Effect.succeed(source);
 };
 
-/** A node searched as a leaf at `depth` plies left: exact only at the end of the game. */
+/**
+ * A node searched as a leaf (at the depth limit, or where `moves`, its moves, are none):
+ * exact only at the end of the game, the depth limit included.
+ */
 const leafOf = <S>(
   value: (s: S, ply: number) => number,
   s: S,
   ply: number,
-  depth: number,
-): Found => ({ value: value(s, ply), pv: [], nodes: 1, exact: depth > 0 });
+  moves: readonly number[],
+): Found => ({ value: value(s, ply), pv: [], nodes: 1, exact: moves.length === 0 });
 
 /**
  * Backs up children's values: player 0 maximizes; player 1 and chance minimize. Ties keep
@@ -179,7 +182,7 @@ const parThen =
           const expand = (s: S, d: number, p: number, ply: number): Top => {
             const moves = movesOf(game, s);
             if (d <= 0 || moves.length === 0) {
-              return { kind: "leaf", found: leafOf(value, s, ply, d) };
+              return { kind: "leaf", found: leafOf(value, s, ply, moves) };
             }
             if (p <= 0) {
               tasks.push(
@@ -239,7 +242,7 @@ const youngBrothers = <S>(game: Game<S>, state: S, options: SearchOptions, pool:
     ): Effect.Effect<Found, SearchFailed> =>
       Effect.gen(function* () {
         let moves = movesOf(game, s);
-        if (d <= 0 || moves.length === 0) return leafOf(value, s, ply, d);
+        if (d <= 0 || moves.length === 0) return leafOf(value, s, ply, moves);
         if (p <= 0) return yield* task(s, d, ply, alpha, beta);
         const max = game.toMove(s) === 0;
         if (game.orderMoves !== undefined && game.toMove(s) !== CHANCE) {

@@ -12,7 +12,15 @@
  * @module
  */
 import { CHANCE, type Game, WIN_THRESHOLD } from "../game.ts";
-import { engineBase, POLL_MASK, type Pv, pvToArray, searchRoot, SearchStopped } from "./control.ts";
+import {
+  endsAtLimit,
+  engineBase,
+  POLL_MASK,
+  type Pv,
+  pvToArray,
+  searchRoot,
+  SearchStopped,
+} from "./control.ts";
 import { COMPLETE, EXACT, LOWER, TranspositionTable, UPPER } from "./tt.ts";
 import type { ChanceMode, SearchOptions, SearchResult } from "./types.ts";
 
@@ -141,7 +149,7 @@ export const alphabetaEngine = <S>(
   ): number => {
     if ((++counter.nodes & POLL_MASK) === 0 && stop()) throw new SearchStopped();
     if (depth <= 0) {
-      cut = true;
+      if (!endsAtLimit(game, s)) cut = true;
       return leaf(s, ply);
     }
     const tm = game.toMove(s);

@@ -10,6 +10,7 @@
  */
 import { CHANCE, type Game } from "../game.ts";
 import {
+  endsAtLimit,
   engineBase,
   type NodeSearch,
   POLL_MASK,
@@ -60,7 +61,7 @@ export const minimaxEngine = <S>(
   const mm = (s: S, depth: number, ply: number): number => {
     if ((++counter.nodes & POLL_MASK) === 0 && stop()) throw new SearchStopped();
     if (depth <= 0) {
-      cut = true;
+      if (!endsAtLimit(game, s)) cut = true;
       return leaf(s, ply);
     }
     const tm = game.toMove(s);

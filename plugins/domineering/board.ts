@@ -116,6 +116,16 @@ export const moveCounts = (g: Geometry, s: DomState): { h: number; v: number } =
   return { h, v };
 };
 
+/** True when player `p` has a move (`moveCounts`' test, stopping at the first). */
+export const hasMove = (g: Geometry, s: DomState, p: Player): boolean => {
+  for (let r = 0; r < g.height; r++) {
+    if (p === "H" ? (s[r] & (s[r] >>> 1)) !== 0 : r + 1 < g.height && (s[r] & s[r + 1]) !== 0) {
+      return true;
+    }
+  }
+  return false;
+};
+
 /** True when the player `p` (a seed player) can play at cell index `m`. */
 export const canPlay = (g: Geometry, s: DomState, p: Player, m: number): boolean => {
   const r = Math.floor(m / g.width), c = m % g.width;
@@ -384,7 +394,7 @@ export const domineeringGame = (g: Geometry): DomineeringGame => {
     chances: () => [],
     play: (s, m) => playMove(g, s, m),
     outcome: (s) => {
-      if (movesFor(g, s, turnOf(g, s)).length > 0) return undefined;
+      if (hasMove(g, s, turnOf(g, s))) return undefined;
       // The player to move cannot: the other one won.
       const winner: ProtocolPlayer = s[2 * h] === 0 ? 1 : 0;
       return { winner, margin: winner === 0 ? 1 : -1 };

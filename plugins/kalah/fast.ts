@@ -153,12 +153,30 @@ export const fastSearch = <S>(
     pvLen[ply] = len + 1;
   };
 
+  /** True when the board at `off` is a finished game (a side empty, even unswept). */
+  const ended = (off: number): boolean => {
+    let south = 0, north = 0;
+    for (let i = off; i < off + n; i++) south += b[i];
+    for (let i = off + n + 1; i <= off + 2 * n; i++) north += b[i];
+    return south === 0 || north === 0;
+  };
+
   // The children of a node one ply above the leaves, valued without playing them (the
-  // util changes by `utilDelta`); counted as the nodes they are.
+  // util changes by `utilDelta`); counted as the nodes they are. A child is a leaf at the
+  // depth limit, cut off unless it ends the game; only a child that may end it is played
+  // to see (the mover's other houses empty, or at most one of the opponent's not: a
+  // capture empties one house at most).
   const frontier = (ply: number, alpha: number, beta: number): number => {
     const off = ply * W;
     const mover = b[off + M];
     const base = off + (mover === 0 ? 0 : n + 1);
+    const oppBase = off + (mover === 0 ? n + 1 : 0);
+    let mine = 0, oppHouses = 0;
+    for (let i = 0; i < n; i++) {
+      mine += b[base + i];
+      if (b[oppBase + i] > 0) oppHouses++;
+    }
+    const coff = off + W;
     const u = value(off);
     const sign = mover === 0 ? 1 : -1;
     let best = mover === 0 ? -Infinity : Infinity;
@@ -168,7 +186,12 @@ export const fastSearch = <S>(
       if (b[base + m] === 0) continue;
       any = true;
       counter.nodes++;
-      cut = true;
+      if (mine !== b[base + m] && oppHouses > 1) cut = true;
+      else {
+        for (let i = 0; i < W; i++) b[coff + i] = b[off + i];
+        sowAt(b, coff, n, mover, m, always);
+        if (!ended(coff)) cut = true;
+      }
       const v = u + sign * utilDelta(b, off, n, mover, m, always);
       if (mover === 0) {
         if (v > best || (v === best && ply === lastMaxPly)) {
@@ -195,7 +218,7 @@ export const fastSearch = <S>(
     const off = ply * W;
     pvLen[ply] = 0;
     if (depth <= 0) {
-      cut = true;
+      if (!ended(off)) cut = true;
       return value(off);
     }
     if (depth === 1 && utilEval) return frontier(ply, alpha, beta);
@@ -241,7 +264,6 @@ export const fastSearch = <S>(
     grow(depth + 2);
     for (let i = 0; i < W; i++) b[i] = root[i];
     if (over) {
-      if (depth <= 0) cut = true; // as minimax: a depth-0 search is never exact
       counter.nodes++;
       pvLen[0] = 0;
       return value(0);
