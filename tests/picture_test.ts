@@ -152,18 +152,22 @@ const checkPicks = <S>(game: Game<S>, s: S): void => {
   }
 };
 
-/** Random positions of a game (fast-check seeds), each checked by `check`. */
+/**
+ * Random positions of a game (fast-check seeds), each checked by `check`, with a random
+ * number `pick` to choose something in it.
+ */
 const forPositions = (
   game: Game<unknown>,
   maxPlies: number,
-  check: (s: unknown) => void,
+  check: (s: unknown, pick: number) => void,
   numRuns = 25,
 ): void =>
   fc.assert(
     fc.property(
       fc.integer({ min: 0, max: 2 ** 31 - 1 }),
       fc.integer({ min: 0, max: maxPlies }),
-      (seed, plies) => check(randomPosition(game, seed, plies)),
+      fc.nat(),
+      (seed, plies, pick) => check(randomPosition(game, seed, plies), pick),
     ),
     { numRuns },
   );
@@ -278,20 +282,11 @@ const forMoves = (
   check: (before: unknown, m: number, by: ToMove, after: unknown) => void,
   numRuns = 25,
 ): void =>
-  fc.assert(
-    fc.property(
-      fc.integer({ min: 0, max: 2 ** 31 - 1 }),
-      fc.integer({ min: 0, max: maxPlies }),
-      fc.nat(),
-      (seed, plies, pick) => {
-        const s = randomPosition(game, seed, plies);
-        const by = game.toMove(s);
-        const ms = by === CHANCE ? game.chances(s).map((x) => x.move) : game.moves(s);
-        if (ms.length > 0) check(s, ms[pick % ms.length], by, game.play(s, ms[pick % ms.length]));
-      },
-    ),
-    { numRuns },
-  );
+  forPositions(game, maxPlies, (s, pick) => {
+    const by = game.toMove(s);
+    const ms = by === CHANCE ? game.chances(s).map((x) => x.move) : game.moves(s);
+    if (ms.length > 0) check(s, ms[pick % ms.length], by, game.play(s, ms[pick % ms.length]));
+  }, numRuns);
 
 const view = (move: number, by: ToMove): RenderOptions => ({ last: { move, by } });
 
