@@ -12,15 +12,7 @@
  * @module
  */
 import { CHANCE, type Game, WIN_THRESHOLD } from "../game.ts";
-import {
-  endsAtLimit,
-  engineBase,
-  POLL_MASK,
-  type Pv,
-  pvToArray,
-  searchRoot,
-  SearchStopped,
-} from "./control.ts";
+import { engineBase, POLL_MASK, type Pv, pvToArray, searchRoot, SearchStopped } from "./control.ts";
 import { COMPLETE, EXACT, LOWER, TranspositionTable, UPPER } from "./tt.ts";
 import type { ChanceMode, SearchOptions, SearchResult } from "./types.ts";
 
@@ -81,7 +73,7 @@ export const alphabetaEngine = <S>(
   chance: ChanceMode = "min",
   start: number = performance.now(),
 ): AlphaBetaEngine<S> => {
-  const { counter, stop, value } = engineBase(game, options, start);
+  const { counter, stop, value, ended } = engineBase(game, options, start);
   const distance = options.distance === true;
   const ordering = options.ordering !== false;
   const minP = options.minProbability ?? 0;
@@ -149,7 +141,7 @@ export const alphabetaEngine = <S>(
   ): number => {
     if ((++counter.nodes & POLL_MASK) === 0 && stop()) throw new SearchStopped();
     if (depth <= 0) {
-      if (!endsAtLimit(game, s)) cut = true;
+      if (!ended(s)) cut = true;
       return leaf(s, ply);
     }
     const tm = game.toMove(s);

@@ -42,18 +42,14 @@ export const leafValue = <S>(
   distance ? (s, ply) => byDistance(game.value(s), ply) : (s) => game.value(s);
 
 /**
- * True when `s`, a leaf at the depth limit, is a finished game: nothing was cut off there,
- * so a search whose every limit leaf ends the game is exact. The extra `outcome` call per
- * leaf costs little (`deno bench bench/core.bench.ts`, group "leaves": alpha-beta without
- * a table, Kalah depth 14 from the start, 1.2 M nodes, min of five 245-268 ms before and
- * 272-273 ms after on this shared 2-core machine; Domineering 8x8 depth 7 the same, since
- * its `outcome` stops at the first move found).
- */
-export const endsAtLimit = <S>(game: Game<S>, s: S): boolean => game.outcome(s) !== undefined;
-
-/**
  * What every depth-first engine starts from: its node counter, its stop test (polled
- * every `POLL_MASK + 1` nodes) and its leaf values.
+ * every `POLL_MASK + 1` nodes), its leaf values, and whether a leaf at the depth limit
+ * ends the game (`ended`: then nothing was cut off there, so a search whose every limit
+ * leaf ends the game is exact). `ended` costs an `outcome` call per limit leaf, and
+ * little: `deno bench bench/core.bench.ts`, group "leaves" (alpha-beta without a table,
+ * Kalah depth 14 from the start, 1.2 M nodes): min of five 245-268 ms before, 272-273 ms
+ * after, on this shared 2-core machine; Domineering 8x8 depth 7 the same, since its
+ * `outcome` stops at the first move found.
  */
 export const engineBase = <S>(
   game: Game<S>,
@@ -63,10 +59,12 @@ export const engineBase = <S>(
   readonly counter: { nodes: number };
   readonly stop: () => boolean;
   readonly value: (s: S, ply: number) => number;
+  readonly ended: (s: S) => boolean;
 } => ({
   counter: { nodes: 0 },
   stop: stopTest(options, start),
   value: leafValue(game, options.distance === true),
+  ended: (s) => game.outcome(s) !== undefined,
 });
 
 /** The moves of the player to move at the root: none at a chance node or the end. */

@@ -10,7 +10,6 @@
  */
 import { CHANCE, type Game } from "../game.ts";
 import {
-  endsAtLimit,
   engineBase,
   type NodeSearch,
   POLL_MASK,
@@ -49,7 +48,7 @@ export const minimaxEngine = <S>(
   chance: ChanceMode = "min",
   start: number = performance.now(),
 ): MinimaxEngine<S> => {
-  const { counter, stop, value } = engineBase(game, options, start);
+  const { counter, stop, value, ended } = engineBase(game, options, start);
   let cut = false;
   let retPv: Pv | null = null;
 
@@ -61,7 +60,7 @@ export const minimaxEngine = <S>(
   const mm = (s: S, depth: number, ply: number): number => {
     if ((++counter.nodes & POLL_MASK) === 0 && stop()) throw new SearchStopped();
     if (depth <= 0) {
-      if (!endsAtLimit(game, s)) cut = true;
+      if (!ended(s)) cut = true;
       return leaf(s, ply);
     }
     const tm = game.toMove(s);
