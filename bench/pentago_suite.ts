@@ -5,6 +5,10 @@
  *   plies per second and alpha-beta nodes per second;
  * - alpha-beta nodes per second and MCTS playouts per second, from the empty board and
  *   from a fixed midgame position;
+ * - the dedicated engine (`plugins/pentago/engine.ts`, the `pentago` strategy) against the
+ *   generic alpha-beta at the same depths: nodes, time to the depth and nodes per second
+ *   (without its threat search, "exact", its values equal alpha-beta's; "as played" with
+ *   its defaults);
  * - seed 002's trade-offs: duplicate removal (`--dedupe`) and shuffling (`--shuffle`),
  *   nodes and time with and without, with the move ordering on and off (seed 002 had
  *   none);
@@ -22,13 +26,15 @@ import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { mctsSearch } from "../core/search/mcts.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
 import type { SearchOptions, SearchResult } from "../core/search/types.ts";
+import { type EngineSettings, pentagoSearch } from "../plugins/pentago/engine.ts";
 import { pentagoGame, type PentagoOptions } from "../plugins/pentago/mod.ts";
+import type { PentagoState } from "../plugins/pentago/rules.ts";
 import { naiveGame } from "../plugins/pentago/naive.ts";
 import type { SuiteFlags } from "./suites.ts";
 
 /** What the suite does. */
 export const description =
-  "Pentago: bitboards vs plain board, alpha-beta nodes/s, MCTS playouts/s, dedupe/shuffle";
+  "Pentago: bitboards vs plain, alpha-beta and engine nodes/s, MCTS playouts/s, dedupe/shuffle";
 
 /** The suite's flags. */
 export const flags: SuiteFlags = {
@@ -87,6 +93,23 @@ const search = <S>(
   table ??= new TranspositionTable(64);
   table.clear();
   const r: SearchResult = alphabetaSearch(game, s, { tt: table, ...options });
+  return {
+    count: r.nodes,
+    ms: r.timeMs,
+    detail: `depth ${r.depth}, value ${r.value}, move ${game.formatMove(s, r.move!)}`,
+  };
+};
+
+/** The engine's search at a fixed depth, on the same emptied table. */
+const engine = (
+  game: Game<PentagoState>,
+  s: PentagoState,
+  depth: number,
+  settings: EngineSettings,
+): { count: number; ms: number; detail: string } => {
+  table ??= new TranspositionTable(64);
+  table.clear();
+  const r = pentagoSearch(game, s, { tt: table, depth, distance: true }, settings);
   return {
     count: r.nodes,
     ms: r.timeMs,
@@ -175,6 +198,28 @@ export const run = async (args: readonly string[]): Promise<void> => {
   if (!quick) {
     row("alpha-beta empty board depth 4", bestOf(1, () => search(g, empty, { depth: 4 })));
     row("alpha-beta midgame depth 4", bestOf(1, () => search(g, mid, { depth: 4 })));
+  }
+
+  console.log("-- the Pentago engine (plugins/pentago/engine.ts) vs alpha-beta, same depth");
+  const settings: [string, EngineSettings][] = [
+    ["exact", { threats: false }],
+    ["as played", {}],
+  ];
+  for (const [name, s] of [["empty board", empty], ["midgame", mid]] as const) {
+    for (const depth of quick ? [3] : [3, 4, 5]) {
+      if (depth <= 4) {
+        row(
+          `alpha-beta ${name} depth ${depth}`,
+          bestOf(depth === 4 ? 1 : runs, () => search(g, s, { depth, distance: true })),
+        );
+      }
+      for (const [label, st] of settings) {
+        row(
+          `engine (${label}) ${name} depth ${depth}`,
+          bestOf(depth === 5 ? 1 : runs, () => engine(g, s, depth, st)),
+        );
+      }
+    }
   }
 
   console.log("-- MCTS (generic core/search/mcts.ts; nodes = iterations = playouts)");

@@ -55,4 +55,5 @@ export const suites: Readonly<Record<string, () => Promise<Suite>>> = {
   "2048": () => import("./game2048_suite.ts"),
   pentago: () => import("./pentago_suite.ts"),
   domineering: () => import("./domineering_suite.ts"),
+  tactics: () => import("./tactics_suite.ts"),
 };

@@ -6,13 +6,16 @@
 import { assert, assertEquals, assertNotEquals } from "@std/assert";
 import fc from "fast-check";
 import { Result } from "../core/deps.ts";
+import { allStrategies } from "../core/engine/strategies.ts";
+import { parseSpec } from "../core/players/spec.ts";
 import { WIN } from "../core/game.ts";
 import { makeRng } from "../core/rng.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { mctsSearch } from "../core/search/mcts.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
+import { TranspositionTable } from "../core/search/tt.ts";
 import { LINE_WEIGHTS, linesValue, orderByLines, PLAYOUT_SCALE } from "../plugins/pentago/eval.ts";
-import { pentagoGame } from "../plugins/pentago/mod.ts";
+import pentago, { pentagoGame } from "../plugins/pentago/mod.ts";
 import {
   fromCells,
   legalMoves,
@@ -265,4 +268,36 @@ Deno.test("pentago search: alpha-beta equals minimax at depth 2 on midgame posit
     const b = minimaxSearch(g, s, { depth: 2 });
     assertEquals(a.value, b.value);
   }
+});
+
+Deno.test("pentago default AI: holds every position that alpha-beta at depth 3 shows it could hold", () => {
+  const strategies = { ...allStrategies, ...pentago.strategies };
+  const spec = parseSpec(pentago.defaultOpponent!, strategies);
+  assert(Result.isSuccess(spec) && spec.success.kind === "search");
+  const { strategy: name, params } = spec.success;
+  const strategy = strategies[name];
+  const tt = new TranspositionTable(4);
+  const mover = (s: PentagoState, v: number) => (s.turn === 0 ? v : -v);
+  // Positions where the opponent threatens a five (so a careless move loses), not lost
+  // within alpha-beta's three plies.
+  let held = 0;
+  for (let seed = 1; held < 20 && seed < 2000; seed++) {
+    const s = randomPosition(seed, 26);
+    if (s.result !== -1 || winningCells({ ...s, turn: s.turn === 0 ? 1 : 0 }) === 0) continue;
+    if (mover(s, alphabetaSearch(game, s, { depth: 3, distance: true }).value) <= -WIN / 2) {
+      continue;
+    }
+    // The default AI with its time already spent: it still completes its minimum depth.
+    tt.clear();
+    const r = strategy.search(game, s, {
+      timeMs: 0,
+      distance: true,
+      tt,
+      ...(params ? { params } : {}),
+    });
+    const reply = alphabetaSearch(game, game.play(s, r.move!), { depth: 2, distance: true });
+    assert(mover(s, reply.value) > -WIN / 2, `seed ${seed}: ${game.formatMove(s, r.move!)} loses`);
+    held++;
+  }
+  assertEquals(held, 20, "enough positions with a threat to meet");
 });

@@ -7,17 +7,39 @@
  * probabilities, adds one new node, plays uniformly random moves from it to the end of
  * the game, and adds the reward to every node on the way back. A node's first listed
  * move is expanded first (a game that knows a winning move lists it first, as Pentago
- * does with a placement that makes five), the others in random order.
+ * does with a placement that makes five), the others in random order, unless a move
+ * wins at once (decisive moves, below).
  *
  * - **Rewards** are player 0's score in [0, 1]: 1 for a win, 0 for a loss, 0.5 for a
  *   draw. A finished game without a winner but with a margin (2048's score) scores
  *   `0.5 + 0.5 * margin / M`, M the largest |margin| seen so far in the search, so the
  *   margin still steers the search. A playout longer than `maxPlayoutPlies` stops and
  *   scores `0.5 + 0.5 * tanh(value / 1000)` from the game's heuristic.
- * - **Proofs** (MCTS-Solver): a finished position is proven; a player node is proven
- *   when one child is proven best for its mover, or when all its children are proven;
- *   a chance node when all its outcomes are. An iteration that reaches a proven node
- *   backs up its proven result, and a proven win is always played.
+ * - **Proofs** (MCTS-Solver: Winands, Björnsson & Saito 2008, "Monte-Carlo Tree Search
+ *   Solver", Computers and Games): a finished position is proven; a player node is
+ *   proven when one child is proven best for its mover, or when all its children are
+ *   proven; a chance node when all its outcomes are. An iteration that reaches a proven
+ *   node backs up its proven result (a proven position is never searched again until
+ *   the root is proven), selection never enters a child proven lost for the mover while
+ *   another is not, and a proven win is always played.
+ * - **Decisive and anti-decisive moves** (Teytaud & Teytaud 2010, "On the huge benefit of
+ *   decisive moves in Monte-Carlo Tree Search algorithms", IEEE CIG): a player node is
+ *   scanned once, when the search first expands it (the root at once), for a move that
+ *   wins at once (its result is over with the mover the winner); if there is one, it is
+ *   expanded first, so the node is proven won in that iteration. Each new child whose
+ *   mover is the other player is checked as it is made against the opponent's recent
+ *   winning moves (killer moves), and scanned in full when it is its parent's first
+ *   child (a probe) or a child of the root. A child the opponent wins at once is proven
+ *   lost (its winning reply attached under it, so that its bounds hold), and its parent
+ *   is threatened: its untried moves are checked at once, against the killer moves and
+ *   then in full until two are found safe. The moves after which the opponent wins at
+ *   once become proven-lost children, so only the others are tried (when every move
+ *   loses, the parent is proven lost). A child found lost later, when it is first
+ *   expanded, threatens its parent the same way. Moves that give the mover an extra turn
+ *   or lead to a chance node are not checked (the opponent does not move next). This
+ *   costs about two scans of the moves per node expanded (not one per playout): a few
+ *   per cent of the playout rate in quiet positions, more where threats abound (the
+ *   rates: `deno task bench tactics --rates`).
  * - **Score bounds** (score-bounded MCTS): every node also keeps bounds on player 0's
  *   exact final score, where any win ranks above any draw above any loss, then the
  *   bigger margin (a Kalah win by 5 above a win by 1), then the quicker win or the slower
@@ -48,8 +70,10 @@ import {
   CHANCE,
   type Chance,
   type Game,
+  other,
   type Outcome,
   pickChance,
+  type Player,
   type ToMove,
   WIN,
 } from "../game.ts";
@@ -115,6 +139,12 @@ interface Node<S> {
   lo: number;
   /** Upper bound of player 0's exact score; equal to `lo` once the subtree is solved. */
   hi: number;
+  /** True once the untried moves were scanned for a win at once (`decisive`). */
+  scanned: boolean;
+  /** True once the node was threatened and its untried moves checked (`restrict`). */
+  restricted: boolean;
+  /** After `restrict`: the untried moves checked to leave no win at once. */
+  safe: Set<number> | null;
 }
 
 /**
@@ -190,7 +220,124 @@ export const mctsSearch = <S>(
       proven,
       lo,
       hi,
+      scanned: false,
+      restricted: false,
+      safe: null,
     };
+  };
+
+  // -- Decisive and anti-decisive moves (Teytaud & Teytaud 2010).
+
+  /** Recent moves that won at once, per player: tried first by `decisive`. */
+  const killers: [number[], number[]] = [[], []];
+  const KILLERS = 4;
+  /** A threatened node's full checks of its moves stop once this many are found safe. */
+  const SAFE_CHECKS = 2;
+
+  /** True when `m` ends the game at once with `p` the winner. */
+  const winsAtOnce = (s: S, m: number, p: Player): boolean =>
+    game.outcome(game.play(s, m))?.winner === p;
+
+  /**
+   * Scans a player node's untried moves for one that wins at once for its mover, the
+   * killer moves first: its index in `untried`, or -1. Marks the node scanned, unless
+   * `full` is false: then only the killer moves are tried.
+   */
+  const decisive = (n: Node<S>, full = true): number => {
+    if (full) n.scanned = true;
+    if (n.chances !== null) return -1;
+    const p = n.toMove as Player;
+    const u = n.untried, ks = killers[p];
+    for (let k = 0; k < ks.length; k++) {
+      const i = u.indexOf(ks[k]);
+      if (i >= 0 && winsAtOnce(n.state, u[i], p)) {
+        if (k > 0) ks.unshift(ks.splice(k, 1)[0]);
+        return i;
+      }
+    }
+    if (!full) return -1;
+    for (let i = 0; i < u.length; i++) {
+      if (ks.includes(u[i]) || !winsAtOnce(n.state, u[i], p)) continue;
+      ks.unshift(u[i]);
+      if (ks.length > KILLERS) ks.pop();
+      return i;
+    }
+    return -1;
+  };
+
+  /** Expands `n.untried[i]` (a win at once) under `n`, which is then proven. */
+  const attachWin = (n: Node<S>, i: number, ply: number): void => {
+    const m = n.untried[i];
+    n.untried[i] = n.untried[n.untried.length - 1];
+    n.untried.pop();
+    n.children.push(makeNode(m, 1, game.play(n.state, m), ply));
+    prove(n);
+    tighten(n);
+  };
+
+  /**
+   * True when child `ch` of `n` (just made, at `ply`) lets the opponent win at once: then
+   * it is proven lost, its winning reply attached. Scans it (only the killer moves unless
+   * `full`) only when the opponent moves next.
+   */
+  const lostAtOnce = (n: Node<S>, ch: Node<S>, ply: number, full = true): boolean => {
+    if (ch.terminal || ch.chances !== null || ch.toMove === n.toMove) return false;
+    const w = decisive(ch, full);
+    if (w < 0) return false;
+    attachWin(ch, w, ply + 1);
+    return true;
+  };
+
+  /**
+   * The anti-decisive rule: `n` (at `ply`) is threatened (a child lets the opponent win
+   * at once), so its untried moves are checked now, first against the opponent's killer
+   * moves (the winning replies just found), then the others in full until `SAFE_CHECKS`
+   * of them are found safe (more would mean no forcing threat; the rest stay unchecked).
+   * The moves after which the opponent wins at once become proven-lost children; the
+   * ones found safe stay untried, marked so. Moves after which the same player moves
+   * again, or chance, or the game is over, stay untried unchecked.
+   */
+  const restrict = (n: Node<S>, ply: number): void => {
+    if (n.restricted || n.chances !== null || n.untried.length === 0) return;
+    n.restricted = true;
+    const u = n.untried;
+    const q = other(n.toMove as Player);
+    const lose = (ch: Node<S>) => {
+      n.children.push(ch);
+      const i = u.indexOf(ch.move);
+      u[i] = u[u.length - 1];
+      u.pop();
+    };
+    const left: Node<S>[] = [];
+    for (const m of u.slice()) {
+      const t = game.play(n.state, m);
+      if (game.toMove(t) !== q || game.outcome(t) !== undefined) continue;
+      const ch = makeNode(m, 1, t, ply + 1);
+      if (lostAtOnce(n, ch, ply + 1, false)) lose(ch);
+      else left.push(ch);
+    }
+    // The nodes of moves that stay untried are made again when they are expanded.
+    let dropped = left.length;
+    const safe = new Set<number>();
+    for (const ch of left) {
+      if (safe.size >= SAFE_CHECKS) break;
+      if (!lostAtOnce(n, ch, ply + 1)) safe.add(ch.move);
+      else {
+        lose(ch);
+        dropped--;
+      }
+    }
+    n.safe = safe;
+    nodeCount -= dropped;
+    retighten(ply);
+  };
+
+  /**
+   * Bounds changed below the node at `ply` on the current path outside the backup:
+   * tightens it and its ancestors while they change (the root's change is rechecked).
+   */
+  const retighten = (ply: number): void => {
+    for (let j = ply; j >= 0 && tighten(path[j]); j--) if (j <= 1) boundsMoved = true;
   };
 
   /** Tries to prove a node from its children; true when it became proven. */
@@ -262,9 +409,13 @@ export const mctsSearch = <S>(
   const select = (n: Node<S>, prune: boolean): Node<S> | undefined => {
     const logN = Math.log(n.visits);
     const mover0 = n.toMove === 0;
-    let best: Node<S> | undefined, bestScore = -Infinity;
+    const lost = mover0 ? 0 : 1;
+    let best: Node<S> | undefined, bestScore = -Infinity, bestLost = true;
     for (const ch of n.children) {
       if (prune && (ch.lo === ch.hi || (mover0 ? ch.hi <= n.lo : ch.lo >= n.hi))) continue;
+      // MCTS-Solver: a child proven lost for the mover only when every other one is too.
+      const isLost = !prune && ch.proven === lost;
+      if (isLost && !bestLost) continue;
       // The mover's mean reward (player 1's as visits - total, so that colours mirror exactly).
       const q = Number.isNaN(ch.proven)
         ? (mover0 ? ch.total : ch.visits - ch.total) / ch.visits
@@ -272,9 +423,10 @@ export const mctsSearch = <S>(
         ? ch.proven
         : 1 - ch.proven;
       const score = q + c * Math.sqrt(logN / ch.visits);
-      if (score > bestScore) {
+      if (score > bestScore || (bestLost && !isLost)) {
         bestScore = score;
         best = ch;
+        bestLost = isLost;
       }
     }
     return best;
@@ -319,7 +471,7 @@ export const mctsSearch = <S>(
     const win = mover0 ? 1 : 0;
     const settled = settledChild(n);
     let best: Node<S> | undefined;
-    let bTier = -1, bLo = -Infinity, bHi = -Infinity, bVisits = -1;
+    let bTier = -1, bFirst = -Infinity, bThen = -Infinity, bVisits = -1;
     for (const ch of n.children) {
       const tier = ch.proven === win
         ? 4
@@ -330,22 +482,27 @@ export const mctsSearch = <S>(
         : ch === settled
         ? 2
         : 1;
-      // Proven wins and losses are ordered by their scores (the mover's view) first.
+      // Proven wins and losses are ordered by their scores (the mover's view) first: a
+      // win by its lower bound (the least it surely gets), then its upper bound; a loss
+      // by its upper bound (the slowest or smallest loss it may still be: a move that
+      // surely loses at once ranks below one whose refutation is not settled), then its
+      // lower bound.
       const byScore = tier === 4 || tier === 0;
-      const lo = !byScore ? 0 : mover0 ? ch.lo : -ch.hi;
-      const hi = !byScore ? 0 : mover0 ? ch.hi : -ch.lo;
+      const low = mover0 ? ch.lo : -ch.hi, high = mover0 ? ch.hi : -ch.lo;
+      const first = !byScore ? 0 : tier === 4 ? low : high;
+      const then = !byScore ? 0 : tier === 4 ? high : low;
       const better = tier !== bTier
         ? tier > bTier
-        : lo !== bLo
-        ? lo > bLo
-        : hi !== bHi
-        ? hi > bHi
+        : first !== bFirst
+        ? first > bFirst
+        : then !== bThen
+        ? then > bThen
         : ch.visits > bVisits;
       if (better) {
         best = ch;
         bTier = tier;
-        bLo = lo;
-        bHi = hi;
+        bFirst = first;
+        bThen = then;
         bVisits = ch.visits;
       }
     }
@@ -395,6 +552,8 @@ export const mctsSearch = <S>(
 
   const root = makeNode(-1, 1, state, 0);
   const path: Node<S>[] = [];
+  /** The root's bounds may have changed outside a backup (`retighten`). */
+  let boundsMoved = false;
   let iterations = 0;
   let reported = start;
   let done = finished();
@@ -432,15 +591,37 @@ export const mctsSearch = <S>(
         }
       } else if (n.untried.length > 0) {
         if (nodeCount >= maxNodes) break;
-        // The first listed move first (a game lists a winning move first when it knows
-        // one, as Pentago does), then the others in random order.
-        const i = n.children.length === 0 ? 0 : rng.int(n.untried.length);
+        const ply = path.length; // the new child's distance from the root
+        // Decisive moves: a node's first expansion looks for a win at once and makes it
+        // first. A node won at once for its mover is lost for its parent's mover, if that
+        // is the other player: the parent is threatened.
+        let i = -1;
+        if (!n.scanned) {
+          i = decisive(n);
+          const up = ply >= 2 ? path[ply - 2] : undefined;
+          if (i >= 0 && up !== undefined && up.chances === null && up.toMove !== n.toMove) {
+            restrict(up, ply - 2);
+          }
+        }
+        // Else the first listed move first (a game lists a winning move first when it
+        // knows one, as Pentago does), then the others in random order.
+        const first = n.children.length === 0;
+        if (i < 0) i = first ? 0 : rng.int(n.untried.length);
         const m = n.untried[i];
         n.untried[i] = n.untried[n.untried.length - 1];
         n.untried.pop();
-        n = makeNode(m, 1, game.play(n.state, m), path.length);
-        path[path.length - 1].children.push(n);
+        const parent = n;
+        n = makeNode(m, 1, game.play(parent.state, m), ply);
+        parent.children.push(n);
         path.push(n);
+        // Anti-decisive moves: a new child is checked against the opponent's killer
+        // moves; a node's first child (the probe) and the root's children are scanned in
+        // full. One that the opponent wins at once is proven lost, its parent threatened.
+        if (parent.safe !== null && parent.safe.has(m)) n.scanned = true;
+        else if (lostAtOnce(parent, n, ply, first || parent === root)) {
+          retighten(ply - 1);
+          restrict(parent, ply - 1);
+        }
         break;
       } else {
         next = select(n, refining);
@@ -459,7 +640,8 @@ export const mctsSearch = <S>(
     // Backpropagation, with proofs and bounds carried up while they change.
     let proving = !Number.isNaN(n.proven);
     let bounding = n.lo === n.hi;
-    let recheck = false;
+    let recheck = boundsMoved;
+    boundsMoved = false;
     for (let i = last; i >= 0; i--) {
       const p = path[i];
       // A node proven before this iteration backs up its proven result.

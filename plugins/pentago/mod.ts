@@ -13,6 +13,7 @@ import { Effect, Schema } from "../../core/deps.ts";
 import type { Game } from "../../core/game.ts";
 import { definePlugin } from "../../core/plugin.ts";
 import { CELL_BIT, CELL_HALF } from "./board.ts";
+import { pentagoStrategy } from "./engine.ts";
 import { linesValue, orderByLines, playoutValue, resultValue } from "./eval.ts";
 import { formatMove, movesHelp, parseMove, render } from "./notation.ts";
 import {
@@ -148,11 +149,14 @@ ccw), or the short form c4ne+ (+ clockwise, - anticlockwise: c4sw- is c4 sw
 ccw). A winning placement is the cell alone: e6. Ask for the moves to see the
 free cells on the board.`;
 
-/** The AI's strengths, weakest first (see the README). */
+/**
+ * The AI's strengths, weakest first (see the README): the dedicated engine (`engine.ts`,
+ * the `pentago` strategy), one ply deep for `easy`, one and five seconds a move above.
+ */
 export const PENTAGO_STRENGTHS: Readonly<Record<string, string>> = {
-  easy: "alphabeta:1",
-  medium: "alphabeta:1s",
-  strong: "alphabeta:5s",
+  easy: "pentago:1",
+  medium: "pentago:1s",
+  strong: "pentago:5s",
 };
 
 /** The Pentago plugin. */
@@ -162,8 +166,9 @@ export default definePlugin({
   description: "five in a row on a 6x6 board whose quadrants turn after each placement",
   options: PentagoOptions,
   create: (o: PentagoOptions) => withPicture(pentagoPicture, pentagoGame(o)),
+  strategies: { pentago: pentagoStrategy },
   rules: PENTAGO_RULES,
   strengths: PENTAGO_STRENGTHS,
   advancedOptions: ["eval", "playouts", "aiSeed"],
-  defaultOpponent: "alphabeta:1s",
+  defaultOpponent: "pentago:1s",
 });

@@ -215,7 +215,7 @@ export interface MoveListOptions {
 }
 
 /** `ROT_CELL[k * 36 + cell]`: where twist k (quadrant * 2 + direction) takes a cell. */
-const ROT_CELL: Int8Array = (() => {
+export const ROT_CELL: Int8Array = (() => {
   const t = new Int8Array(8 * CELLS);
   for (let k = 0; k < 8; k++) {
     const q = k >> 1;
