@@ -11,7 +11,7 @@
 import { loadGame } from "../mod.ts";
 import { Effect, Option } from "../core/deps.ts";
 import { type Progress, search } from "../core/engine/engine.ts";
-import { CHANCE } from "../core/game.ts";
+import { CHANCE, WIN_THRESHOLD } from "../core/game.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
 import type { SearchResult } from "../core/search/types.ts";
 import { Terminal, untilInterrupted, writeStdout } from "../core/terminal.ts";
@@ -140,6 +140,19 @@ const main = Effect.gen(function* () {
   };
   const toMove = game.toMove(state);
   const mode = flags.jsonl === true ? "jsonl" : flags.json === true ? "json" : "text";
+  /**
+   * Who wins with perfect play, for an exact result: the player a decisive value names,
+   * else the winner at the end of the principal variation (`null`: a draw); `undefined`
+   * when the result does not say (a heuristic value, a line that stops short of the end).
+   */
+  const winnerOf = (r: SearchResult): string | null | undefined => {
+    if (!r.exact) return undefined;
+    if (Math.abs(r.value) >= WIN_THRESHOLD) return game.players[r.value > 0 ? 0 : 1];
+    let s = state;
+    for (const m of r.pv) s = game.play(s, m);
+    const o = game.toMove(s) !== CHANCE && game.moves(s).length === 0 ? game.outcome(s) : undefined;
+    return o === undefined ? undefined : o.winner === null ? null : game.players[o.winner];
+  };
   /** A result as JSON (the final object of --json, each line of --jsonl). */
   const json = (r: SearchResult, extra: Record<string, unknown>) => ({
     ...extra,
@@ -149,6 +162,7 @@ const main = Effect.gen(function* () {
     ...(r.bestMoves ? { bestMoves: r.bestMoves.map((m) => game.formatMove(state, m)) } : {}),
     value: r.value,
     valueText: formatValue(game, r.value),
+    ...(winnerOf(r) !== undefined ? { winner: winnerOf(r) } : {}),
     pv: notation(r.pv),
     ...(r.bounds ? { bounds: r.bounds } : {}),
     nodes: r.nodes,

@@ -140,6 +140,32 @@ Deno.test("analyze --solve --jsonl: every pass is a JSON line with its bounds, n
   assertEquals(result.bounds, { lower: result.value, upper: result.value });
 });
 
+Deno.test("analyze --solve --json: the winner beside the value, from a decisive value or the line's end", async () => {
+  const winner = async (args: string[], mode = "--json") => {
+    const r = await runTask("analyze", [...args, "--solve", mode]);
+    assertEquals(r.code, 0, r.stderr);
+    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    return lines.filter((l) => l.type !== "heartbeat").map((l) =>
+      l.exact ? [l.valueText, l.winner] : ["inexact", l.winner]
+    );
+  };
+  // Domineering (the outcome classes of Breuker, Uiterwijk & van den Herik 2000):
+  // 4x4 is a first-player win, 5x5 a second-player win, whoever starts.
+  assertEquals(await winner(["domineering", "--board", "4x4"]), [["H wins", "H"]]);
+  assertEquals(await winner(["domineering", "--board", "4x4", "--first", "V"]), [["V wins", "V"]]);
+  assertEquals(await winner(["domineering", "--board", "5x5"]), [["V wins", "V"]]);
+  // Progress: a lost position settles its moves one by one, proving nothing until the
+  // last (no winner yet); the last line and the result name it.
+  const lost = await winner(["domineering", "--board", "5x5"], "--jsonl");
+  assert(lost.length >= 3, `${lost}`);
+  assertEquals(lost.slice(0, -2).filter(([t, w]) => t !== "inexact" || w !== undefined), []);
+  assertEquals(lost.slice(-2), [["V wins", "V"], ["V wins", "V"]]);
+  // A margin: the player the line of play ends with a win for; tic-tac-toe is a draw.
+  const kalah = await winner(["kalah", "--pits", "3", "--stones", "2"]);
+  assertEquals(kalah, [["4", "south"]]);
+  assertEquals(await winner(["tictactoe"]), [["0", null]]);
+});
+
 Deno.test("buildDbParallel: an abort stops the build; it rejects and terminates its workers", async () => {
   const stop = new AbortController();
   const levels: number[] = [];
