@@ -8,6 +8,15 @@
  * - the solver on every rectangle up to N x N (default 6; both first players), then on
  *   the squares up to `--squares` (default 7; 8 takes minutes), H moving first.
  *
+ * Modes that replace the default run:
+ * - `--solve WxH [--first V]`: one solve from the empty board (nodes, time, the move);
+ * - `--table [--max-cells N]`: every published outcome class (`solver_outcomes.ts`) whose
+ *   board has at most N cells (default 64: up to 8x8), both first players, against the
+ *   solver;
+ * - `--attempt WxH --budget 2h --state FILE`: a long solve that checkpoints each settled
+ *   root move to FILE (JSON) and stops at the budget; run it again to resume (the root
+ *   moves already refuted are skipped) until it prints the verdict.
+ *
  * Times are single runs on a shared machine: noisy.
  *
  * @module
@@ -16,7 +25,8 @@ import { gameTree, size } from "../core/tree.ts";
 import { countAlphaBetaTree, countGameTree } from "../plugins/domineering/count.ts";
 import { type Board, board, gametree, legalMoves, moveLegal } from "../plugins/domineering/lab.ts";
 import { domineeringGame, type DomState, geometry } from "../plugins/domineering/board.ts";
-import { createSolver } from "../plugins/domineering/solver.ts";
+import { createSolver, SolveStopped } from "../plugins/domineering/solver.ts";
+import { outcomeOf, PUBLISHED } from "../plugins/domineering/solver_outcomes.ts";
 import type { SuiteFlags } from "./suites.ts";
 
 /** What the suite does. */
@@ -25,9 +35,21 @@ export const description =
 
 /** The suite's flags. */
 export const flags: SuiteFlags = {
-  boolean: ["quick"],
-  value: ["rects", "squares"],
-  usage: "[--quick] [--rects N] [--squares N]",
+  boolean: ["quick", "table"],
+  value: [
+    "rects",
+    "squares",
+    "solve",
+    "first",
+    "max-cells",
+    "attempt",
+    "budget",
+    "state",
+    "tt-bits",
+  ],
+  usage:
+    "[--quick] [--rects N] [--squares N] | --solve WxH [--first V] | --table [--max-cells N] | " +
+    "--attempt WxH --budget 2h --state FILE [--tt-bits N]",
 };
 
 const timed = <A>(f: () => A): { value: A; ms: number } => {
@@ -48,8 +70,171 @@ const flag = (args: readonly string[], name: string, fallback: number): number =
   return n;
 };
 
+const value = (args: readonly string[], name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i < 0 ? undefined : args[i + 1];
+};
+
+const dims = (text: string): { w: number; h: number } => {
+  const m = /^(\d+)x(\d+)$/.exec(text);
+  const w = Number(m?.[1]), h = Number(m?.[2]);
+  if (!m || w < 1 || h < 1 || w > 30 || h > 30) throw new RangeError(`expected WxH, got '${text}'`);
+  return { w, h };
+};
+
+const full = (w: number, h: number) => Array.from({ length: h }, () => (1 << w) - 1);
+
+const ttBits = (args: readonly string[]): number => Number(value(args, "tt-bits") ?? 23);
+
+/** `--solve WxH`: one solve, nodes and time. */
+const solveOne = (args: readonly string[]): void => {
+  const { w, h } = dims(value(args, "solve")!);
+  const mover = value(args, "first") === "V" ? "V" : "H";
+  const r = createSolver({ ttBits: ttBits(args) }).solve({
+    width: w,
+    height: h,
+    rows: full(w, h),
+    mover,
+  });
+  console.log(
+    `${w}x${h}, ${mover} first: ${r.moverWins ? "the first player" : "the second player"} wins; ` +
+      `move ${r.move}; ${fmt(r.nodes)} nodes, ${(r.timeMs / 1000).toFixed(2)} s ` +
+      `(${fmt(Math.round(r.nodes / Math.max(r.timeMs, 0.001) * 1000))} nodes/s)`,
+  );
+};
+
+/** `--table`: the published outcome classes against the solver. */
+const table = (args: readonly string[]): void => {
+  const maxCells = Number(value(args, "max-cells") ?? 64);
+  const solver = createSolver({ ttBits: ttBits(args) });
+  let bad = 0, totalMs = 0, totalNodes = 0;
+  for (const p of PUBLISHED) {
+    if (p.width * p.height > maxCells) continue;
+    const one = (mover: "H" | "V") => {
+      solver.clear();
+      return solver.solve({
+        width: p.width,
+        height: p.height,
+        rows: full(p.width, p.height),
+        mover,
+      });
+    };
+    const a = one("H"), b = one("V");
+    const got = outcomeOf(a.moverWins, b.moverWins);
+    if (got !== p.outcome) bad++;
+    totalMs += a.timeMs + b.timeMs;
+    totalNodes += a.nodes + b.nodes;
+    console.log(
+      `  ${`${p.width}x${p.height}`.padEnd(6)} published ${p.outcome.padEnd(3)} (${p.source}); ` +
+        `solver ${got.padEnd(3)} ${got === p.outcome ? "ok" : "MISMATCH"}; ` +
+        `${fmt(a.nodes + b.nodes)} nodes, ${((a.timeMs + b.timeMs) / 1000).toFixed(2)} s`,
+    );
+  }
+  console.log(
+    `  ${bad === 0 ? "all agree" : `${bad} MISMATCHES`}; ${fmt(totalNodes)} nodes, ` +
+      `${(totalMs / 1000).toFixed(1)} s in all`,
+  );
+  if (bad > 0) throw new Error("the solver disagrees with the published table");
+};
+
+const durationMs = (text: string): number => {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text);
+  if (!m) throw new RangeError(`expected a duration like 90s, 30m, 2h; got '${text}'`);
+  return Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as "ms" | "s" | "m" | "h"];
+};
+
+/** What `--attempt` keeps between runs. */
+interface AttemptState {
+  board: string;
+  mover: "H" | "V";
+  /** Root moves refuted so far (cell indices). */
+  losing: number[];
+  /** A winning root move once found. */
+  winning?: number;
+  /** Root moves in all (known after the first settled one). */
+  total?: number;
+  nodes: number;
+  ms: number;
+  runs: number;
+}
+
+/** `--attempt WxH --budget T --state FILE`: a resumable long solve. */
+const attempt = async (args: readonly string[]): Promise<void> => {
+  const board = value(args, "attempt")!;
+  const { w, h } = dims(board);
+  const mover = value(args, "first") === "V" ? "V" : "H";
+  const budget = durationMs(value(args, "budget") ?? "1h");
+  const file = value(args, "state") ?? `domineering_${board}_${mover}.json`;
+  let state: AttemptState = { board, mover, losing: [], nodes: 0, ms: 0, runs: 0 };
+  try {
+    const old = JSON.parse(await Deno.readTextFile(file)) as AttemptState;
+    if (old.board === board && old.mover === mover) state = old;
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  const save = () => Deno.writeTextFileSync(file, JSON.stringify(state, null, 1));
+  if (
+    state.winning !== undefined ||
+    (state.total !== undefined && state.losing.length === state.total)
+  ) {
+    console.log(`${board}: already settled in ${file}: ${report(state)}`);
+    return;
+  }
+  state.runs++;
+  const t0 = performance.now(), deadline = t0 + budget;
+  const base = { nodes: state.nodes, ms: state.ms };
+  const solver = createSolver({ ttBits: ttBits(args) });
+  console.log(
+    `${board}, ${mover} first: run ${state.runs}, budget ${(budget / 60000).toFixed(1)} min, ` +
+      `${state.losing.length} root moves already refuted (state: ${file})`,
+  );
+  try {
+    const r = solver.solve({ width: w, height: h, rows: full(w, h), mover }, {
+      skipLosing: state.losing,
+      shouldStop: () => performance.now() > deadline,
+      onRootMove: (p) => {
+        state.total = p.total;
+        state.nodes = base.nodes + p.nodes;
+        state.ms = base.ms + performance.now() - t0;
+        if (p.settledWins) state.winning = p.settled;
+        else if (!state.losing.includes(p.settled)) state.losing.push(p.settled);
+        save();
+        console.log(
+          `  root ${p.done}/${p.total}: ${p.settled} ${p.settledWins ? "WINS" : "loses"}; ` +
+            `${fmt(state.nodes)} nodes, ${(state.ms / 60000).toFixed(1)} min in all`,
+        );
+      },
+    });
+    state.nodes = base.nodes + r.nodes;
+    state.ms = base.ms + performance.now() - t0;
+    save();
+    console.log(`${board}: ${report(state)}`);
+  } catch (e) {
+    if (!(e instanceof SolveStopped)) throw e;
+    state.ms = base.ms + performance.now() - t0;
+    state.nodes = base.nodes + solver.totalNodes();
+    save();
+    console.log(
+      `${board}: budget spent; ${state.losing.length}/${state.total ?? "?"} root moves refuted, ` +
+        `${fmt(state.nodes)} nodes (the unfinished root move's work included), ` +
+        `${(state.ms / 60000).toFixed(1)} min in all; run again to resume`,
+    );
+  }
+};
+
+const report = (s: AttemptState): string =>
+  `${
+    s.winning !== undefined
+      ? `the first player (${s.mover}) wins with ${s.winning}`
+      : "the second player wins"
+  }` +
+  `; ${fmt(s.nodes)} nodes, ${(s.ms / 60000).toFixed(1)} min over ${s.runs} run(s)`;
+
 /** Runs the suite. */
 export const run = (args: readonly string[]): Promise<void> => {
+  if (value(args, "solve") !== undefined) return Promise.resolve(solveOne(args));
+  if (args.includes("--table")) return Promise.resolve(table(args));
+  if (value(args, "attempt") !== undefined) return attempt(args);
   const quick = args.includes("--quick");
   const rects = flag(args, "rects", quick ? 5 : 6);
   const squares = flag(args, "squares", quick ? 6 : 7);

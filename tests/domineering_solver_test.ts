@@ -1,7 +1,8 @@
 /**
  * The Domineering solver (`plugins/domineering/solver.ts`) against a plain memoized
- * search to the end on random small shapes, with every enhancement on and off; its
- * results on rectangles; and the `solve` strategy of the plugin.
+ * search to the end on random small shapes and random mid-game positions, with every
+ * enhancement on and off; its move bounds against an exhaustive count of the moves each
+ * player can secure; its results on rectangles; and the `solve` strategy of the plugin.
  */
 import { assert, assertEquals } from "@std/assert";
 import fc from "fast-check";
@@ -22,6 +23,13 @@ const variants: Record<string, SolverOptions> = {
   "no vulnerable-move bounds": { vulnerableBounds: false },
   "safe moves played": { skipSafeMoves: false },
   "no ordering": { ordering: false },
+  "two-wall areas only": { oneWallAreas: false },
+  "no positional values": { positional: false },
+  "no vulnerable-protected cells": { vulnerableProtected: false },
+  "no safe-move options": { safeOptions: false },
+  "protected dominoes not last": { protectedLast: false },
+  "areas in the weight sum": { areaTempo: false },
+  "safe pairs from the low end": { safeShift: false },
 };
 
 for (const [name, options] of Object.entries(variants)) {
@@ -50,6 +58,320 @@ for (const [name, options] of Object.entries(variants)) {
 }
 
 const full = (w: number, h: number) => Array.from({ length: h }, () => (1 << w) - 1);
+
+/** Random mid-game positions: a rectangle of at most 20 cells after random moves. */
+const midGames = fc
+  .record({
+    w: fc.integer({ min: 2, max: 6 }),
+    h: fc.integer({ min: 2, max: 5 }),
+    picks: fc.array(fc.nat(), { minLength: 1, maxLength: 8 }),
+  })
+  .filter(({ w, h }) => w * h <= 20)
+  .map(({ w, h, picks }) => {
+    let rows = full(w, h), horizontal = true;
+    for (const p of picks) {
+      const next = children(rows, w, horizontal);
+      if (next.length === 0) break;
+      rows = next[p % next.length].rows;
+      horizontal = !horizontal;
+    }
+    return { w, h, rows, horizontal };
+  });
+
+Deno.test("property: the solver agrees with a plain search on random mid-game positions", () => {
+  const solvers = Object.values(variants).map((o) => createSolver({ ttBits: 14, ...o }));
+  fc.assert(
+    fc.property(midGames, ({ w, h, rows, horizontal }) => {
+      const expected = plainWins(rows, w, horizontal);
+      for (const solver of solvers) {
+        const r = solver.solve({ width: w, height: h, rows, mover: horizontal ? "H" : "V" });
+        assertEquals(r.moverWins, expected);
+      }
+    }),
+    { numRuns: 150 },
+  );
+});
+
+/**
+ * The most moves X is sure to make against any opponent O (O passes only when stuck),
+ * X moving first or not: an exhaustive max-min over the rest of the game.
+ */
+const secured = (
+  rows: readonly number[],
+  w: number,
+  xHorizontal: boolean,
+  xToMove: boolean,
+  memo: Map<string, number>,
+): number => {
+  const key = `${rows.join(",")}${xHorizontal ? "H" : "V"}${xToMove ? "x" : "o"}`;
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  let v: number;
+  if (xToMove) {
+    v = 0;
+    for (const c of children(rows, w, xHorizontal)) {
+      v = Math.max(v, 1 + secured(c.rows, w, xHorizontal, false, memo));
+    }
+  } else {
+    const next = children(rows, w, !xHorizontal);
+    v = next.length === 0 ? secured(rows, w, xHorizontal, true, memo) : Infinity;
+    for (const c of next) v = Math.min(v, secured(c.rows, w, xHorizontal, true, memo));
+  }
+  memo.set(key, v);
+  return v;
+};
+
+/**
+ * X's best guarantee of `4 * (moves X makes) + (cells still empty)` when X is stuck, against
+ * an opponent O who may also pass (exhaustive): `4 * sure moves + kept-empty cells` is
+ * bounded by it, since each X move beyond its plan adds 4 and covers at most 2 cells.
+ */
+const movesAndEmpty = (
+  rows: readonly number[],
+  w: number,
+  xHorizontal: boolean,
+  xToMove: boolean,
+  memo: Map<string, number>,
+): number => {
+  const key = `${rows.join(",")}${xHorizontal ? "H" : "V"}${xToMove ? "x" : "o"}`;
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  let v: number;
+  if (xToMove) {
+    const next = children(rows, w, xHorizontal);
+    v = -Infinity;
+    for (const c of next) v = Math.max(v, 4 + movesAndEmpty(c.rows, w, xHorizontal, false, memo));
+    if (next.length === 0) {
+      v = 0;
+      for (const r of rows) for (let b = r; b !== 0; b &= b - 1) v++;
+    }
+  } else {
+    v = movesAndEmpty(rows, w, xHorizontal, true, memo);
+    for (const c of children(rows, w, !xHorizontal)) {
+      v = Math.min(v, movesAndEmpty(c.rows, w, xHorizontal, true, memo));
+    }
+  }
+  memo.set(key, v);
+  return v;
+};
+
+/**
+ * Does X win (X to move or not) when its opponent O may also pass `passes` times? An
+ * exhaustive search; O's spare passes stand for moves in a region X cannot touch.
+ */
+const beats = (
+  rows: readonly number[],
+  w: number,
+  xHorizontal: boolean,
+  xToMove: boolean,
+  passes: number,
+  memo: Map<string, boolean>,
+): boolean => {
+  const key = `${rows.join(",")}${xToMove ? "x" : "o"}${passes}`;
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  let v: boolean;
+  if (xToMove) {
+    v = children(rows, w, xHorizontal).some((c) =>
+      beats(c.rows, w, xHorizontal, false, passes, memo)
+    );
+  } else {
+    v = children(rows, w, !xHorizontal).every((c) =>
+      beats(c.rows, w, xHorizontal, true, passes, memo)
+    ) && (passes === 0 || beats(rows, w, xHorizontal, true, passes - 1, memo));
+  }
+  memo.set(key, v);
+  return v;
+};
+
+/**
+ * Sparse shapes in boxes up to 7x7 (at most 18 free cells), where protected cells, safe
+ * moves and their options abound.
+ */
+const sparseShapes = fc
+  .record({
+    w: fc.integer({ min: 3, max: 7 }),
+    h: fc.integer({ min: 3, max: 7 }),
+    density: fc.double({ min: 0.25, max: 0.55, noNaN: true }),
+    bits: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 49, maxLength: 49 }),
+    horizontal: fc.boolean(),
+  })
+  .map(({ w, h, density, bits, horizontal }) => {
+    const rows: number[] = [];
+    let free = 0;
+    for (let y = 0; y < h; y++) {
+      let r = 0;
+      for (let x = 0; x < w; x++) {
+        if (bits[y * 7 + x] < density && free < 18) {
+          r |= 1 << x;
+          free++;
+        }
+      }
+      rows.push(r);
+    }
+    return { w, h, rows, horizontal };
+  });
+
+/**
+ * Shapes built around safe moves with an option: sparse random cells, then up to three
+ * gadgets, each a free pair in a row with both cells across blocked (a safe move for H)
+ * and a free cell beside it whose far side is blocked (the option), with or without dead
+ * ends across from the option.
+ */
+const gadgetShapes = fc
+  .record({
+    w: fc.integer({ min: 4, max: 7 }),
+    h: fc.integer({ min: 3, max: 7 }),
+    density: fc.double({ min: 0.1, max: 0.5, noNaN: true }),
+    bits: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 49, maxLength: 49 }),
+    gadgets: fc.array(
+      fc.record({ r: fc.nat(), x: fc.nat(), right: fc.boolean(), ends: fc.nat(3) }),
+      {
+        minLength: 1,
+        maxLength: 3,
+      },
+    ),
+    horizontal: fc.boolean(),
+  })
+  .map(({ w, h, density, bits, gadgets, horizontal }) => {
+    const rows: number[] = [];
+    let free = 0;
+    for (let y = 0; y < h; y++) {
+      let r = 0;
+      for (let x = 0; x < w; x++) {
+        if (bits[y * 7 + x] < density && free < 10) {
+          r |= 1 << x;
+          free++;
+        }
+      }
+      rows.push(r);
+    }
+    for (const g of gadgets) {
+      const r = g.r % h, x = 1 + (g.x % (w - 3));
+      const pair = 3 << (g.right ? x - 1 : x), c = g.right ? 1 << (x + 1) : 1 << (x - 1);
+      rows[r] = (rows[r] | pair | c) & ~(g.right ? c << 1 : c >>> 1);
+      if (r > 0) rows[r - 1] &= ~pair;
+      if (r + 1 < h) rows[r + 1] &= ~pair;
+      // Dead ends across from the option: a free cell, then a blocked one.
+      if (g.ends & 1 && r > 0) {
+        rows[r - 1] |= c;
+        if (r > 1) rows[r - 2] &= ~c;
+      }
+      if (g.ends & 2 && r + 1 < h) {
+        rows[r + 1] |= c;
+        if (r + 2 < h) rows[r + 2] &= ~c;
+      }
+    }
+    return { w, h, rows: rows.map((v) => v & ((1 << w) - 1)), horizontal };
+  });
+
+/** A position from a picture: one string per row, `.` free, `#` blocked. */
+const picture = (lines: readonly string[]) => ({
+  w: lines[0].length,
+  h: lines.length,
+  rows: lines.map((l) => [...l].reduce((r, ch, x) => (ch === "." ? r | (1 << x) : r), 0)),
+});
+
+/**
+ * Hand-made positions (H to move) and whether the kept-empty bound is exact on them: two
+ * safe moves whose options have two dead ends each (4 cells kept empty), one dead end each
+ * (2), none (1).
+ */
+const tightPictures: Record<string, { lines: readonly string[]; exact: boolean }> = {
+  "options with two dead ends": {
+    lines: ["######", ".##.##", "......", ".##.##", "######"],
+    exact: true,
+  },
+  "options with one dead end": { lines: ["######", ".##.##", "......", "######"], exact: true },
+  "options with one dead end and an open side below": {
+    lines: ["######", ".##.##", "......", "###.##", "###.##", "######"],
+    exact: true,
+  },
+  "options with one dead end and an open side above": {
+    lines: ["######", "###.##", "###.##", "......", ".##.##", "######"],
+    exact: true,
+  },
+  "options without dead ends": {
+    lines: [".##.##", ".##.##", "......", ".##.##", ".##.##"],
+    exact: false,
+  },
+};
+
+for (
+  const [name, options] of Object.entries({
+    "all bounds": {},
+    "two-wall areas only": { oneWallAreas: false },
+    "no vulnerable-protected cells": { vulnerableProtected: false },
+    "no safe-move options": { safeOptions: false },
+    "protected dominoes not last": { protectedLast: false },
+    "areas in the weight sum": { areaTempo: false },
+    "safe pairs from the low end": { safeShift: false },
+  })
+) {
+  Deno.test(`property: every move bound (${name}) holds against exhaustive search`, () => {
+    const solver = createSolver({ ttBits: 10, ...options });
+    fc.assert(
+      fc.property(shapes, ({ w, h, rows, horizontal }) => {
+        const memo = new Map<string, number>();
+        const b = solver.bounds({ width: w, height: h, rows, mover: horizontal ? "H" : "V" });
+        const sureFirst = secured(rows, w, horizontal, true, memo);
+        const sureSecond = secured(rows, w, !horizontal, false, memo);
+        assert(b.moverSure <= sureFirst, `mover sure of ${b.moverSure}, secures ${sureFirst}`);
+        assert(
+          b.opponentSure <= sureSecond,
+          `opponent sure of ${b.opponentSure}, secures ${sureSecond}`,
+        );
+        assert(b.moverMax >= sureFirst && b.opponentMax >= sureSecond);
+        if (b.verdict !== undefined) {
+          assertEquals(b.verdict === "win", plainWins(rows, w, horizontal), "the verdict");
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  Deno.test(`property: the cell bound (${name}) holds at its edge against exhaustive search`, () => {
+    const solver = createSolver({ ttBits: 10, ...options });
+    fc.assert(
+      fc.property(fc.oneof(shapes, sparseShapes, gadgetShapes), ({ w, h, rows, horizontal }) => {
+        const b = solver.bounds({ width: w, height: h, rows, mover: horizontal ? "H" : "V" });
+        let cells = 0;
+        for (const r of rows) for (let v = r; v !== 0; v &= v - 1) cells++;
+        // The claim behind the cell test, with the most spare moves it still allows the
+        // other side: X wins though its opponent may pass `m` times.
+        const mFirst = Math.ceil((4 * b.moverSure + b.moverUnused - cells) / 2) - 1;
+        if (mFirst >= 0) {
+          assert(
+            beats(rows, w, horizontal, true, mFirst, new Map()),
+            `mover: ${b.moverSure} moves, ${b.moverUnused} empty, ${cells} cells, ${mFirst} passes`,
+          );
+        }
+        const mSecond = Math.ceil((4 * b.opponentSure + 2 + b.opponentUnused - cells) / 2) - 1;
+        if (mSecond >= 0) {
+          assert(
+            beats(rows, w, !horizontal, false, mSecond, new Map()),
+            `opponent: ${b.opponentSure} moves, ${b.opponentUnused} empty, ${cells} cells`,
+          );
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+}
+
+Deno.test("kept-empty bounds hold, and are exact where expected, on hand-made positions", () => {
+  const solver = createSolver({ ttBits: 10 });
+  for (const [name, { lines, exact }] of Object.entries(tightPictures)) {
+    const { w, h, rows } = picture(lines);
+    const b = solver.bounds({ width: w, height: h, rows, mover: "H" });
+    const first = movesAndEmpty(rows, w, true, true, new Map());
+    assert(4 * b.moverSure + b.moverUnused <= first, name);
+    if (exact) assertEquals(4 * b.moverSure + b.moverUnused, first, name);
+    const cells = rows.reduce((n, r) => n + [...r.toString(2)].filter((c) => c === "1").length, 0);
+    const m = Math.ceil((4 * b.moverSure + b.moverUnused - cells) / 2) - 1;
+    if (m >= 0) assert(beats(rows, w, true, true, m, new Map()), `${name}: ${m} passes`);
+  }
+});
 
 Deno.test("rectangles up to 4x5 and 5x4: solver and plain search agree for both first players", () => {
   const solver = createSolver({ ttBits: 16 });

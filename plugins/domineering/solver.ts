@@ -21,28 +21,62 @@
  *   dead cells removed, translated to the corner, and reduced to the least of their four
  *   mirror images. Keys are exact 64-bit packings up to 8x8 shapes, 64-bit hashes beyond.
  *   Two entries per bucket: one keeps the bigger subtree, one the newest.
- * - **Move ordering.** Each move is scored by how it changes both players' moves and safe
- *   moves (taking the opponent's away, keeping and creating the mover's own), best first.
+ * - **Move ordering** after Bullock's Obsequi (2002; reimplemented from its description,
+ *   not its code): each move's change in both players' moves and safe moves, equal
+ *   weights, ties broken by positional values (`positional`).
+ *
+ * **Protective areas** (Bullock): a free 2x2 square whose two cells on one side (or both)
+ * are blocked in X's lines. X plays the domino next to the open side and the other one is
+ * then safe (2 moves); an O move inside kills the area (weight 1), an O move sticking out
+ * of the open side leaves one domino only that one O move can destroy (weight 1/2 lost).
+ * Areas are kept from touching each other across lines (as Obsequi does; the tests found
+ * no case where this matters).
  *
  * **The bounds.** For a player X (the mover, or its opponent O), count in X's lines:
- * - `s` safe moves (greedy pairs of protected cells): O can never touch them;
- * - `b` *blocks*: free 2x2 squares whose two outer sides are blocked, so O can only play
- *   inside them. If X plays one of the two dominoes, the other becomes safe: 2 moves.
+ * - `s` safe moves (pairs of protected cells; in a run of odd length the end cell left
+ *   out is the one beside a free cell when only that end has one, `safeShift`): O can
+ *   never touch them;
+ * - `b` *blocks*: protective areas. If X plays one of the two dominoes, the other becomes
+ *   safe: 2 moves;
  * - `d1 + d2` other disjoint X dominoes, where one O domino can hit two of the `d2`
  *   (cells one above the other) but only one of the `d1`.
- * X plays blocks first, then `d2`, then `d1`, then its safe moves. With weights 1 for a
- * block, 1/2 for a `d1`, 1/3 for a `d2`, every round (X's move, O's reply) secures X at
- * least as many moves as the weight it removes (X's block secures 2 and O removes at most
- * weight 1; X's `d2` secures 1 against at most 1/3 + 2/3). So X is sure of
- * `G = s + ceil(b + d1/2 + d2/3)` moves when it moves first (one O move earlier when it
- * does not: subtract 1 if `b > 0`, else 2/3). O can make at most `M` moves: the sum of
- * `floor(run / 2)` over the runs of free cells in O's lines, minus 2 for every block X
- * takes (at least `ceil(b / 2)` of them). X to move wins if `G > M`. Counting cells gives a
- * second test: when X moving first is stuck after `p >= G` moves, both players have
- * covered `4p` cells, none of them among the `u` protected cells X does not use, so X
- * wins if `4G + u` exceeds the free cells. The opponent's tests are the same with the
- * tempo moved (`G >= M`, `4G + 2 + u > free`). The tests in `tests/` check every result
- * against a plain search to the end on random shapes.
+ * X plays blocks first, then `d2`, then `d1`, then its safe moves. With weights 1/2 for a
+ * `d1` and 1/3 for a `d2`, every round (X's move, O's reply) secures X at least the weight
+ * it removes (X's `d2` secures 1 against at most 1/3 + 2/3). While areas are left X takes
+ * one each turn (2 moves) and O at best destroys one (an O move on the dominoes instead
+ * costs X at most one move, an area two), so moving first X takes `ceil(b / 2)` areas and
+ * is sure of `G = s + b + ceil(D)` moves for even `b` (`D = d1/2 + d2/3`), `s + b + 1 +
+ * ceil(D - 2/3)` for odd `b` (O's reply to the last area hits the dominoes); moving second,
+ * the least over O's first move (`areaTempo`; without it, every area weighs 1 in one sum
+ * `s + ceil(b + D)`). O can make at most `M` moves: the sum of `floor(run / 2)` over the
+ * runs of free cells in O's lines, minus 2 for every block X takes. X to move wins if
+ * `G > M`.
+ *
+ * **Counting cells** gives a second test: when X moving first is stuck after `p >= G`
+ * moves, both players have covered `4p` cells, none of them among `u` cells X keeps empty,
+ * so X wins if `4G + u` exceeds the free cells (each X move beyond its plan adds 4 and
+ * covers at most 2 of them). The opponent's tests are the same with the tempo moved
+ * (`G >= M`, `4G + 2 + u > free`). The cells X keeps empty:
+ * - protected cells outside its safe moves (O never covers them), less those X's own
+ *   structure moves cover: at most one per vulnerable domino, none for the areas' moves
+ *   (`vulnerableProtected`); with `protectedLast`, X plays the dominoes holding a
+ *   protected cell last within their kind, and a second count weighs each move as 4 cells
+ *   less the protected cell it covers (block 4, `d2` 4/3 or 1 with a protected cell, `d1`
+ *   2 or 3/2: every round X's move gains at least what it and O's reply remove);
+ * - **safe moves with an option** (Bullock's Obsequi; `safeOptions`): a safe move `ab`
+ *   beside a free cell `c` of the line that no structure uses (nor the cells across from
+ *   it). X plays it as `ca`, leaving the protected `b` empty, unless O covered `c`; in a
+ *   pair of them, when O covers one option X answers at once with the other (O's move
+ *   touched none of X's structures and X's answer is a move it counts anyway, so the
+ *   rounds above are unchanged). A dead end across from `c` (a free cell whose far side
+ *   is blocked) is lost to O once `c` is covered, unless O covered it with `c`. A pair
+ *   with `t1 >= t2` dead ends keeps `1 + t2 + max(t1 - 1, 0)` cells empty. A lone option
+ *   is played as X's first free move when that costs fewer cells than it keeps empty (the
+ *   structures then count one O move earlier; moving second, the least of O covering `c`
+ *   first and of O moving twice before X's structures).
+ * The tests check every bound against exhaustive search: the sure moves against the moves
+ * X can secure, and the cell test at its edge (X must win even when O may pass as often as
+ * the test allows), on random, sparse and option-rich shapes.
  *
  * Everything here is plain synchronous code over typed arrays; the caller may poll a stop
  * flag (every 4096 nodes) to honour a time budget.
@@ -91,6 +125,26 @@ const pairCells = (m: number): number => {
   return out;
 };
 
+/**
+ * The cells of the safe moves in a line: pairs within each run of protected cells `p`; in
+ * a run of odd length the cell left out is the low end's when the cell below the run is
+ * in `avail` and the cell above is not (the left-out cell then joins the free cells below
+ * for the vulnerable dominoes instead of being wasted), else the high end's.
+ */
+const safeCells = (p: number, avail: number): number => {
+  let out = 0;
+  while (p !== 0) {
+    const low = p & -p;
+    const run = p & ~(p + low);
+    p ^= run;
+    if ((popcount(run) & 1) === 0) out |= run;
+    else if ((avail & (low >>> 1)) !== 0 && (avail & ((run & ~(run >>> 1)) << 1)) === 0) {
+      out |= run ^ low;
+    } else out |= run & (run >>> 1);
+  }
+  return out;
+};
+
 const REV8 = new Uint8Array(256);
 for (let i = 0; i < 256; i++) {
   let r = 0;
@@ -124,8 +178,40 @@ export interface SolverOptions {
   readonly vulnerableBounds?: boolean;
   /** Skip safe moves while other moves exist (default true). */
   readonly skipSafeMoves?: boolean;
+  /** Count 2x2 areas walled on one side only as protective areas (default true). */
+  readonly oneWallAreas?: boolean;
+  /**
+   * Count a protected cell inside a vulnerable domino as lost to the opponent unless
+   * the mover's guaranteed moves must play that domino (default true).
+   */
+  readonly vulnerableProtected?: boolean;
+  /**
+   * In a run of protected cells of odd length, leave out for the vulnerable dominoes the
+   * end cell next to a free cell (default true; false: always the high end's).
+   */
+  readonly safeShift?: boolean;
+  /**
+   * Count the protective areas X takes first as two moves each, the odd one included
+   * (default true); false: every area weighs one move in the shared weight sum.
+   */
+  readonly areaTempo?: boolean;
+  /**
+   * Play the vulnerable dominoes that hold a protected cell last within their kind, and
+   * count the protected cells this leaves empty (default true).
+   */
+  readonly protectedLast?: boolean;
+  /**
+   * Count the cells left empty by safe moves with an option (a free cell beside the safe
+   * move that the player may cover instead), in pairs (default true).
+   */
+  readonly safeOptions?: boolean;
   /** Order moves by their effect on both players' moves (default true). */
   readonly ordering?: boolean;
+  /**
+   * With `ordering`: Bullock's score (equal weights) with positional values as the
+   * tie-break (default true); false: the older weighted score, no positional values.
+   */
+  readonly positional?: boolean;
 }
 
 /** Options of one call of `Solver.solve`. */
@@ -136,6 +222,12 @@ export interface SolveCallOptions {
   readonly shouldStop?: () => boolean;
   /** Called after each root move is settled (the solve's progress). */
   readonly onRootMove?: (p: RootProgress) => void;
+  /**
+   * Root moves (as `Solution.move` indices) already known to lose, from an earlier
+   * interrupted solve: they are not searched again (a resumed solve; see the bench's
+   * `--attempt`).
+   */
+  readonly skipLosing?: readonly number[];
 }
 
 /** A solve's progress after a root move is settled. */
@@ -150,6 +242,10 @@ export interface RootProgress {
   readonly move: number;
   /** Positions visited so far by this solve. */
   readonly nodes: number;
+  /** The root move just settled (as `Solution.move`), and whether it wins. */
+  readonly settled: number;
+  /** True when `settled` wins. */
+  readonly settledWins: boolean;
 }
 
 /** The answer for one position. */
@@ -182,10 +278,37 @@ export interface SolveInput {
   readonly mover: "H" | "V";
 }
 
+/** The move bounds of a position (see `Solver.bounds`). */
+export interface MoveBounds {
+  /** Moves the player to move is sure to make (moving first). */
+  readonly moverSure: number;
+  /** Moves the opponent is sure to make (moving second). */
+  readonly opponentSure: number;
+  /** Disjoint moves the player to move has (at most this many moves). */
+  readonly moverMax: number;
+  /** Disjoint moves the opponent has. */
+  readonly opponentMax: number;
+  /**
+   * Free cells the player to move can keep empty to the end while making `moverSure`
+   * moves (moving first; the opponent may even pass).
+   */
+  readonly moverUnused: number;
+  /** The same for the opponent (moving second). */
+  readonly opponentUnused: number;
+  /** "win" / "loss" when the bounds decide for the player to move. */
+  readonly verdict: "win" | "loss" | undefined;
+}
+
 /** A reusable solver (its transposition table persists between calls). */
 export interface Solver {
   /** Solves a position (see `SolveCallOptions`); throws `SolveStopped` when told to stop. */
   solve(input: SolveInput, options?: SolveCallOptions): Solution;
+  /**
+   * The move bounds of a position (no search; for tests): how many moves each player is
+   * sure of (the mover moving first, the opponent second), how many each can make at
+   * most, and the verdict they give, if any.
+   */
+  bounds(input: SolveInput): MoveBounds;
   /** Total nodes visited by this solver since it was made. */
   readonly totalNodes: () => number;
   /** Positions answered by the transposition table since the solver was made. */
@@ -195,6 +318,45 @@ export interface Solver {
 }
 
 const PAD = SOLVER_MAX_SIDE + 3;
+
+/**
+ * Positional values for move ordering (after Bullock's Obsequi, 2002), computed once per
+ * solve from the root position: a domino's distance `di` to the nearest blocked cell
+ * across its lines (1 on an edge line) and `dk` along its line (1 at a line's end). On a
+ * rectangle these are the distances to the box's sides; around holes they follow the
+ * holes. Best first: `di` even with `dk` odd, then `di` even, then `di` odd from 3 (odd
+ * `dk` first), the edge lines last; nearer the edges first within each tier.
+ */
+const positional = (pos: Int32Array, base: number, lines: Int32Array, n: number): void => {
+  pos.fill(0, base, base + PAD * 32);
+  const keys: number[] = [], at: number[] = [];
+  const across = (i: number, j: number): number => {
+    let up = 1, dn = 1;
+    while (i + up <= n && (lines[i + up] >>> j) & 1) up++;
+    while (i - dn >= 1 && (lines[i - dn] >>> j) & 1) dn++;
+    return Math.min(up, dn);
+  };
+  for (let i = 1; i <= n; i++) {
+    const l = lines[i];
+    let m = l & (l >>> 1);
+    while (m !== 0) {
+      const j = 31 - Math.clz32(m & -m);
+      m &= m - 1;
+      const di = Math.min(across(i, j), across(i, j + 1));
+      let left = 1, right = 1;
+      while (j - left >= 0 && (l >>> (j - left)) & 1) left++;
+      while (j + 1 + right < 32 && (l >>> (j + 1 + right)) & 1) right++;
+      const dk = Math.min(left, right, 63);
+      const tier = di === 1 ? 4 : di % 2 === 0 ? (dk % 2 === 1 ? 0 : 1) : (dk % 2 === 1 ? 2 : 3);
+      keys.push((tier << 16) | (Math.min(di, 255) << 8) | dk);
+      at.push(base + (i << 5) + j);
+    }
+  }
+  const distinct = [...new Set(keys)].sort((a, b) => a - b);
+  for (let t = 0; t < keys.length; t++) {
+    pos[at[t]] = Math.max(0, 127 - distinct.indexOf(keys[t]));
+  }
+};
 
 /**
  * Makes a solver.
@@ -214,6 +376,13 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
   const useVuln = options.vulnerableBounds !== false;
   const skipSafe = options.skipSafeMoves !== false;
   const ordering = options.ordering !== false;
+  const oneWall = options.oneWallAreas !== false;
+  const usePos = options.positional !== false;
+  const vulnProt = options.vulnerableProtected !== false;
+  const safeOpts = options.safeOptions !== false;
+  const protLast = options.protectedLast !== false;
+  const areaTempo = options.areaTempo !== false;
+  const safeShift = options.safeShift !== false;
   let shouldStop: (() => boolean) | undefined;
 
   // Transposition table: 2-way buckets (slot 0 keeps the bigger subtree, slot 1 the newest).
@@ -227,6 +396,7 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
 
   // The two views: rows (H's lines) and columns (V's lines), padded with a zero line on each side.
   const rowsView = new Int32Array(PAD), colsView = new Int32Array(PAD);
+  const pos = new Int32Array(2 * PAD * 32);
 
   // Canonical key of the mover's view.
   const norm = new Int32Array(PAD);
@@ -305,27 +475,50 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
   let gMoves = 0, gUnused = 0;
   const dCells = new Int32Array(PAD);
   const bCells = new Int32Array(PAD);
+  const sCells = new Int32Array(PAD);
+  const pCells = new Int32Array(PAD);
+  const oCells = new Int32Array(PAD);
   let gBlocks = 0;
   const guaranteed = (lines: Int32Array, n: number, toMove: boolean): void => {
     let blocks = 0;
-    bCells.fill(0, 0, n + 2);
-    for (let i = 1; i < n; i++) {
-      const c = lines[i] & lines[i + 1] & ~lines[i - 1] & ~lines[i + 2] & ~bCells[i];
-      if ((c & (c >>> 1)) === 0) continue;
-      const bc = pairCells(c);
-      blocks += popcount(bc) >>> 1;
-      bCells[i] |= bc;
-      bCells[i + 1] |= bc;
+    bCells.fill(0, 0, n + 3);
+    if (oneWall) {
+      for (let i = 1; i < n; i++) {
+        const ok = lines[i] & lines[i + 1] & ~bCells[i - 1] & ~bCells[i] & ~bCells[i + 2];
+        const wa = ~lines[i - 1], wb = ~lines[i + 2];
+        let v = ok & (ok >>> 1) & ((wa & (wa >>> 1)) | (wb & (wb >>> 1)));
+        while (v !== 0) {
+          const low = v & -v;
+          const pair = low | (low << 1);
+          v &= ~pair;
+          blocks++;
+          bCells[i] |= pair;
+          bCells[i + 1] |= pair;
+        }
+      }
+    } else {
+      for (let i = 1; i < n; i++) {
+        const c = lines[i] & lines[i + 1] & ~lines[i - 1] & ~lines[i + 2] & ~bCells[i];
+        if ((c & (c >>> 1)) === 0) continue;
+        const bc = pairCells(c);
+        blocks += popcount(bc) >>> 1;
+        bCells[i] |= bc;
+        bCells[i + 1] |= bc;
+      }
     }
     let safe = 0, prot = 0, protInD = 0;
     for (let i = 1; i <= n; i++) {
       const l = lines[i];
       if (l === 0) {
         dCells[i] = 0;
+        sCells[i] = 0;
+        pCells[i] = 0;
         continue;
       }
       const p = l & ~lines[i - 1] & ~lines[i + 1];
-      const sc = pairCells(p);
+      pCells[i] = p;
+      const sc = safeShift ? safeCells(p, l & ~bCells[i]) : pairCells(p);
+      sCells[i] = sc;
       safe += popcount(sc) >>> 1;
       prot += popcount(p);
       const dc = pairCells(l & ~sc & ~bCells[i]);
@@ -333,25 +526,171 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
       protInD += popcount(dc & p);
     }
     dCells[n + 1] = 0;
-    let d1 = 0, d2 = 0;
+    let d1 = 0, d2 = 0, p1 = 0, p2 = 0;
     for (let i = 1; i <= n; i++) {
       let dc = dCells[i];
-      const adj = dCells[i - 1] | dCells[i + 1];
+      const adj = dCells[i - 1] | dCells[i + 1], p = pCells[i];
       while (dc !== 0) {
         const b = dc & -dc;
         const pair = b | (b << 1);
-        if ((adj & pair) !== 0) d2++;
-        else d1++;
+        const hasProt = (p & pair) !== 0 ? 1 : 0;
+        if ((adj & pair) !== 0) {
+          d2++;
+          p2 += hasProt;
+        } else {
+          d1++;
+          p1 += hasProt;
+        }
         dc &= ~pair;
       }
     }
     // Weights 1 (block), 1/2 (d1), 1/3 (d2): see the module notes.
-    const phi = 6 * blocks + 3 * d1 + 2 * d2;
-    const first = blocks > 0 ? 6 : 4;
-    const k = toMove ? Math.ceil(phi / 6) : Math.max(0, Math.ceil((phi - first) / 6));
+    const dw = 3 * d1 + 2 * d2;
+    const k = sureMoves(blocks, dw, toMove ? 0 : 1);
     gMoves = safe + k;
-    gUnused = prot - 2 * safe - protInD;
     gBlocks = toMove ? (blocks + 1) >>> 1 : blocks >>> 1;
+    // Cell weights (x6) for `protectedLast`: each X move is worth 4 cells less the
+    // protected cell it covers; see the module notes.
+    const psi = protLast && protInD > 0
+      ? 24 * blocks + 12 * (d1 - p1) + 9 * p1 + 8 * (d2 - p2) + 6 * p2
+      : 0;
+    const base = structureCells(dw, psi, blocks, protInD, toMove ? 0 : 1);
+    gUnused = prot - 2 * safe + base - 4 * k;
+    if (safeOpts && safe > 0) {
+      gUnused += optionCells(lines, n);
+      if (loneT >= 0) {
+        // The lone option (see `optionCells`): X spends a tempo on it.
+        const t = loneT;
+        const trick = toMove ? structureCells(dw, psi, blocks, protInD, 1) + 1 + t : Math.min(
+          structureCells(dw, psi, blocks, protInD, 0) + Math.max(t - 1, 0),
+          structureCells(dw, psi, blocks, protInD, 2) + 1 + t,
+        );
+        if (trick > base) gUnused += trick - base;
+      }
+    }
+  };
+
+  /**
+   * The structure moves X is sure of (areas first, then vulnerable dominoes of weight
+   * `dw` in sixths: 3 for a `d1`, 2 for a `d2`) when the opponent moves `m` times first
+   * (each O move destroys one area or at most 4 sixths of the dominoes): the least, over
+   * how many of those moves destroy areas, of `areasFirst`.
+   */
+  const sureMoves = (blocks: number, dw: number, m: number): number => {
+    if (!areaTempo) return Math.max(0, Math.ceil((6 * blocks + dw - m * (blocks > 0 ? 6 : 4)) / 6));
+    let best = areasFirst(blocks, Math.max(0, dw - 4 * m));
+    for (let j = 1; j <= m && j <= blocks; j++) {
+      const v = areasFirst(blocks - j, Math.max(0, dw - 4 * (m - j)));
+      if (v < best) best = v;
+    }
+    return best;
+  };
+
+  /**
+   * X to move with `b` areas and dominoes of weight `dw`: X takes an area (2 moves) each
+   * turn while any is left, O at best destroys one each turn (reducing the dominoes
+   * instead costs X at most one move per O move, an area two), so X takes `ceil(b / 2)`
+   * areas, and when `b` is odd O's reply to the last one hits the dominoes.
+   */
+  const areasFirst = (b: number, dw: number): number =>
+    (b & 1) === 0 ? b + Math.ceil(dw / 6) : b + 1 + Math.ceil(Math.max(0, dw - 4) / 6);
+
+  /** `areasFirst` in cells (`pd`: the dominoes' cell weights x6, see `protectedLast`). */
+  const areaCells = (b: number, pd: number): number =>
+    (b & 1) === 0 ? 4 * b + Math.ceil(pd / 6) : 4 * b + 4 + Math.ceil(Math.max(0, pd - 16) / 6);
+
+  /**
+   * What X's structures (areas, vulnerable dominoes) are sure to be worth in cells when
+   * the opponent moves `m` times first: 4 per move X makes, less the protected cells
+   * those moves cover (at most one per vulnerable domino; the areas' moves cover none).
+   * With `psi` (the cell weights x6 of `protectedLast`), the larger of both counts.
+   */
+  const structureCells = (
+    dw: number,
+    psi: number,
+    blocks: number,
+    protInD: number,
+    m: number,
+  ): number => {
+    const kk = sureMoves(blocks, dw, m);
+    const taken = Math.max(0, (blocks - m + 1) >> 1);
+    let c = 4 * kk - (vulnProt ? Math.min(Math.max(0, kk - 2 * taken), protInD) : protInD);
+    if (psi > 0) {
+      let v: number;
+      if (!areaTempo) v = Math.max(0, Math.ceil((psi - m * (blocks > 0 ? 24 : 16)) / 6));
+      else {
+        // As `sureMoves`, in cells: an area X takes is worth 8, O's move on the dominoes
+        // removes at most 16 sixths.
+        const pd = psi - 24 * blocks;
+        v = areaCells(blocks, Math.max(0, pd - 16 * m));
+        for (let j = 1; j <= m && j <= blocks; j++) {
+          const w = areaCells(blocks - j, Math.max(0, pd - 16 * (m - j)));
+          if (w < v) v = w;
+        }
+      }
+      if (v > c) c = v;
+    }
+    return c;
+  };
+
+  /**
+   * Cells left empty thanks to safe moves with an option (after `guaranteed`'s packing):
+   * a safe move `ab` with a free cell `c` beside it in the line, `c` and the cells across
+   * from it outside every packed structure. X plays such a safe move as `ca` (leaving the
+   * protected `b` empty) unless O covered `c`; in a pair of them, when O covers one option
+   * X answers at once with the other (O's move touched none of X's structures, X's answer
+   * is a move it counts anyway). A dead end across from `c` (a free cell whose other
+   * neighbour across is blocked) is lost to O once `c` is covered, unless O's move covering
+   * `c` took it. A pair with `t1 >= t2` dead ends leaves at least `1 + t2 + max(t1 - 1, 0)`.
+   */
+  let loneT = -1;
+  const optionCells = (lines: Int32Array, n: number): number => {
+    let n0 = 0, n1 = 0, n2 = 0;
+    oCells.fill(0, 0, n + 2);
+    for (let i = 1; i <= n; i++) {
+      let s = sCells[i];
+      if (s === 0) continue;
+      const l = lines[i], up = lines[i + 1], dn = lines[i - 1];
+      const near = bCells[i - 1] | dCells[i - 1] | oCells[i - 1] | bCells[i + 1] | dCells[i + 1];
+      // Free, not protected, outside every structure, nothing packed across from it.
+      const ok = l & (up | dn) & ~sCells[i] & ~bCells[i] & ~dCells[i] & ~near;
+      const up2 = lines[i + 2], dn2 = i >= 2 ? lines[i - 2] : 0;
+      while (s !== 0) {
+        const b = s & -s;
+        s &= ~(b | (b << 1));
+        let c = (b >>> 1) & ok & ~oCells[i];
+        if (c === 0) c = (b << 2) & ok & ~oCells[i];
+        if (c === 0) continue;
+        oCells[i] |= c;
+        const t = ((dn & c) !== 0 && (dn2 & c) === 0 ? 1 : 0) +
+          ((up & c) !== 0 && (up2 & c) === 0 ? 1 : 0);
+        if (t === 2) n2++;
+        else if (t === 1) n1++;
+        else n0++;
+      }
+    }
+    // Pair the options best with best: (2, 2) leaves 4, (1, 1) 2, (0, 0) 1; a lone one with
+    // the next kind: (2, 1) 3, (2, 0) 2, (1, 0) 1.
+    loneT = -1;
+    let gain = (n2 >>> 1) * 4;
+    if (n2 & 1) {
+      if (n1 > 0) {
+        gain += 3;
+        n1--;
+      } else if (n0 > 0) {
+        gain += 2;
+        n0--;
+      } else loneT = 2;
+    }
+    gain += (n1 >>> 1) * 2;
+    if (n1 & 1) {
+      if (n0 > 0) {
+        gain += 1;
+        n0--;
+      } else loneT = 1;
+    }
+    if (n0 & 1) loneT = 0;
+    return gain + (n0 >>> 1);
   };
 
   // Move lists live on one stack; scores beside them.
@@ -375,6 +714,7 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
     base: number,
     safeToo: boolean,
   ): number => {
+    const posBase = mine === rowsView ? 0 : PAD << 5;
     ensure(base + nm * SOLVER_MAX_SIDE + 1);
     let n = 0;
     for (let pass = 0; pass < 2 && n === 0; pass++) {
@@ -404,11 +744,18 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
             const tm = j > 0 ? theirs[j - 1] : 0, t4 = theirs[j + 4];
             const t1n = t1 ^ bi, t2n = t2 ^ bi;
             const dTheirs = pairsOf(t1n) - pairsOf(t1) + pairsOf(t2n) - pairsOf(t2);
-            const dTheirSafe = pairsOf(t0 & ~tm & ~t1n) - pairsOf(t0 & ~tm & ~t1) +
-              pairsOf(t1n & ~t0 & ~t2n) - pairsOf(t1 & ~t0 & ~t2) +
-              pairsOf(t2n & ~t1n & ~t3) - pairsOf(t2 & ~t1 & ~t3) +
+            // The opponent's safe moves gained beside the move (lines j and j + 3).
+            const adj = pairsOf(t0 & ~tm & ~t1n) - pairsOf(t0 & ~tm & ~t1) +
               pairsOf(t3 & ~t2n & ~t4) - pairsOf(t3 & ~t2 & ~t4);
-            s = 4 * dMineSafe - 4 * dTheirs - 4 * dTheirSafe + 3 * dMine;
+            if (usePos) {
+              // Bullock's score: the change in both players' moves and safe moves, then
+              // the domino's positional value as the tie-break.
+              s = (dMine + dMineSafe - dTheirs - adj) * 128 + pos[posBase + (i << 5) + j];
+            } else {
+              const dTheirSafe = adj + pairsOf(t1n & ~t0 & ~t2n) - pairsOf(t1 & ~t0 & ~t2) +
+                pairsOf(t2n & ~t1n & ~t3) - pairsOf(t2 & ~t1 & ~t3);
+              s = 4 * dMineSafe - 4 * dTheirs - 4 * dTheirSafe + 3 * dMine;
+            }
           }
           mv[base + n] = (i << 5) | j;
           sc[base + n] = s;
@@ -510,10 +857,7 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
     return result;
   };
 
-  const solve = (input: SolveInput, call: SolveCallOptions = {}): Solution => {
-    const t0 = performance.now();
-    const allWinning = call.allWinning === true;
-    shouldStop = call.shouldStop;
+  const load = (input: SolveInput): void => {
     const { width: w, height: h } = input;
     if (w < 1 || h < 1 || w > SOLVER_MAX_SIDE || h > SOLVER_MAX_SIDE) {
       throw new RangeError(`the solver takes boards up to ${SOLVER_MAX_SIDE}x${SOLVER_MAX_SIDE}`);
@@ -525,6 +869,45 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
       rowsView[r + 1] = row;
       for (let c = 0; c < w; c++) if ((row >>> c) & 1) colsView[c + 1] |= 1 << r;
     }
+  };
+
+  const bounds = (input: SolveInput): MoveBounds => {
+    load(input);
+    const horizontal = input.mover === "H";
+    const mine = horizontal ? rowsView : colsView, theirs = horizontal ? colsView : rowsView;
+    const nm = horizontal ? input.height : input.width,
+      nt = horizontal ? input.width : input.height;
+    let moverMax = 0, opponentMax = 0, cells = 0;
+    for (let i = 1; i <= nm; i++) {
+      moverMax += pairsOf(mine[i]);
+      cells += popcount(mine[i]);
+    }
+    for (let k = 1; k <= nt; k++) opponentMax += pairsOf(theirs[k]);
+    guaranteed(mine, nm, true);
+    const moverSure = gMoves, moverUnused = gUnused;
+    const wins = gMoves > opponentMax - 2 * gBlocks || 4 * gMoves + gUnused > cells;
+    guaranteed(theirs, nt, false);
+    const opponentSure = gMoves, opponentUnused = gUnused;
+    const loses = gMoves >= moverMax - 2 * gBlocks || 4 * gMoves + 2 + gUnused > cells;
+    return {
+      moverSure,
+      opponentSure,
+      moverMax,
+      opponentMax,
+      moverUnused,
+      opponentUnused,
+      verdict: wins ? "win" : loses ? "loss" : undefined,
+    };
+  };
+
+  const solve = (input: SolveInput, call: SolveCallOptions = {}): Solution => {
+    const t0 = performance.now();
+    const allWinning = call.allWinning === true;
+    shouldStop = call.shouldStop;
+    load(input);
+    const { width: w, height: h } = input;
+    positional(pos, 0, rowsView, h);
+    positional(pos, PAD << 5, colsView, w);
     const horizontal = input.mover === "H";
     const mine = horizontal ? rowsView : colsView, theirs = horizontal ? colsView : rowsView;
     const nm = horizontal ? h : w, nt = horizontal ? w : h;
@@ -533,6 +916,7 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
     const n = generate(mine, theirs, nm, 0, allWinning);
     let best = -1, bestWork = -1, wins = false;
     const winning: number[] = [];
+    const skip = new Set(call.skipLosing ?? []);
     const toIndex = (m: number) => {
       const i = (m >>> 5) - 1, j = m & 31;
       return horizontal ? i * w + j : j * w + i;
@@ -542,6 +926,21 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
         const m = mv[a], i = m >>> 5, j = m & 31;
         const bi = 1 << (i - 1);
         const before = nodes;
+        // A stop request is honoured between root moves too (a fast root move may settle
+        // between two polls).
+        if (a > 0 && shouldStop !== undefined && shouldStop()) throw new SolveStopped();
+        if (skip.has(toIndex(m))) {
+          call.onRootMove?.({
+            done: a + 1,
+            total: n,
+            moverWins: wins,
+            move: best,
+            nodes,
+            settled: toIndex(m),
+            settledWins: false,
+          });
+          continue;
+        }
         mine[i] ^= 3 << j;
         theirs[j + 1] ^= bi;
         theirs[j + 2] ^= bi;
@@ -561,7 +960,15 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
           bestWork = nodes - before;
           best = toIndex(m);
         }
-        call.onRootMove?.({ done: a + 1, total: n, moverWins: wins, move: best, nodes });
+        call.onRootMove?.({
+          done: a + 1,
+          total: n,
+          moverWins: wins,
+          move: best,
+          nodes,
+          settled: toIndex(m),
+          settledWins: !r,
+        });
         if (wins && !allWinning) break;
       }
     } finally {
@@ -580,6 +987,7 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
 
   return {
     solve,
+    bounds,
     totalNodes: () => total + nodes,
     hits: () => hits,
     clear: () => {
