@@ -6,6 +6,9 @@
  *   board (row tables) and with the plain array of the protocol (`rules.ts` `slideCells`).
  * - Expectimax nodes per second: the fast expectimax at a fixed depth on positions of a
  *   seeded game, on the compact board and on the general path (per-ply buffers).
+ * - The n-tuple network (`--eval ntuple`): evaluations per second, and the fast
+ *   expectimax with the network at its leaves (depth at most 5; `--weights FILE` for a
+ *   trained network, else a 5x4 network of fixed pseudo-random weights).
  * - The protocol's generic expectimax (the core's engine over `play`) on the same
  *   positions, as the baseline any plugin gets for free.
  *
@@ -17,13 +20,18 @@ import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { packCells, slideBoard } from "../plugins/game2048/board.ts";
 import { fastExpectimax, type Representation } from "../plugins/game2048/expectimax.ts";
 import { createGame, slideCells, type State2048 } from "../plugins/game2048/rules.ts";
+import { createNetwork, evaluate, SHAPES, withNetwork } from "../plugins/game2048/ntuple.ts";
+import { loadWeights } from "../plugins/game2048/weights.ts";
 import type { SuiteFlags } from "./suites.ts";
 
 /** What the suite does. */
 export const description = "2048: slides/s and expectimax nodes/s, compact board vs plain";
 
 /** The suite's flags. */
-export const flags: SuiteFlags = { value: ["depth"], usage: "[--depth D]" };
+export const flags: SuiteFlags = {
+  value: ["depth", "weights"],
+  usage: "[--depth D] [--weights FILE]",
+};
 
 /** Slider positions from a seeded game played by the fast expectimax at depth 3. */
 export const samplePositions = (count: number, seed = 2048): State2048[] => {
@@ -124,6 +132,37 @@ export const run = (args: readonly string[]): Promise<void> => {
   const g = search("general");
   line(`fast expectimax depth ${depth}, general path`, g.nodes, "nodes", g.ms);
   console.log(`${"".padEnd(52)} ${(g.ms / positions.length).toFixed(2).padStart(8)} ms per move`);
+
+  // The n-tuple network at the leaves: a trained one (--weights FILE) or a 5x4 network of
+  // fixed pseudo-random weights (the speed hardly depends on the values).
+  const wAt = args.indexOf("--weights");
+  const net = wAt >= 0 ? loadWeights(args[wAt + 1]).net : createNetwork(SHAPES["5x4"]);
+  if (wAt < 0) {
+    for (let i = 0; i < net.weights.length; i++) {
+      net.weights[i] = (Math.imul(i + 1, 2654435761) >>> 16) / 64;
+    }
+  }
+  const netGame = withNetwork(createGame(4, 4, "monotone"), net);
+  let evals = 0;
+  const evalMs = bestOf(5, () => {
+    const t0 = performance.now();
+    for (let r = 0; r < 2000; r++) {
+      for (const [lo, hi] of compact) sink = (sink + evaluate(net, lo, hi)) | 0;
+    }
+    evals = 2000 * compact.length;
+    return performance.now() - t0;
+  });
+  line(`n-tuple evaluations (${net.shape.name} network)`, evals, "evals", evalMs);
+  const nd = Math.min(depth, 5);
+  let netNodes = 0;
+  const netMs = bestOf(3, () => {
+    netNodes = 0;
+    const t0 = performance.now();
+    for (const s of positions) netNodes += fastExpectimax(netGame, s, { depth: nd }).nodes;
+    return performance.now() - t0;
+  });
+  line(`fast expectimax depth ${nd}, ${net.shape.name} network leaves`, netNodes, "nodes", netMs);
+  console.log(`${"".padEnd(52)} ${(netMs / positions.length).toFixed(2).padStart(8)} ms per move`);
 
   // The core's generic expectimax over the protocol (same cut-off, no table), and the fast
   // one at its depth, for the ratio.

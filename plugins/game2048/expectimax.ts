@@ -24,7 +24,12 @@
  *
  * Leaves take the game's evaluation (`eval` option): seed 001's gradient, or "monotone".
  * With `minProbability: 0` the value equals seed 001's tree expectimax
- * (`core/tree.ts`) on the same depth, which the tests check.
+ * (`core/tree.ts`) on the same depth, which the tests check. A game that carries an
+ * n-tuple network (`--eval ntuple`: `ntuple.ts` `withNetwork`) takes it on the compact
+ * board instead, in functions of their own (the others are untouched): the network values
+ * a computer node (an afterstate) by the score still to come, a slider node is the best
+ * slide's score plus its computer node, a finished game is 0; the general path (a tile
+ * sum near 65536) falls back to the monotone evaluation.
  *
  * Everything a search changes (settings, node count, cache, buffers) lives in its
  * `ExpectimaxContext`, so searches can run nested or interleaved in one worker.
@@ -49,6 +54,7 @@ import {
   transposeHi,
   transposeLo,
 } from "./board.ts";
+import { evaluate, networkOf, type NTupleNetwork, potential } from "./ntuple.ts";
 import {
   canSlide,
   DEATH_VALUE,
@@ -149,6 +155,9 @@ const makeEngine = () => {
   // The running search's settings.
   let minP = 0;
   let monotone = false;
+  // The running search's network, when the game has one (`ntuple.ts` `networkOf`).
+  let net: NTupleNetwork | undefined = undefined;
+  const outN = new Int32Array(2);
   let stoppable = false;
   let deadline = Infinity;
   let stopFlag: (() => boolean) | undefined = undefined;
@@ -255,6 +264,64 @@ const makeEngine = () => {
   };
 
   // -------------------------------------------------------------------------------------
+  // The compact path with an n-tuple network (`ntuple.ts`) at the leaves. The network
+  // values an afterstate (a computer node) by the score still to come, so a slider node
+  // is worth the best slide's score plus its computer node, and a finished game 0.
+
+  /** A slider node with the network; `depth` plies remain (at 0: the greedy one-ply value). */
+  const sliderN = (lo: number, hi: number, depth: number, prob: number): number => {
+    if ((++nodes & 4095) === 0) poll();
+    if (depth <= 0) cut = true;
+    const before = potential(lo, hi);
+    let best = -Infinity;
+    for (let d = 0; d < 4; d++) {
+      slideBoard(lo, hi, d, outN);
+      const a = outN[0], b = outN[1];
+      if (a === lo && b === hi) continue;
+      const r = potential(a, b) - before;
+      const v = r + (depth <= 0 ? evaluate(net!, a, b) : chanceN(a, b, depth - 1, prob));
+      if (v > best) best = v;
+    }
+    return best === -Infinity ? 0 : best;
+  };
+
+  /** A computer node with the network: the mean over the tile placements. */
+  const chanceN = (lo: number, hi: number, depth: number, prob: number): number => {
+    if ((++nodes & 4095) === 0) poll();
+    if (depth <= 0 || prob < minP) {
+      cut = true;
+      return evaluate(net!, lo, hi);
+    }
+    const slot = slotOf(lo, hi, depth), tag = cache.tag(depth);
+    const hit = cache.probe(slot, lo, hi, tag);
+    if (hit !== MISS) {
+      if (hit === HIT_CUT) cut = true;
+      return cache.value[slot];
+    }
+    const free = empty4(lo, hi);
+    const p2 = P_TWO / free, p4 = P_FOUR / free;
+    const q2 = prob * p2, q4 = prob * p4;
+    const cutBefore = cut;
+    cut = false;
+    let v = 0;
+    for (let i = 0; i < 32; i += 4) {
+      if (((lo >>> i) & 15) === 0) {
+        v += p2 * sliderN(lo | (1 << i), hi, depth - 1, q2);
+        v += p4 * sliderN(lo | (2 << i), hi, depth - 1, q4);
+      }
+    }
+    for (let i = 0; i < 32; i += 4) {
+      if (((hi >>> i) & 15) === 0) {
+        v += p2 * sliderN(lo, hi | (1 << i), depth - 1, q2);
+        v += p4 * sliderN(lo, hi | (2 << i), depth - 1, q4);
+      }
+    }
+    cache.store(slot, lo, hi, tag | (cut ? 1 : 0), v);
+    cut = cut || cutBefore;
+    return v;
+  };
+
+  // -------------------------------------------------------------------------------------
   // The general path: tile values in one buffer per ply (any size, any tile), slid and
   // valued by the protocol's own functions (`rules.ts`). Its own slide and gradient on
   // typed arrays (before they were shared) ran 5-15% more nodes per second on this path
@@ -351,6 +418,25 @@ const makeEngine = () => {
   // -------------------------------------------------------------------------------------
   // The root and the iterations.
 
+  /** The root with the network: the slide of the best score plus computer node. */
+  const searchRootN = (lo: number, hi: number, slider: boolean, depth: number): RootValue => {
+    if (!slider) return { move: undefined, value: chanceN(lo, hi, depth, 1) };
+    if (depth <= 0) return { move: undefined, value: sliderN(lo, hi, 0, 1) };
+    const before = potential(lo, hi);
+    let best = -Infinity, move: number | undefined;
+    for (let d = 0; d < 4; d++) {
+      slideBoard(lo, hi, d, out);
+      const a = out[0], b = out[1];
+      if (a === lo && b === hi) continue;
+      const v = potential(a, b) - before + chanceN(a, b, depth - 1, 1);
+      if (move === undefined || v > best) {
+        best = v;
+        move = d;
+      }
+    }
+    return { move, value: move === undefined ? 0 : best };
+  };
+
   /** One full search of the root to `depth` plies. */
   const searchRoot = (
     compact: readonly [number, number] | undefined,
@@ -360,6 +446,7 @@ const makeEngine = () => {
   ): RootValue => {
     if (compact !== undefined) {
       const [lo, hi] = compact;
+      if (net !== undefined) return searchRootN(lo, hi, slider, depth);
       if (!slider) return { move: undefined, value: chance4(lo, hi, depth, 1) };
       if (depth <= 0) {
         cut = true;
@@ -408,6 +495,7 @@ const makeEngine = () => {
     const slider = state[n] === SLIDER_TURN;
     minP = options.minProbability ?? options.params?.cutoff ?? DEFAULT_MIN_PROBABILITY;
     monotone = game.evaluation === "monotone";
+    net = networkOf(game);
     nodes = 0;
     stoppable = false;
     deadline = options.timeMs === undefined ? Infinity : start + options.timeMs;
@@ -496,6 +584,7 @@ const makeEngine = () => {
       running = false;
       stoppable = false;
       stopFlag = undefined;
+      net = undefined;
     }
   };
   return { search, busy: () => running };

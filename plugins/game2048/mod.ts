@@ -23,6 +23,8 @@ import { expectimax2048 } from "./expectimax.ts";
 import { treeExpectimax, treeMinimax } from "./tree_search.ts";
 import { createGame, type EvalName, type State2048 } from "./rules.ts";
 import { picture2048 } from "./picture.ts";
+import { type NTupleNetwork, withNetwork } from "./ntuple.ts";
+import { loadWeights } from "./weights.ts";
 import { withPicture } from "../svg.ts";
 
 const size = (what: string) =>
@@ -30,16 +32,57 @@ const size = (what: string) =>
     .annotate({ description: what })
     .pipe(Schema.withDecodingDefaultKey(Effect.succeed(4)));
 
-/** 2048's options: the grid's size and the evaluation. */
+/** The network `--eval ntuple` reads without `--weights`, relative to the repository. */
+export const DEFAULT_WEIGHTS = "out/2048-4x6.weights";
+
+/** Networks loaded in this thread, by file (a 4x6 network is 268 MB: read it once). */
+const networks = new Map<string, NTupleNetwork>();
+
+/**
+ * The network of `--weights FILE`: a relative path from the directory the user ran the
+ * task from (the default from the repository). Throws `WeightsError` (naming the file and
+ * what to run) when it cannot be read.
+ */
+export const networkFile = (file: string): NTupleNetwork => {
+  let path = file;
+  if (!/^([a-z]:)?[\\/]/i.test(file)) {
+    if (file === DEFAULT_WEIGHTS) path = new URL(`../../${file}`, import.meta.url).pathname;
+    else {
+      let cwd: string | undefined;
+      try {
+        cwd = Deno.env.get("INIT_CWD");
+      } catch {
+        cwd = undefined;
+      }
+      path = `${(cwd ?? Deno.cwd()).replace(/[\\/]?$/, "/")}${file}`;
+    }
+  }
+  let net = networks.get(path);
+  if (net === undefined) {
+    const loaded = loadWeights(path, undefined, file);
+    net = loaded.net;
+    networks.set(path, net);
+  }
+  return net;
+};
+
+/** 2048's options: the grid's size, the evaluation and the network's file. */
 export const Game2048Options = Schema.Struct({
   width: size("the grid's width (columns)"),
   height: size("the grid's height (rows)"),
-  eval: Schema.Literals(["gradient", "monotone"])
+  eval: Schema.Literals(["gradient", "monotone", "ntuple"])
     .annotate({
-      description: "the evaluation: seed 001's gradient matrices, or monotone rows and " +
-        "columns, empty cells and merges (much stronger play)",
+      description: "the evaluation: seed 001's gradient matrices, monotone rows and " +
+        "columns, empty cells and merges (much stronger play), or ntuple, a trained " +
+        "n-tuple network (--weights; the strongest, 4x4 only)",
     })
     .pipe(Schema.withDecodingDefaultKey(Effect.succeed("gradient" as const))),
+  weights: Schema.optionalKey(
+    Schema.Union([Schema.String, Schema.Number]).annotate({
+      description: "the n-tuple network's file for --eval ntuple (made by deno task train " +
+        `2048; default ${DEFAULT_WEIGHTS})`,
+    }),
+  ),
 });
 
 /** Decoded 2048 options. */
@@ -73,15 +116,23 @@ const plugin: GamePlugin<Game2048Options, State2048> = definePlugin({
   name: "2048",
   description: "slide and merge tiles on a w x h grid; the computer places 2s and 4s",
   options: Game2048Options,
-  create: (o: Game2048Options) =>
-    withPicture(picture2048, createGame(o.width, o.height, o.eval as EvalName)),
+  create: (o: Game2048Options) => {
+    if (o.eval !== "ntuple") {
+      return withPicture(picture2048, createGame(o.width, o.height, o.eval as EvalName));
+    }
+    if (o.width !== 4 || o.height !== 4) throw new Error("--eval ntuple plays 4x4 grids only");
+    // The network values the searches' leaves; the game's own value (other strategies,
+    // and boards beyond the compact one) is the monotone evaluation.
+    const net = networkFile(String(o.weights ?? DEFAULT_WEIGHTS));
+    return withNetwork(withPicture(picture2048, createGame(4, 4, "monotone")), net);
+  },
   strategies: {
     expectimax: expectimax2048,
     tree_minimax: treeMinimax,
     tree_expectimax: treeExpectimax,
   },
   rules: GAME2048_RULES,
-  advancedOptions: ["eval"],
+  advancedOptions: ["eval", "weights"],
   strengths: GAME2048_STRENGTHS,
   defaultOpponent: "random",
 });

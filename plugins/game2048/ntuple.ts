@@ -1,0 +1,354 @@
+/**
+ * An n-tuple network for 4x4 2048 (Szubert & Jaśkowski 2014; Yeh et al. 2017): the value
+ * of a board is the sum, over a few tuples of cells and the board's 8 symmetries, of a
+ * weight looked up by the ranks in those cells. Each tuple has one table of `16^n`
+ * weights shared by its 8 symmetric images (a rotated or mirrored board has the same
+ * value), so a network of `m` tuples reads `8m` weights per board.
+ *
+ * The board is `board.ts`'s compact one (two 32-bit words of 4-bit ranks, cell
+ * `y * 4 + x` at nibble `y * 4 + x`). The weights are a `Float32Array`, on a
+ * `SharedArrayBuffer` when training workers share them (updated lock-free). The value of
+ * an afterstate (the board just after a slide, before the computer's tile) estimates the
+ * score still to be made from there: a finished game is worth 0.
+ *
+ * Everything in the hot path (`evaluate`, `update`, `bestSlide`) works on the board's 8
+ * images (mirrors and transposes by row tables and bit operations) and reads each tuple's
+ * index as a few shift-and-mask runs of consecutive cells; nothing is allocated per call.
+ *
+ * @module
+ */
+import { ROW_LEFT, ROW_RIGHT, slideBoard, transposeHi, transposeLo } from "./board.ts";
+
+/** A network's tuples: each a list of cells (`y * 4 + x`, 0-15) of the 4x4 board. */
+export interface NTupleShape {
+  /** The shape's name (as `--net` takes it). */
+  readonly name: string;
+  /** The tuples, each 1-7 distinct cells. */
+  readonly tuples: readonly (readonly number[])[];
+}
+
+/**
+ * The networks of the literature:
+ *
+ * - `4x6`: Yeh et al. 2017's (also Jaśkowski 2018's) four 6-tuples, two straight 2x3
+ *   rectangles and two "L" shapes: `4 * 16^6` weights (268 MB as float32);
+ * - `5x4`: Szubert & Jaśkowski 2014's, the outer and inner straight lines and the corner,
+ *   edge and centre 2x2 squares: `5 * 16^4` weights (1.3 MB as float32).
+ */
+export const SHAPES: Readonly<Record<string, NTupleShape>> = {
+  "4x6": {
+    name: "4x6",
+    tuples: [[0, 1, 2, 3, 4, 5], [4, 5, 6, 7, 8, 9], [0, 1, 2, 4, 5, 6], [4, 5, 6, 8, 9, 10]],
+  },
+  "5x4": {
+    name: "5x4",
+    tuples: [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [1, 2, 5, 6], [5, 6, 9, 10]],
+  },
+};
+
+/**
+ * The cell of 4x4 cell `cell` under symmetry `sym` (0-7): bit 2 transposes, bit 0
+ * mirrors the columns, bit 1 the rows. The 8 together are the square's dihedral group.
+ */
+export const symmetricCell = (cell: number, sym: number): number => {
+  let x = cell & 3, y = cell >>> 2;
+  if (sym & 4) [x, y] = [y, x];
+  if (sym & 1) x = 3 - x;
+  if (sym & 2) y = 3 - y;
+  return y * 4 + x;
+};
+
+/** The number of weights of a shape (`16^n` per tuple of `n` cells). */
+export const weightCount = (shape: NTupleShape): number =>
+  shape.tuples.reduce((s, t) => s + 16 ** t.length, 0);
+
+/** Checks a shape: 1-64 tuples of 1-7 distinct cells 0-15; an error message or undefined. */
+export const shapeProblem = (shape: NTupleShape): string | undefined => {
+  if (shape.tuples.length < 1 || shape.tuples.length > 64) return "1 to 64 tuples";
+  for (const t of shape.tuples) {
+    if (t.length < 1 || t.length > 7) return "tuples of 1 to 7 cells";
+    if (t.some((c) => !Number.isInteger(c) || c < 0 || c > 15)) return "cells 0 to 15";
+    if (new Set(t).size !== t.length) return "distinct cells in a tuple";
+  }
+  return undefined;
+};
+
+/** A network: its shape, its weights and the precomputed feature cells. */
+export interface NTupleNetwork {
+  /** The tuples. */
+  readonly shape: NTupleShape;
+  /** The weights, tuple after tuple (`16^n` each, index `sum rank_k << 4k`). */
+  readonly weights: Float32Array;
+  /** The number of features (`8` symmetries times the tuples). */
+  readonly features: number;
+  /** Each feature's first weight (its tuple's table). */
+  readonly base: Int32Array;
+  /** Each feature's number of cells. */
+  readonly length: Uint8Array;
+  /** The features' cells, one after the other (the tuple's cells under the symmetry). */
+  readonly cells: Uint8Array;
+  /** Each tuple's first weight. */
+  readonly tupleBase: Int32Array;
+  /**
+   * Each tuple's index as runs of consecutive cells in one word of the board: per tuple
+   * the number of runs, then per run the word (0 lo, 1 hi), its shift, its mask and where
+   * it goes in the index (`evaluate` reads the 8 symmetric boards this way).
+   */
+  readonly runs: Int32Array;
+}
+
+/**
+ * A network of `shape` over `weights` (a fresh zeroed array by default; a shared one for
+ * workers). Throws when the shape is not valid or `weights` has the wrong length.
+ */
+export const createNetwork = (shape: NTupleShape, weights?: Float32Array): NTupleNetwork => {
+  const problem = shapeProblem(shape);
+  if (problem !== undefined) throw new Error(`n-tuple shape: expected ${problem}`);
+  const n = weightCount(shape);
+  const w = weights ?? new Float32Array(n);
+  if (w.length !== n) throw new Error(`n-tuple shape ${shape.name}: ${w.length} weights, not ${n}`);
+  const m = shape.tuples.length, features = 8 * m;
+  const base = new Int32Array(features), length = new Uint8Array(features), cells: number[] = [];
+  let offset = 0, f = 0;
+  for (const t of shape.tuples) {
+    for (let sym = 0; sym < 8; sym++, f++) {
+      base[f] = offset;
+      length[f] = t.length;
+      for (const c of t) cells.push(symmetricCell(c, sym));
+    }
+    offset += 16 ** t.length;
+  }
+  const tupleBase = new Int32Array(m), runs: number[] = [];
+  offset = 0;
+  shape.tuples.forEach((t, i) => {
+    tupleBase[i] = offset;
+    offset += 16 ** t.length;
+    const at = runs.length;
+    runs.push(0);
+    for (let k = 0; k < t.length;) {
+      let len = 1;
+      while (k + len < t.length && t[k + len] === t[k] + len && (t[k] >> 3) === (t[k + len] >> 3)) {
+        len++;
+      }
+      runs.push(t[k] >> 3, 4 * (t[k] & 7), len === 8 ? -1 : (1 << (4 * len)) - 1, 4 * k);
+      runs[at]++;
+      k += len;
+    }
+  });
+  return {
+    shape,
+    weights: w,
+    features,
+    base,
+    length,
+    cells: Uint8Array.from(cells),
+    tupleBase,
+    runs: Int32Array.from(runs),
+  };
+};
+
+/** Each 16-bit row with its 4 cells in the reverse order (a mirror image). */
+const ROW_REVERSED: Uint16Array = (() => {
+  const t = new Uint16Array(65536);
+  for (let r = 0; r < 65536; r++) {
+    t[r] = ((r & 15) << 12) | (((r >>> 4) & 15) << 8) | (((r >>> 8) & 15) << 4) | (r >>> 12);
+  }
+  return t;
+})();
+
+/** The 8 symmetric images of the board, as `[lo, hi]` pairs (written by `loadImages`). */
+const images = new Int32Array(16);
+
+/**
+ * Writes the board's 8 images under the square's symmetries to `images`: the board and
+ * its column mirror, row mirror and both, then the transposes of these four.
+ */
+const loadImages = (lo: number, hi: number): void => {
+  for (let t = 0; t < 2; t++) {
+    if (t === 1) {
+      const a = transposeLo(lo, hi), b = transposeHi(lo, hi);
+      lo = a;
+      hi = b;
+    }
+    const o = 8 * t;
+    images[o] = lo;
+    images[o + 1] = hi;
+    const mlo = ROW_REVERSED[lo & 0xffff] | (ROW_REVERSED[lo >>> 16] << 16);
+    const mhi = ROW_REVERSED[hi & 0xffff] | (ROW_REVERSED[hi >>> 16] << 16);
+    images[o + 2] = mlo;
+    images[o + 3] = mhi;
+    // Rows in the reverse order: row 0 <-> row 3, row 1 <-> row 2.
+    images[o + 4] = (hi >>> 16) | (hi << 16);
+    images[o + 5] = (lo >>> 16) | (lo << 16);
+    images[o + 6] = (mhi >>> 16) | (mhi << 16);
+    images[o + 7] = (mlo >>> 16) | (mlo << 16);
+  }
+};
+
+/**
+ * The network's value of compact board `lo`, `hi` (an afterstate: the score to come):
+ * each tuple's weights read on the board's 8 images, each index made of a few
+ * shift-and-mask runs (`runs`).
+ */
+export const evaluate = (net: NTupleNetwork, lo: number, hi: number): number => {
+  loadImages(lo, hi);
+  const { weights, tupleBase, runs } = net, m = tupleBase.length;
+  let v = 0;
+  for (let b = 0; b < 16; b += 2) {
+    const wlo = images[b], whi = images[b + 1];
+    for (let t = 0, j = 0; t < m; t++) {
+      const count = runs[j++];
+      let idx = 0;
+      for (let r = 0; r < count; r++, j += 4) {
+        idx |= (((runs[j] === 0 ? wlo : whi) >>> runs[j + 1]) & runs[j + 2]) << runs[j + 3];
+      }
+      v += weights[tupleBase[t] + idx];
+    }
+  }
+  return v;
+};
+
+/** The weights a board reads, by feature (written by `update`). */
+let slots = new Int32Array(64);
+
+/**
+ * Adds `delta` to every weight the board reads (once per feature: a weight two features
+ * read takes it twice), and returns the board's new value. A TD step adds
+ * `alpha * error / features` (see `train.ts`).
+ */
+export const update = (net: NTupleNetwork, lo: number, hi: number, delta: number): number => {
+  loadImages(lo, hi);
+  const { weights, tupleBase, runs, features } = net, m = tupleBase.length;
+  if (slots.length < features) slots = new Int32Array(features);
+  let f = 0;
+  for (let b = 0; b < 16; b += 2) {
+    const wlo = images[b], whi = images[b + 1];
+    for (let t = 0, j = 0; t < m; t++) {
+      const count = runs[j++];
+      let idx = 0;
+      for (let r = 0; r < count; r++, j += 4) {
+        idx |= (((runs[j] === 0 ? wlo : whi) >>> runs[j + 1]) & runs[j + 2]) << runs[j + 3];
+      }
+      const at = tupleBase[t] + idx;
+      slots[f++] = at;
+      weights[at] += delta;
+    }
+  }
+  // The new value once every weight is updated (features may share a weight).
+  let v = 0;
+  for (let k = 0; k < f; k++) v += weights[slots[k]];
+  return v;
+};
+
+/** The board's 16 ranks, written by `loadRanks`. */
+const ranks = new Int32Array(16);
+
+const loadRanks = (lo: number, hi: number): void => {
+  for (let i = 0; i < 8; i++) {
+    ranks[i] = (lo >>> (4 * i)) & 15;
+    ranks[i + 8] = (hi >>> (4 * i)) & 15;
+  }
+};
+
+/**
+ * `evaluate` the plain way, for the tests: each feature's cells (the tuple's cells under
+ * `symmetricCell`) read one by one from the board's ranks.
+ */
+export const evaluateByCells = (net: NTupleNetwork, lo: number, hi: number): number => {
+  loadRanks(lo, hi);
+  const { weights, base, length, cells, features } = net;
+  let v = 0, j = 0;
+  for (let f = 0; f < features; f++) {
+    const len = length[f];
+    let idx = 0;
+    for (let k = 0; k < len; k++) idx |= ranks[cells[j++]] << (4 * k);
+    v += weights[base[f] + idx];
+  }
+  return v;
+};
+
+/**
+ * The score a slide makes, from the board before and after: with `F(2^r) = (r - 1) 2^r`
+ * summed over the tiles, a merge of two `2^r` into `2^(r+1)` adds exactly `2^(r+1)`.
+ */
+export const ROW_POTENTIAL: Float64Array = (() => {
+  const t = new Float64Array(65536);
+  for (let row = 0; row < 65536; row++) {
+    let s = 0;
+    for (let c = 0; c < 4; c++) {
+      const r = (row >>> (4 * c)) & 15;
+      if (r > 1) s += (r - 1) * 2 ** r;
+    }
+    t[row] = s;
+  }
+  return t;
+})();
+
+/** `ROW_POTENTIAL` of a whole compact board. */
+export const potential = (lo: number, hi: number): number =>
+  ROW_POTENTIAL[lo & 0xffff] + ROW_POTENTIAL[lo >>> 16] + ROW_POTENTIAL[hi & 0xffff] +
+  ROW_POTENTIAL[hi >>> 16];
+
+/** The slide `bestSlide` chose: its afterstate and the score it made. */
+export interface Slide {
+  /** The direction (0-3: left, right, up, down), -1 when no slide changes the board. */
+  dir: number;
+  /** The afterstate's low word. */
+  lo: number;
+  /** The afterstate's high word. */
+  hi: number;
+  /** The score the slide made. */
+  reward: number;
+  /** The afterstate's value by the network. */
+  value: number;
+}
+
+const scratch = new Int32Array(2);
+
+/**
+ * The greedy slide: the one that maximizes `reward + value(afterstate)` (ties: the first
+ * in the order L, R, U, D), written to `out`. `out.dir` is -1 when the game is over.
+ */
+export const bestSlide = (net: NTupleNetwork, lo: number, hi: number, out: Slide): Slide => {
+  const before = potential(lo, hi);
+  let best = -Infinity;
+  out.dir = -1;
+  for (let d = 0; d < 4; d++) {
+    let a: number, b: number;
+    if (d < 2) {
+      const t = d === 0 ? ROW_LEFT : ROW_RIGHT;
+      a = t[lo & 0xffff] | (t[lo >>> 16] << 16);
+      b = t[hi & 0xffff] | (t[hi >>> 16] << 16);
+    } else {
+      slideBoard(lo, hi, d, scratch);
+      a = scratch[0];
+      b = scratch[1];
+    }
+    if (a === lo && b === hi) continue;
+    const reward = potential(a, b) - before;
+    const value = evaluate(net, a, b);
+    if (reward + value > best) {
+      best = reward + value;
+      out.dir = d;
+      out.lo = a;
+      out.hi = b;
+      out.reward = reward;
+      out.value = value;
+    }
+  }
+  return out;
+};
+
+/** A fresh `Slide` for `bestSlide` to write. */
+export const newSlide = (): Slide => ({ dir: -1, lo: 0, hi: 0, reward: 0, value: 0 });
+
+/** The key under which a game carries its network (read through prototypes and copies). */
+export const NETWORK_KEY: unique symbol = Symbol.for("ply.game2048.ntuple");
+
+/** The game with `net` as its leaf evaluation (the fast expectimax's; see `networkOf`). */
+export const withNetwork = <G extends object>(game: G, net: NTupleNetwork): G =>
+  Object.assign(game, { [NETWORK_KEY]: net });
+
+/** The network a game carries (`withNetwork`), if any. */
+export const networkOf = (game: object): NTupleNetwork | undefined =>
+  (game as { [NETWORK_KEY]?: NTupleNetwork })[NETWORK_KEY];

@@ -1,0 +1,424 @@
+/**
+ * Training an n-tuple network by TD(0) on afterstates (Szubert & Jaśkowski 2014): the
+ * slider plays greedily by `reward + V(afterstate)` (`ntuple.ts` `bestSlide`); when the
+ * game ends, its afterstates are updated from the last to the first (Yeh et al.'s
+ * backward order), each towards the next slide's reward plus the next afterstate's new
+ * value, the last towards 0: `V(s'_t) += alpha (r_{t+1} + V(s'_{t+1}) - V(s'_t))`, the
+ * step split evenly over the board's features.
+ *
+ * Game `g` of a training with seed `S` draws its tiles from a generator seeded by `S` and
+ * `g` alone, so one worker's training is reproducible, and one resumed from a checkpoint
+ * after `g` games goes on exactly as if it had not stopped. Several workers share the
+ * weights (a `SharedArrayBuffer`) and update them without locks, as Jaśkowski does: the
+ * result is not bit-reproducible then.
+ *
+ * `trainNetwork` runs the workers (`train_worker.ts`), collects each game's score and
+ * largest tile, pauses them all for a checkpoint (so that a checkpoint holds exactly the
+ * games `0..games-1`), and stops them on request.
+ *
+ * @module
+ */
+import { fmix32 } from "../../core/hash.ts";
+import {
+  bestSlide,
+  createNetwork,
+  evaluate,
+  newSlide,
+  type NTupleNetwork,
+  type NTupleShape,
+  update,
+  weightCount,
+} from "./ntuple.ts";
+import type { TrainMeta } from "./weights.ts";
+
+/** A game's outcome: the score, the largest tile's rank, and the number of slides. */
+export interface GameResult {
+  /** The score (sum of the merged tiles). */
+  score: number;
+  /** The largest tile's rank (11 for 2048). */
+  maxRank: number;
+  /** Slides played. */
+  moves: number;
+}
+
+/** The afterstates of one game, grown as needed (one set per worker). */
+export class Episode {
+  /** Low words. */
+  lo: Int32Array = new Int32Array(4096);
+  /** High words. */
+  hi: Int32Array = new Int32Array(4096);
+  /** Each slide's reward. */
+  reward: Float64Array = new Float64Array(4096);
+
+  /** Makes room for `n` afterstates. */
+  ensure(n: number): void {
+    if (n <= this.lo.length) return;
+    const grow = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+      const b = make(2 * a.length);
+      b.set(a);
+      return b;
+    };
+    this.lo = grow(this.lo, (k) => new Int32Array(k));
+    this.hi = grow(this.hi, (k) => new Int32Array(k));
+    this.reward = grow(this.reward, (k) => new Float64Array(k));
+  }
+}
+
+// The game's tile generator (mulberry32), in module variables: no closure per game.
+let rngState = 0;
+const random = (): number => {
+  rngState = (rngState + 0x6d2b79f5) | 0;
+  let t = Math.imul(rngState ^ (rngState >>> 15), 1 | rngState);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+
+/** Seeds the generator for game `game` of a training seeded `seed`. */
+const seedGame = (seed: number, game: number): void => {
+  rngState = fmix32(
+    fmix32(seed ^ 0x2048) ^ fmix32((game | 0) ^ 0x5bd1e995) ^
+      Math.floor(game / 4294967296),
+  );
+};
+
+/** Where the next tile goes: a random empty cell, a 2 (0.9) or a 4; `[lo, hi]` in `out`. */
+const placeTile = (lo: number, hi: number, out: Int32Array): boolean => {
+  let empty = 0;
+  for (let i = 0; i < 32; i += 4) {
+    if (((lo >>> i) & 15) === 0) empty++;
+    if (((hi >>> i) & 15) === 0) empty++;
+  }
+  if (empty === 0) return false;
+  let k = Math.floor(random() * empty);
+  const rank = random() < 0.9 ? 1 : 2;
+  out[0] = lo;
+  out[1] = hi;
+  for (let i = 0; i < 16; i++) {
+    const word = i < 8 ? lo : hi, sh = 4 * (i & 7);
+    if (((word >>> sh) & 15) !== 0) continue;
+    if (k-- === 0) {
+      out[i < 8 ? 0 : 1] = word | (rank << sh);
+      return true;
+    }
+  }
+  return false;
+};
+
+const slide = newSlide();
+const board = new Int32Array(2);
+
+/**
+ * Plays game `game` of a training seeded `seed` greedily with `net`, and when `alpha > 0`
+ * updates the network by TD(0) on its afterstates, backwards (see the module notes).
+ * The game starts as the protocol's, with one tile on the empty board.
+ */
+export const playGame = (
+  net: NTupleNetwork,
+  seed: number,
+  game: number,
+  alpha: number,
+  episode: Episode,
+  result: GameResult,
+): GameResult => {
+  seedGame(seed, game);
+  placeTile(0, 0, board);
+  let lo = board[0], hi = board[1], score = 0, t = 0, maxRank = 0;
+  for (;;) {
+    bestSlide(net, lo, hi, slide);
+    if (slide.dir < 0) break;
+    episode.ensure(t + 1);
+    episode.lo[t] = slide.lo;
+    episode.hi[t] = slide.hi;
+    episode.reward[t] = slide.reward;
+    t++;
+    score += slide.reward;
+    placeTile(slide.lo, slide.hi, board);
+    lo = board[0];
+    hi = board[1];
+  }
+  for (let i = 0; i < 32; i += 4) {
+    maxRank = Math.max(maxRank, (lo >>> i) & 15, (hi >>> i) & 15);
+  }
+  if (alpha > 0) {
+    const step = alpha / net.features;
+    let target = 0;
+    for (let i = t - 1; i >= 0; i--) {
+      const a = episode.lo[i], b = episode.hi[i];
+      const v = evaluate(net, a, b);
+      target = episode.reward[i] + update(net, a, b, step * (target - v));
+    }
+  }
+  result.score = score;
+  result.maxRank = maxRank;
+  result.moves = t;
+  return result;
+};
+
+/** The ranks of the tiles whose shares the training reports (2048 to 32768). */
+export const MILESTONE_RANKS: readonly number[] = [11, 12, 13, 14, 15];
+
+/** The figures of a series of games: mean score, and the shares reaching each milestone. */
+export const summarize = (
+  results: readonly { score: number; maxRank: number }[],
+): { meanScore: number; reached: number[] } => {
+  const n = Math.max(1, results.length);
+  return {
+    meanScore: results.reduce((s, r) => s + r.score, 0) / n,
+    reached: MILESTONE_RANKS.map((k) => results.filter((r) => r.maxRank >= k).length / n),
+  };
+};
+
+/**
+ * Plays `games` greedy games with `net` (no learning), seeded `seed`, games `first` on:
+ * the network's own strength at one ply.
+ */
+export const greedyGames = (
+  net: NTupleNetwork,
+  seed: number,
+  games: number,
+  first = 0,
+): GameResult[] => {
+  const episode = new Episode(), out: GameResult[] = [];
+  for (let g = 0; g < games; g++) {
+    out.push(playGame(net, seed, first + g, 0, episode, { score: 0, maxRank: 0, moves: 0 }));
+  }
+  return out;
+};
+
+/**
+ * Trains `net` in this thread on games `first` to `first + games - 1` (the tests' and
+ * a single sitting's path; `trainNetwork` runs workers).
+ */
+export const trainGames = (
+  net: NTupleNetwork,
+  seed: number,
+  alpha: number,
+  first: number,
+  games: number,
+): GameResult[] => {
+  const episode = new Episode(), out: GameResult[] = [];
+  for (let g = first; g < first + games; g++) {
+    out.push(playGame(net, seed, g, alpha, episode, { score: 0, maxRank: 0, moves: 0 }));
+  }
+  return out;
+};
+
+// -----------------------------------------------------------------------------------------
+// Workers.
+
+/** The control words the main thread and the workers share (an `Int32Array`). */
+export const CONTROL = {
+  /** `RUN`, `PAUSE` or `STOP`. */
+  flag: 0,
+  /** The next game to play (each worker claims one with `Atomics.add`). */
+  next: 1,
+  /** The first game not to play (-1: no end). */
+  limit: 2,
+  /** Words. */
+  size: 4,
+} as const;
+/** Workers play. */
+export const RUN = 0;
+/** Workers finish their game, report, and wait. */
+export const PAUSE = 1;
+/** Workers finish their game, report, and end. */
+export const STOP = 2;
+
+/** What a worker is given. */
+export interface WorkerSetup {
+  /** The shared weights. */
+  readonly weights: SharedArrayBuffer;
+  /** The shared control words. */
+  readonly control: SharedArrayBuffer;
+  /** The tuples. */
+  readonly shape: NTupleShape;
+  /** The training's seed. */
+  readonly seed: number;
+  /** The learning rate. */
+  readonly alpha: number;
+}
+
+/** What a worker reports: its finished games (flat: score, max rank, moves) and why. */
+export interface WorkerReport {
+  /** `games` (still playing), `paused`, or `done` (limit reached or stopped). */
+  readonly kind: "games" | "paused" | "done";
+  /** Score, max rank and slides of each game, one after the other. */
+  readonly results: readonly number[];
+}
+
+/** The training's progress, as the main thread sees it. */
+export interface TrainTick {
+  /** Games done (the checkpoint's count, and the ones since). */
+  readonly games: number;
+  /** Slides in all. */
+  readonly moves: number;
+  /** Milliseconds of training in all. */
+  readonly ms: number;
+  /** Games per second in this sitting. */
+  readonly gamesPerSecond: number;
+  /** The last window's figures. */
+  readonly window: number;
+  /** The last window's mean score. */
+  readonly meanScore: number;
+  /** Shares of the last window reaching 2048 ... 32768. */
+  readonly reached: readonly number[];
+}
+
+/** A training: the shape, where it starts, and how it runs. */
+export interface TrainOptions {
+  /** The network (its weights on a `SharedArrayBuffer`). */
+  readonly net: NTupleNetwork;
+  /** Where it starts: the checkpoint's metadata (zero games for a fresh one). */
+  readonly meta: TrainMeta;
+  /** Worker threads. */
+  readonly workers: number;
+  /** Stop after this many games in all (undefined: until `stop`). */
+  readonly games?: number;
+  /** Stop at this time (`performance.now()`), if given. */
+  readonly until?: number;
+  /** Games per point of the training curve (and of the progress line's window). */
+  readonly window: number;
+  /** Milliseconds between checkpoints. */
+  readonly checkpointMs: number;
+  /** Saves a checkpoint (the weights are consistent: every worker paused). */
+  readonly save: (meta: TrainMeta) => void;
+  /** Called about every second. */
+  readonly onTick?: (tick: TrainTick) => void;
+  /** True once the training should stop (Ctrl-C): the workers finish their games, and a
+   * checkpoint is saved. Polled five times a second. */
+  readonly stop?: () => boolean;
+}
+
+/** The network with fresh shared weights (zero) for `shape`. */
+export const sharedNetwork = (shape: NTupleShape): NTupleNetwork =>
+  createNetwork(
+    shape,
+    new Float32Array(new SharedArrayBuffer(4 * weightCount(shape))),
+  );
+
+/**
+ * Trains with `options.workers` workers until `games` games in all, `until`, or
+ * `stop`, saving a checkpoint every `checkpointMs` and at the end; resolves to the last
+ * metadata saved.
+ */
+export const trainNetwork = async (options: TrainOptions): Promise<TrainMeta> => {
+  const { net, workers, window } = options;
+  const weights = net.weights.buffer;
+  if (!(weights instanceof SharedArrayBuffer)) throw new Error("the weights must be shared");
+  const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL.size));
+  let meta = options.meta;
+  control[CONTROL.flag] = RUN;
+  control[CONTROL.next] = meta.games;
+  control[CONTROL.limit] = options.games ?? -1;
+  const start = performance.now(), startGames = meta.games, startMs = meta.ms;
+  let games = meta.games, moves = meta.moves;
+  // The last window's games, and the curve's points added since the checkpoint.
+  const recent: { score: number; maxRank: number }[] = [];
+  const history = [...meta.history];
+  let sinceWindow = 0;
+  let waiting: (() => void) | undefined;
+  let settled = 0; // workers paused or done since the last pause request
+  let done = 0;
+  const handles: Worker[] = [];
+  const onReport = (r: WorkerReport) => {
+    for (let i = 0; i < r.results.length; i += 3) {
+      const g = { score: r.results[i], maxRank: r.results[i + 1] };
+      games++;
+      moves += r.results[i + 2];
+      recent.push(g);
+      if (recent.length > window) recent.shift();
+      if (++sinceWindow === window) {
+        sinceWindow = 0;
+        const s = summarize(recent);
+        history.push({
+          games,
+          ms: Math.round(startMs + performance.now() - start),
+          window: recent.length,
+          meanScore: Math.round(s.meanScore),
+          reached: s.reached,
+        });
+      }
+    }
+    if (r.kind !== "games") {
+      settled++;
+      if (r.kind === "done") done++;
+      if (settled === workers) waiting?.();
+    }
+  };
+  const errors: unknown[] = [];
+  for (let i = 0; i < workers; i++) {
+    const w = new Worker(new URL("./train_worker.ts", import.meta.url), { type: "module" });
+    w.onmessage = (e: MessageEvent<WorkerReport>) => onReport(e.data);
+    w.onerror = (e) => {
+      e.preventDefault();
+      errors.push(e.message);
+      onReport({ kind: "done", results: [] });
+    };
+    const setup: WorkerSetup = {
+      weights,
+      control: control.buffer as SharedArrayBuffer,
+      shape: net.shape,
+      seed: meta.seed,
+      alpha: meta.alpha,
+    };
+    w.postMessage(setup);
+    handles.push(w);
+  }
+  const snapshot = (): TrainMeta => ({
+    ...meta,
+    games,
+    moves,
+    ms: Math.round(startMs + performance.now() - start),
+    history: [...history],
+  });
+  // Every worker paused (or done): the weights hold exactly games 0..games-1.
+  const settle = (flag: number) =>
+    new Promise<void>((resolve) => {
+      settled = done;
+      waiting = resolve;
+      Atomics.store(control, CONTROL.flag, flag);
+      Atomics.notify(control, CONTROL.flag); // a paused worker sees the new flag
+      if (settled === workers) resolve();
+    });
+  const tick = () => {
+    const s = summarize(recent);
+    const secs = (performance.now() - start) / 1000;
+    options.onTick?.({
+      games,
+      moves,
+      ms: startMs + performance.now() - start,
+      gamesPerSecond: secs > 0 ? (games - startGames) / secs : 0,
+      window: recent.length,
+      meanScore: s.meanScore,
+      reached: s.reached,
+    });
+  };
+  let lastCheckpoint = performance.now();
+  try {
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 200));
+      const now = performance.now();
+      const stopping = done === workers || options.stop?.() === true ||
+        (options.until !== undefined && now >= options.until);
+      if (stopping) break;
+      if (Math.floor((now - start) / 1000) !== Math.floor((now - 200 - start) / 1000)) tick();
+      if (now - lastCheckpoint >= options.checkpointMs) {
+        await settle(PAUSE);
+        meta = snapshot();
+        options.save(meta);
+        lastCheckpoint = performance.now();
+        settled = done;
+        Atomics.store(control, CONTROL.flag, RUN);
+        Atomics.notify(control, CONTROL.flag);
+      }
+    }
+    await settle(STOP);
+    if (errors.length > 0) throw new Error(`a training worker failed: ${errors[0]}`);
+    tick();
+    meta = snapshot();
+    options.save(meta);
+    return meta;
+  } finally {
+    for (const w of handles) w.terminate();
+  }
+};

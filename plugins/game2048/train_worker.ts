@@ -1,0 +1,52 @@
+/**
+ * A training worker (`train.ts` `trainNetwork`): given the shared weights and control
+ * words, it claims games one at a time, plays and learns each (`playGame`), reports the
+ * results about every quarter second, and on `PAUSE` reports and waits (`Atomics.wait`)
+ * until the flag changes; on `STOP`, or past the last game, it reports and ends.
+ *
+ * @module
+ */
+/// <reference lib="deno.worker" />
+import { createNetwork } from "./ntuple.ts";
+import {
+  CONTROL,
+  Episode,
+  type GameResult,
+  PAUSE,
+  playGame,
+  STOP,
+  type WorkerReport,
+  type WorkerSetup,
+} from "./train.ts";
+
+self.onmessage = (e: MessageEvent<WorkerSetup>) => {
+  const { weights, control: shared, shape, seed, alpha } = e.data;
+  const net = createNetwork(shape, new Float32Array(weights));
+  const control = new Int32Array(shared);
+  const episode = new Episode();
+  const result: GameResult = { score: 0, maxRank: 0, moves: 0 };
+  let results: number[] = [];
+  let last = performance.now();
+  const report = (kind: WorkerReport["kind"]) => {
+    const r: WorkerReport = { kind, results };
+    self.postMessage(r);
+    results = [];
+    last = performance.now();
+  };
+  for (;;) {
+    const flag = Atomics.load(control, CONTROL.flag);
+    if (flag === STOP) break;
+    if (flag === PAUSE) {
+      report("paused");
+      Atomics.wait(control, CONTROL.flag, PAUSE);
+      continue;
+    }
+    const limit = Atomics.load(control, CONTROL.limit);
+    const game = Atomics.add(control, CONTROL.next, 1);
+    if (limit >= 0 && game >= limit) break;
+    playGame(net, seed, game, alpha, episode, result);
+    results.push(result.score, result.maxRank, result.moves);
+    if (performance.now() - last > 250) report("games");
+  }
+  report("done");
+};

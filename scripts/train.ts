@@ -1,0 +1,306 @@
+/**
+ * `deno task train 2048 [--net 4x6|5x4] [--games N] [--hours H] [--workers W] [--out FILE]`
+ *
+ * Trains 2048's n-tuple network by TD(0) on afterstates (`plugins/game2048/train.ts`) on
+ * worker threads sharing the weights, with a progress line, a checkpoint every few
+ * minutes, and on Ctrl-C a last checkpoint. Run again with the same `--out` to resume:
+ * the games go on from the checkpoint's count. `--chart FILE` writes the training curve
+ * as an SVG.
+ *
+ * @module
+ */
+import { Effect } from "../core/deps.ts";
+import { Terminal } from "../core/terminal.ts";
+import { createNetwork, SHAPES, weightCount } from "../plugins/game2048/ntuple.ts";
+import {
+  greedyGames,
+  sharedNetwork,
+  summarize,
+  trainNetwork,
+  type TrainTick,
+} from "../plugins/game2048/train.ts";
+import {
+  decodeWeights,
+  loadWeights,
+  saveWeights,
+  type TrainMeta,
+  WeightsError,
+} from "../plugins/game2048/weights.ts";
+import { curveSvg } from "../plugins/game2048/train_chart.ts";
+import {
+  intFlag,
+  num,
+  numberFlag,
+  parseCommandLine,
+  runMain,
+  UsageError,
+  userPath,
+  workersFromArgs,
+} from "./cli.ts";
+import { StatusLine } from "./display.ts";
+
+const USAGE = `Usage: deno task train 2048 [--net 4x6|5x4] [--games N] [--hours H] [--workers W]
+                        [--out FILE] [--seed S] [--alpha A] [--checkpoint MIN]
+                        [--window N] [--chart FILE]
+       deno task train 2048 --greedy N [--out FILE] [--chart FILE]
+Trains 2048's n-tuple network (TD(0) on afterstates) and writes it to FILE, which
+deno task match 2048 --eval ntuple --weights FILE then plays with.
+
+  --net NAME        4x6: four 6-tuples, 268 MB (the strong one, default); 5x4: five
+                    4-tuples, 1.3 MB (Szubert & Jaskowski 2014)
+  --games N         stop after N games in all (counting the checkpoint's)
+  --hours H         stop after H hours of this sitting (default: until Ctrl-C or --games)
+  --workers W       threads playing and learning (default: this machine's cores)
+  --out FILE        the network's file (default out/2048-NET.weights); if it exists, the
+                    training resumes from it
+  --seed S          the tiles' seed for a new training (default: a fresh one, printed)
+  --alpha A         the learning rate (default 0.1; given on a resumed training, it
+                    replaces the checkpoint's from there on)
+  --checkpoint MIN  minutes between checkpoints (default 5)
+  --window N        games per point of the curve and of the progress figures (default 1000)
+  --chart FILE      also write the training curve there (SVG)
+  --greedy N        train nothing: play N games greedily (one ply) with the network of
+                    --out, on tiles no training game had, and report the tiles reached
+Ctrl-C finishes the games in play, writes a checkpoint and says how to resume (exit code
+130). With one worker a training is reproducible; several workers update the shared
+weights without locks, which is faster but not bit-reproducible.
+`;
+
+/** Seconds as `12 s`, `4:05` or `1:02:03`. */
+const clock = (ms: number): string => {
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  const mm = String(m).padStart(h > 0 ? 2 : 1, "0"), ss = String(r).padStart(2, "0");
+  return h > 0 ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+};
+
+const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+
+/** The progress line: games, speed, and the last window's figures. */
+export const progressLine = (t: TrainTick): string =>
+  `games ${num(t.games)} (${t.gamesPerSecond.toFixed(1)}/s, ${clock(t.ms)}): last ${
+    num(t.window)
+  }: mean score ${num(t.meanScore)}, 2048 ${pct(t.reached[0])}, 8192 ${pct(t.reached[2])}, 16384 ${
+    pct(t.reached[3])
+  }`;
+
+const main = Effect.gen(function* () {
+  const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, {
+    string: [
+      "net",
+      "games",
+      "hours",
+      "workers",
+      "out",
+      "seed",
+      "alpha",
+      "checkpoint",
+      "window",
+      "chart",
+      "greedy",
+    ],
+    boolean: [],
+    positionals: 1,
+  });
+  const term = yield* Terminal;
+  if (flags.help === true) {
+    yield* term.print(USAGE);
+    return 0;
+  }
+  const extra = Object.keys(gameOptions).map((k) => `--${k}`);
+  if (extra.length > 0) {
+    return yield* new UsageError({ message: `unknown option ${extra.join(" ")}` });
+  }
+  if (positional[0] !== "2048") {
+    return yield* new UsageError({
+      message: positional[0] === undefined
+        ? "name the game: deno task train 2048 (the only game with a network)"
+        : `only 2048 has a network to train, not '${positional[0]}'`,
+    });
+  }
+  const netName = typeof flags.net === "string" ? flags.net : "4x6";
+  if (!Object.hasOwn(SHAPES, netName)) {
+    return yield* new UsageError({
+      message: `--net must be one of ${Object.keys(SHAPES).join(", ")}, got '${netName}'`,
+    });
+  }
+  const games = flags.games === undefined
+    ? undefined
+    : yield* intFlag(flags, "games", 0, 1, 2 ** 31 - 1);
+  const hours = flags.hours === undefined
+    ? undefined
+    : yield* numberFlag(flags, "hours", 0, 0.001, 10000);
+  const workers = workersFromArgs(Deno.args);
+  if (typeof workers === "string") return yield* new UsageError({ message: workers });
+  const seedFlag = flags.seed === undefined
+    ? undefined
+    : yield* intFlag(flags, "seed", 0, 0, 2 ** 32 - 1);
+  const alpha = yield* numberFlag(flags, "alpha", 0.1, 1e-6, 10);
+  const checkpointMin = yield* numberFlag(flags, "checkpoint", 5, 0.01, 1440);
+  const window = yield* intFlag(flags, "window", 1000, 1, 1_000_000);
+  const typed = typeof flags.out === "string" ? flags.out : `out/2048-${netName}.weights`;
+  const out = flags.out === undefined ? typed : userPath(typed);
+  const chart = typeof flags.chart === "string" ? userPath(flags.chart) : undefined;
+
+  if (flags.greedy !== undefined) {
+    const n = yield* intFlag(flags, "greedy", 0, 1, 10_000_000);
+    let loaded;
+    try {
+      loaded = loadWeights(out, undefined, typed);
+    } catch (e) {
+      if (!(e instanceof WeightsError)) throw e;
+      yield* Effect.sync(() => console.error(`error: ${e.message}`));
+      return 2;
+    }
+    if (chart !== undefined) Deno.writeTextFileSync(chart, curveSvg(loaded.meta));
+    const t0 = performance.now();
+    // Games 2^31 on: tiles that no training game (numbered from 0) had.
+    const results = greedyGames(loaded.net, loaded.meta.seed, n, 2 ** 31);
+    const ms = performance.now() - t0, s = summarize(results);
+    const moves = results.reduce((a, r) => a + r.moves, 0);
+    yield* term.print(
+      `${typed}: ${loaded.meta.net} network after ${num(loaded.meta.games)} training games ` +
+        `(${clock(loaded.meta.ms)})\n${num(n)} greedy games (one ply): mean score ${
+          num(s.meanScore)
+        }; reached 2048 ${pct(s.reached[0])}, 4096 ${pct(s.reached[1])}, 8192 ${
+          pct(s.reached[2])
+        }, 16384 ${pct(s.reached[3])}, 32768 ${pct(s.reached[4])}; ${
+          num(moves / (ms / 1000))
+        } moves/s\n`,
+    );
+    return 0;
+  }
+
+  // Resume from the file if it is there; a foreign or damaged file is never overwritten.
+  let exists = false;
+  try {
+    exists = Deno.statSync(out).isFile;
+  } catch {
+    exists = false;
+  }
+  let meta: TrainMeta;
+  let net;
+  if (exists) {
+    try {
+      const loaded = decodeWeights(
+        Deno.readFileSync(out),
+        typed,
+        (shape) => new Float32Array(new SharedArrayBuffer(4 * weightCount(shape))),
+      );
+      net = loaded.net;
+      meta = loaded.meta;
+    } catch (e) {
+      if (!(e instanceof WeightsError)) throw e;
+      yield* Effect.sync(() =>
+        console.error(
+          `error: ${e.file}: ${e.problem}; not overwritten: move it away or give another --out`,
+        )
+      );
+      return 2;
+    }
+    if (flags.net !== undefined && meta.net !== netName) {
+      return yield* new UsageError({
+        message: `--net ${netName}, but ${typed} holds a ${meta.net} network (resume it ` +
+          `without --net, or give another --out)`,
+      });
+    }
+    if (flags.seed !== undefined) {
+      return yield* new UsageError({
+        message: `--seed sets a new training; ${typed} resumes one (seed ${meta.seed})`,
+      });
+    }
+    yield* term.print(
+      `resuming ${typed}: ${meta.net} network, seed ${meta.seed}, ${num(meta.games)} games ` +
+        `trained (${clock(meta.ms)})\n`,
+    );
+    if (flags.alpha !== undefined && alpha !== meta.alpha) {
+      yield* term.print(`learning rate ${meta.alpha} -> ${alpha} from game ${num(meta.games)}\n`);
+      meta = { ...meta, alpha };
+    }
+  } else {
+    try {
+      Deno.mkdirSync(out.replace(/[\\/][^\\/]*$/, "") || ".", { recursive: true });
+    } catch (e) {
+      return yield* new UsageError({
+        message: `--out ${typed}: ${e instanceof Error ? e.message : String(e)}`,
+      });
+    }
+    const seed = seedFlag ?? (crypto.getRandomValues(new Uint32Array(1))[0]);
+    net = sharedNetwork(SHAPES[netName]);
+    meta = { net: netName, seed, alpha, games: 0, moves: 0, ms: 0, history: [] };
+    yield* term.print(
+      `training a new ${netName} network (${num(weightCount(SHAPES[netName]))} weights, ${
+        (4 * weightCount(SHAPES[netName]) / 2 ** 20).toFixed(1)
+      } MB), seed ${seed}, alpha ${alpha}, into ${typed}\n`,
+    );
+  }
+  if (games !== undefined && meta.games >= games) {
+    yield* term.print(`already ${num(meta.games)} games: nothing to do\n`);
+    return 0;
+  }
+  yield* term.print(
+    `${workers} worker${workers === 1 ? "" : "s"}${
+      games === undefined ? "" : `, up to ${num(games)} games`
+    }${hours === undefined ? "" : `, for ${hours} h`}; a checkpoint every ${checkpointMin} ` +
+      `min; Ctrl-C saves one and stops\n`,
+  );
+  const live = Deno.stderr.isTerminal();
+  const status = new StatusLine();
+  let lastLine = 0, lines = 0;
+  const onTick = (t: TrainTick) => {
+    const line = progressLine(t);
+    if (live) status.show(line);
+    else {
+      // On a pipe: a line after a second, then every 30 s.
+      const now = performance.now();
+      if (lines === 0 || now - lastLine >= 30_000) {
+        console.log(line);
+        lastLine = now;
+        lines++;
+      }
+    }
+  };
+  const save = (m: TrainMeta) => {
+    saveWeights(out, net, m);
+    if (chart !== undefined) Deno.writeTextFileSync(chart, curveSvg(m));
+  };
+  const stopped = () => Effect.runSync(term.interrupted);
+  const start = performance.now();
+  const final = yield* Effect.promise(() =>
+    trainNetwork({
+      net: createNetwork(net.shape, net.weights),
+      meta,
+      workers,
+      games,
+      until: hours === undefined ? undefined : start + hours * 3_600_000,
+      window,
+      checkpointMs: checkpointMin * 60_000,
+      save,
+      onTick,
+      stop: stopped,
+    })
+  );
+  status.clear();
+  const interrupted = stopped();
+  const figures = final.history.at(-1);
+  yield* term.print(
+    `${interrupted ? "interrupted: " : ""}${num(final.games)} games trained (${
+      num(final.games - meta.games)
+    } in this sitting, ${clock(performance.now() - start)}); checkpoint written to ${typed}\n` +
+      (figures === undefined
+        ? ""
+        : `last ${num(figures.window)} games: mean score ${num(figures.meanScore)}, 2048 ${
+          pct(figures.reached[0])
+        }, 8192 ${pct(figures.reached[2])}, 16384 ${pct(figures.reached[3])}\n`) +
+      (interrupted || (games !== undefined && final.games < games)
+        ? `resume with: deno task train 2048 --out ${typed}${
+          games === undefined ? "" : ` --games ${games}`
+        }\n`
+        : "") +
+      (chart === undefined ? "" : `training curve: ${flags.chart}\n`),
+  );
+  return 0;
+});
+
+if (import.meta.main) runMain(main, "deno task train 2048");

@@ -1,0 +1,204 @@
+/**
+ * `deno task train 2048` as a user runs it: a training by game count written to a file,
+ * reproducible with one worker and resumable (a training resumed halfway ends with the
+ * very weights of one run straight through), Ctrl-C (a handshake on the progress line,
+ * then SIGINT) keeping a checkpoint that a second run continues, usage errors naming the
+ * option, a foreign file refused and not overwritten, and the match script's error for a
+ * missing network. Small networks (5x4, 1.3 MB) and a few hundred games: seconds each.
+ */
+import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { loadWeights } from "../plugins/game2048/weights.ts";
+import { runTask, startTask } from "./tools/task.ts";
+
+const train = (args: string[]) => runTask("train", ["2048", "--net", "5x4", ...args]);
+
+Deno.test("train by game count: reproducible with one worker, and a resumed run ends alike", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const whole = await train([
+      "--games",
+      "300",
+      "--workers",
+      "1",
+      "--seed",
+      "5",
+      "--out",
+      `${dir}/a.w`,
+    ]);
+    assertEquals(whole.code, 0, whole.stderr);
+    assertStringIncludes(whole.stdout, "300 games trained");
+    assertStringIncludes(whole.stdout, "seed 5");
+    const half = await train([
+      "--games",
+      "120",
+      "--workers",
+      "1",
+      "--seed",
+      "5",
+      "--out",
+      `${dir}/b.w`,
+    ]);
+    assertEquals(half.code, 0, half.stderr);
+    assertStringIncludes(half.stdout, "120 games trained");
+    const rest = await train(["--games", "300", "--workers", "1", "--out", `${dir}/b.w`]);
+    assertEquals(rest.code, 0, rest.stderr);
+    assertStringIncludes(rest.stdout, "resuming");
+    assertStringIncludes(rest.stdout, "120 games trained");
+    assertStringIncludes(rest.stdout, "300 games trained (180 in this sitting");
+    const a = loadWeights(`${dir}/a.w`), b = loadWeights(`${dir}/b.w`);
+    assertEquals(a.meta.games, 300);
+    assertEquals(b.meta.games, 300);
+    assertEquals(b.net.weights, a.net.weights);
+    // Two workers share the weights (lock-free: not reproducible, but every game counted).
+    const two = await train(["--games", "400", "--workers", "2", "--out", `${dir}/a.w`]);
+    assertEquals(two.code, 0, two.stderr);
+    assertStringIncludes(two.stdout, "2 workers, up to 400 games");
+    assertStringIncludes(two.stdout, "400 games trained (100 in this sitting");
+    assertEquals(loadWeights(`${dir}/a.w`).meta.games, 400);
+    // The network alone, greedy, on fresh tiles.
+    const greedy = await train(["--greedy", "20", "--out", `${dir}/a.w`]);
+    assertEquals(greedy.code, 0, greedy.stderr);
+    assertStringIncludes(greedy.stdout, "5x4 network after 400 training games");
+    assertStringIncludes(greedy.stdout, "20 greedy games (one ply): mean score ");
+    // Nothing left to do: said, and the file kept.
+    const again = await train(["--games", "400", "--out", `${dir}/a.w`]);
+    assertEquals(again.code, 0);
+    assertStringIncludes(again.stdout, "nothing to do");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("Ctrl-C writes a checkpoint and says how to resume; the resumed run continues the count", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const job = startTask([
+      "train",
+      "2048",
+      "--net",
+      "5x4",
+      "--games",
+      "2000000000",
+      "--workers",
+      "1",
+      "--seed",
+      "9",
+      "--out",
+      `${dir}/c.w`,
+    ]);
+    // The first progress line comes once games are done.
+    await job.waitFor("/s, ");
+    await job.sigint();
+    const { code, out } = await job.done;
+    assertEquals(code, 130);
+    assertStringIncludes(out, "interrupted: ");
+    assertStringIncludes(out, `checkpoint written to ${dir}/c.w`);
+    assertStringIncludes(
+      out,
+      `resume with: deno task train 2048 --out ${dir}/c.w --games 2000000000`,
+    );
+    const saved = loadWeights(`${dir}/c.w`).meta;
+    assert(saved.games > 0);
+    const more = saved.games + 50;
+    const reseeded = await train(["--games", String(more), "--seed", "3", "--out", `${dir}/c.w`]);
+    assertEquals(reseeded.code, 2);
+    assertStringIncludes(reseeded.stderr, "--seed sets a new training");
+    const resumed = await train([
+      "--games",
+      String(more),
+      "--alpha",
+      "0.05",
+      "--out",
+      `${dir}/c.w`,
+    ]);
+    assertEquals(resumed.code, 0, resumed.stderr);
+    assertStringIncludes(resumed.stdout, "learning rate 0.1 -> 0.05 from game");
+    assertStringIncludes(resumed.stdout, `${saved.games.toLocaleString("en-US")} games trained`);
+    assertEquals(loadWeights(`${dir}/c.w`).meta.games, more);
+    assertEquals(loadWeights(`${dir}/c.w`).meta.seed, 9);
+    assertEquals(loadWeights(`${dir}/c.w`).meta.alpha, 0.05);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("train: usage errors name the option; a foreign file is refused and kept", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cases: [string[], string][] = [
+      [["--net", "3x3"], "--net must be one of 4x6, 5x4, got '3x3'"],
+      [["--games", "0"], "--games must be an integer from 1 to"],
+      [["--alpha", "x"], "--alpha must be a number from"],
+      [["--workers", "0"], "--workers must be an integer from 1 to 256"],
+      [["--colour", "red"], "unknown option --colour"],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runTask("train", ["2048", ...args, "--out", `${dir}/u.w`]);
+      assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+      assertStringIncludes(r.stderr, message);
+    }
+    const kalah = await runTask("train", ["kalah"]);
+    assertEquals(kalah.code, 2);
+    assertStringIncludes(kalah.stderr, "only 2048 has a network to train, not 'kalah'");
+    const foreign = `${dir}/notes.txt`;
+    await Deno.writeTextFile(foreign, "my notes, not a network\n");
+    const r = await train(["--games", "10", "--out", foreign]);
+    assertEquals(r.code, 2);
+    assertStringIncludes(r.stderr, `${foreign}: not a 2048 n-tuple network`);
+    assertStringIncludes(r.stderr, "not overwritten");
+    assertEquals(await Deno.readTextFile(foreign), "my notes, not a network\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("match --eval ntuple: a missing network is an error naming the file and what to run", async () => {
+  const r = await runTask("match", [
+    "2048",
+    "--eval",
+    "ntuple",
+    "--weights",
+    "/nonexistent/net.weights",
+    "--p1",
+    "expectimax:1",
+    "--games",
+    "1",
+  ]);
+  assertEquals(r.code, 2, r.stderr);
+  assertStringIncludes(r.stderr, "/nonexistent/net.weights: no such file");
+  assertStringIncludes(r.stderr, "deno task train 2048 --out /nonexistent/net.weights");
+});
+
+Deno.test("match --eval ntuple --weights FILE: a relative file is read from where the user is", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const made = await runTask(
+      "train",
+      ["2048", "--net", "5x4", "--games", "50", "--workers", "1", "--seed", "1", "--out", "n.w"],
+      { cwd: dir, config: true },
+    );
+    assertEquals(made.code, 0, made.stderr);
+    const r = await runTask(
+      "match",
+      [
+        "2048",
+        "--eval",
+        "ntuple",
+        "--weights",
+        "n.w",
+        "--p1",
+        "expectimax:1",
+        "--games",
+        "1",
+        "--json",
+      ],
+      { cwd: dir, config: true },
+    );
+    assertEquals(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assertEquals(out.finished, 1);
+    assertEquals(out.options.weights, "n.w");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
