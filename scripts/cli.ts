@@ -410,8 +410,10 @@ export const gameHelp = (plugin: GamePlugin<unknown, unknown>): string => {
   lines.push(opts.length === 0 ? "  no options" : "Options:");
   for (const o of opts) {
     lines.push(
-      `  --${o.name.padEnd(12)} ${o.description}${o.description ? "; " : ""}${o.expected} ` +
-        `(default ${Array.isArray(o.default) ? o.default.join(",") : String(o.default)})`,
+      `  --${o.name.padEnd(12)} ${o.description}${o.description ? "; " : ""}${o.expected}` +
+        (o.default === undefined
+          ? ""
+          : ` (default ${Array.isArray(o.default) ? o.default.join(",") : String(o.default)})`),
     );
   }
   const extra = Object.values(plugin.strategies ?? {});

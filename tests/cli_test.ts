@@ -106,6 +106,10 @@ Deno.test("--help prints usage, the games and the spec grammar (exit 0)", async 
   const g = await runScript("scripts/play.ts", ["nim", "--help"]);
   assertStringIncludes(g.stdout, "--heaps");
   assertStringIncludes(g.stdout, "(default 3,4,5)");
+  // An option without a schema default (2048's --weights) names none.
+  const w = await runScript("scripts/play.ts", ["2048", "--help"]);
+  assertStringIncludes(w.stdout, "--weights");
+  assert(!w.stdout.includes("(default undefined)"), w.stdout);
 });
 
 Deno.test("analyze --json: best move, value, principal variation, nodes", async () => {
