@@ -929,7 +929,7 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
         // A stop request is honoured between root moves too (a fast root move may settle
         // between two polls).
         if (a > 0 && shouldStop !== undefined && shouldStop()) throw new SolveStopped();
-        if (skip.has(toIndex(m))) {
+        const settled = (settledWins: boolean) =>
           call.onRootMove?.({
             done: a + 1,
             total: n,
@@ -937,8 +937,10 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
             move: best,
             nodes,
             settled: toIndex(m),
-            settledWins: false,
+            settledWins,
           });
+        if (skip.has(toIndex(m))) {
+          settled(false);
           continue;
         }
         mine[i] ^= 3 << j;
@@ -960,15 +962,7 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
           bestWork = nodes - before;
           best = toIndex(m);
         }
-        call.onRootMove?.({
-          done: a + 1,
-          total: n,
-          moverWins: wins,
-          move: best,
-          nodes,
-          settled: toIndex(m),
-          settledWins: !r,
-        });
+        settled(!r);
         if (wins && !allWinning) break;
       }
     } finally {
