@@ -9,7 +9,9 @@
  *   the squares up to `--squares` (default 7; 8 takes minutes), H moving first.
  *
  * Modes that replace the default run:
- * - `--solve WxH [--first V]`: one solve from the empty board (nodes, time, the move);
+ * - `--solve WxH [--first V] [--off NAME,...]`: one solve from the empty board (nodes, time,
+ *   the move), with the named solver switches (`SolverOptions`) turned off: the README's
+ *   measurements of each technique;
  * - `--table [--max-cells N]`: every published outcome class (`solver_outcomes.ts`) whose
  *   board has at most N cells (default 64: up to 8x8), both first players, against the
  *   solver;
@@ -25,7 +27,7 @@ import { gameTree, size } from "../core/tree.ts";
 import { countAlphaBetaTree, countGameTree } from "../plugins/domineering/count.ts";
 import { type Board, board, gametree, legalMoves, moveLegal } from "../plugins/domineering/lab.ts";
 import { domineeringGame, type DomState, geometry } from "../plugins/domineering/board.ts";
-import { createSolver, SolveStopped } from "../plugins/domineering/solver.ts";
+import { createSolver, type SolverOptions, SolveStopped } from "../plugins/domineering/solver.ts";
 import { outcomeOf, PUBLISHED } from "../plugins/domineering/solver_outcomes.ts";
 import type { SuiteFlags } from "./suites.ts";
 
@@ -46,9 +48,10 @@ export const flags: SuiteFlags = {
     "budget",
     "state",
     "tt-bits",
+    "off",
   ],
-  usage:
-    "[--quick] [--rects N] [--squares N] | --solve WxH [--first V] | --table [--max-cells N] | " +
+  usage: "[--quick] [--rects N] [--squares N] | --solve WxH [--first V] [--off NAME,...] | " +
+    "--table [--max-cells N] | " +
     "--attempt WxH --budget 2h --state FILE [--tt-bits N]",
 };
 
@@ -86,18 +89,53 @@ const full = (w: number, h: number) => Array.from({ length: h }, () => (1 << w) 
 
 const ttBits = (args: readonly string[]): number => Number(value(args, "tt-bits") ?? 23);
 
+/** The solver's switches that `--off` may name. */
+const SWITCHES = [
+  "symmetry",
+  "vulnerableBounds",
+  "skipSafeMoves",
+  "oneWallAreas",
+  "vulnerableProtected",
+  "safeShift",
+  "areaTempo",
+  "protectedLast",
+  "safeOptions",
+  "spareTempo",
+  "ordering",
+  "positional",
+] as const;
+
+/** `--off a,b`: those switches turned off. */
+const switchesOff = (args: readonly string[]): SolverOptions => {
+  const text = value(args, "off");
+  if (text === undefined) return {};
+  const out: Record<string, boolean> = {};
+  for (const name of text.split(",").filter((n) => n !== "")) {
+    if (!(SWITCHES as readonly string[]).includes(name)) {
+      throw new RangeError(
+        `--off: no solver switch '${name}'; the switches: ${SWITCHES.join(", ")}`,
+      );
+    }
+    out[name] = false;
+  }
+  return out;
+};
+
 /** `--solve WxH`: one solve, nodes and time. */
 const solveOne = (args: readonly string[]): void => {
   const { w, h } = dims(value(args, "solve")!);
   const mover = value(args, "first") === "V" ? "V" : "H";
-  const r = createSolver({ ttBits: ttBits(args) }).solve({
+  const off = switchesOff(args);
+  const r = createSolver({ ttBits: ttBits(args), ...off }).solve({
     width: w,
     height: h,
     rows: full(w, h),
     mover,
   });
   console.log(
-    `${w}x${h}, ${mover} first: ${r.moverWins ? "the first player" : "the second player"} wins; ` +
+    `${w}x${h}, ${mover} first${
+      Object.keys(off).length > 0 ? ` (off: ${Object.keys(off).join(", ")})` : ""
+    }: ${r.moverWins ? "the first player" : "the second player"} wins; ` +
       `move ${r.move}; ${fmt(r.nodes)} nodes, ${(r.timeMs / 1000).toFixed(2)} s ` +
       `(${fmt(Math.round(r.nodes / Math.max(r.timeMs, 0.001) * 1000))} nodes/s)`,
   );

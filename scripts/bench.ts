@@ -37,5 +37,12 @@ if (import.meta.main) {
     for (const p of problems) console.error(`error: ${p}`);
     Deno.exit(2);
   }
-  await suite.run(rest);
+  try {
+    await suite.run(rest);
+  } catch (e) {
+    // A bad flag value (a suite's RangeError) is the user's mistake: one line, no trace.
+    if (!(e instanceof RangeError)) throw e;
+    console.error(`error: ${e.message}`);
+    Deno.exit(2);
+  }
 }

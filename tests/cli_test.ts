@@ -84,6 +84,8 @@ Deno.test("bad flags: one clear message, exit code 2, no stack trace", async () 
     ["scripts/bench.ts", ["chess"], "unknown suite 'chess'"],
     ["scripts/bench.ts", ["kalah", "--no-throughputs"], "unknown flag --no-throughputs; flags:"],
     ["scripts/bench.ts", ["2048", "--depth"], "--depth needs a value"],
+    ["scripts/bench.ts", ["domineering", "--solve", "3x3", "--off", "spare"], "no solver switch"],
+    ["scripts/bench.ts", ["domineering", "--solve", "3by3"], "expected WxH, got '3by3'"],
   ];
   for (const [script, args, expected] of cases) {
     const r = await runScript(script, args);

@@ -27,6 +27,7 @@ const variants: Record<string, SolverOptions> = {
   "no positional values": { positional: false },
   "no vulnerable-protected cells": { vulnerableProtected: false },
   "no safe-move options": { safeOptions: false },
+  "no spare tempo": { spareTempo: false },
   "protected dominoes not last": { protectedLast: false },
   "areas in the weight sum": { areaTempo: false },
   "safe pairs from the low end": { safeShift: false },
@@ -212,6 +213,31 @@ const sparseShapes = fc
     return { w, h, rows, horizontal };
   });
 
+/** One option gadget (see `gadgetShapes`) placed on a copy of `rows`. */
+const withGadget = (
+  rows: readonly number[],
+  w: number,
+  h: number,
+  g: { r: number; x: number; right: boolean; ends: number },
+): number[] => {
+  const out = rows.slice();
+  const r = g.r % h, x = 1 + (g.x % (w - 3));
+  const pair = 3 << (g.right ? x - 1 : x), c = g.right ? 1 << (x + 1) : 1 << (x - 1);
+  out[r] = (out[r] | pair | c) & ~(g.right ? c << 1 : c >>> 1);
+  if (r > 0) out[r - 1] &= ~pair;
+  if (r + 1 < h) out[r + 1] &= ~pair;
+  // Dead ends across from the option: a free cell, then a blocked one.
+  if (g.ends & 1 && r > 0) {
+    out[r - 1] |= c;
+    if (r > 1) out[r - 2] &= ~c;
+  }
+  if (g.ends & 2 && r + 1 < h) {
+    out[r + 1] |= c;
+    if (r + 2 < h) out[r + 2] &= ~c;
+  }
+  return out.map((v) => v & ((1 << w) - 1));
+};
+
 /**
  * Shapes built around safe moves with an option: sparse random cells, then up to three
  * gadgets, each a free pair in a row with both cells across blocked (a safe move for H)
@@ -246,23 +272,40 @@ const gadgetShapes = fc
       }
       rows.push(r);
     }
-    for (const g of gadgets) {
-      const r = g.r % h, x = 1 + (g.x % (w - 3));
-      const pair = 3 << (g.right ? x - 1 : x), c = g.right ? 1 << (x + 1) : 1 << (x - 1);
-      rows[r] = (rows[r] | pair | c) & ~(g.right ? c << 1 : c >>> 1);
-      if (r > 0) rows[r - 1] &= ~pair;
-      if (r + 1 < h) rows[r + 1] &= ~pair;
-      // Dead ends across from the option: a free cell, then a blocked one.
-      if (g.ends & 1 && r > 0) {
-        rows[r - 1] |= c;
-        if (r > 1) rows[r - 2] &= ~c;
+    let out = rows;
+    for (const g of gadgets) out = withGadget(out, w, h, g);
+    return { w, h, rows: out, horizontal };
+  });
+
+/**
+ * Shapes around one lone option: a gadget as in `gadgetShapes` amid denser random cells
+ * (up to 17 free), so that vulnerable dominoes and areas of both parities surround it
+ * (the spare-tempo rule).
+ */
+const loneOptionShapes = fc
+  .record({
+    w: fc.integer({ min: 4, max: 7 }),
+    h: fc.integer({ min: 3, max: 7 }),
+    density: fc.double({ min: 0.3, max: 0.75, noNaN: true }),
+    cap: fc.integer({ min: 8, max: 17 }),
+    bits: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 49, maxLength: 49 }),
+    gadget: fc.record({ r: fc.nat(), x: fc.nat(), right: fc.boolean(), ends: fc.nat(3) }),
+    horizontal: fc.boolean(),
+  })
+  .map(({ w, h, density, cap, bits, gadget, horizontal }) => {
+    const rows: number[] = [];
+    let free = 0;
+    for (let y = 0; y < h; y++) {
+      let r = 0;
+      for (let x = 0; x < w; x++) {
+        if (bits[y * 7 + x] < density && free < cap) {
+          r |= 1 << x;
+          free++;
+        }
       }
-      if (g.ends & 2 && r + 1 < h) {
-        rows[r + 1] |= c;
-        if (r + 2 < h) rows[r + 2] &= ~c;
-      }
+      rows.push(r);
     }
-    return { w, h, rows: rows.map((v) => v & ((1 << w) - 1)), horizontal };
+    return { w, h, rows: withGadget(rows, w, h, gadget), horizontal };
   });
 
 /** A position from a picture: one string per row, `.` free, `#` blocked. */
@@ -303,6 +346,7 @@ for (
     "two-wall areas only": { oneWallAreas: false },
     "no vulnerable-protected cells": { vulnerableProtected: false },
     "no safe-move options": { safeOptions: false },
+    "no spare tempo": { spareTempo: false },
     "protected dominoes not last": { protectedLast: false },
     "areas in the weight sum": { areaTempo: false },
     "safe pairs from the low end": { safeShift: false },
@@ -333,27 +377,30 @@ for (
   Deno.test(`property: the cell bound (${name}) holds at its edge against exhaustive search`, () => {
     const solver = createSolver({ ttBits: 10, ...options });
     fc.assert(
-      fc.property(fc.oneof(shapes, sparseShapes, gadgetShapes), ({ w, h, rows, horizontal }) => {
-        const b = solver.bounds({ width: w, height: h, rows, mover: horizontal ? "H" : "V" });
-        let cells = 0;
-        for (const r of rows) for (let v = r; v !== 0; v &= v - 1) cells++;
-        // The claim behind the cell test, with the most spare moves it still allows the
-        // other side: X wins though its opponent may pass `m` times.
-        const mFirst = Math.ceil((4 * b.moverSure + b.moverUnused - cells) / 2) - 1;
-        if (mFirst >= 0) {
-          assert(
-            beats(rows, w, horizontal, true, mFirst, new Map()),
-            `mover: ${b.moverSure} moves, ${b.moverUnused} empty, ${cells} cells, ${mFirst} passes`,
-          );
-        }
-        const mSecond = Math.ceil((4 * b.opponentSure + 2 + b.opponentUnused - cells) / 2) - 1;
-        if (mSecond >= 0) {
-          assert(
-            beats(rows, w, !horizontal, false, mSecond, new Map()),
-            `opponent: ${b.opponentSure} moves, ${b.opponentUnused} empty, ${cells} cells`,
-          );
-        }
-      }),
+      fc.property(
+        fc.oneof(shapes, sparseShapes, gadgetShapes, loneOptionShapes),
+        ({ w, h, rows, horizontal }) => {
+          const b = solver.bounds({ width: w, height: h, rows, mover: horizontal ? "H" : "V" });
+          let cells = 0;
+          for (const r of rows) for (let v = r; v !== 0; v &= v - 1) cells++;
+          // The claim behind the cell test, with the most spare moves it still allows the
+          // other side: X wins though its opponent may pass `m` times.
+          const mFirst = Math.ceil((4 * b.moverSure + b.moverUnused - cells) / 2) - 1;
+          if (mFirst >= 0) {
+            assert(
+              beats(rows, w, horizontal, true, mFirst, new Map()),
+              `mover: ${b.moverSure} moves, ${b.moverUnused} empty, ${cells} cells, ${mFirst} passes`,
+            );
+          }
+          const mSecond = Math.ceil((4 * b.opponentSure + 2 + b.opponentUnused - cells) / 2) - 1;
+          if (mSecond >= 0) {
+            assert(
+              beats(rows, w, !horizontal, false, mSecond, new Map()),
+              `opponent: ${b.opponentSure} moves, ${b.opponentUnused} empty, ${cells} cells`,
+            );
+          }
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -74,6 +74,9 @@
  *   is played as X's first free move when that costs fewer cells than it keeps empty (the
  *   structures then count one O move earlier; moving second, the least of O covering `c`
  *   first and of O moving twice before X's structures).
+ *   With a spare tempo (`spareTempo`, Bullock's parity rule: see `spare`), one lone
+ *   option counts in full: X plays it once its structures are gone, and O taking it
+ *   away first costs O an attack, worth a move of X's (4 cells) against its 1 to 3.
  * The tests check every bound against exhaustive search: the sure moves against the moves
  * X can secure, and the cell test at its edge (X must win even when O may pass as often as
  * the test allows), on random, sparse and option-rich shapes.
@@ -126,21 +129,30 @@ const pairCells = (m: number): number => {
 };
 
 /**
- * The cells of the safe moves in a line: pairs within each run of protected cells `p`; in
- * a run of odd length the cell left out is the low end's when the cell below the run is
- * in `avail` and the cell above is not (the left-out cell then joins the free cells below
- * for the vulnerable dominoes instead of being wasted), else the high end's.
+ * The cells of the safe moves in a line: pairs within each run of protected cells `p`. In a
+ * run of odd length one end cell is left out for the vulnerable dominoes: the end whose
+ * neighbouring stretch of free unprotected cells (in `avail`) is odd, so that the two make
+ * whole dominoes; when both stretches are odd or both even, the low end's when only the
+ * cell below the run is free, else the high end's.
  */
 const safeCells = (p: number, avail: number): number => {
-  let out = 0;
-  while (p !== 0) {
-    const low = p & -p;
-    const run = p & ~(p + low);
-    p ^= run;
-    if ((popcount(run) & 1) === 0) out |= run;
-    else if ((avail & (low >>> 1)) !== 0 && (avail & ((run & ~(run >>> 1)) << 1)) === 0) {
-      out |= run ^ low;
-    } else out |= run & (run >>> 1);
+  const q = avail & ~p;
+  let out = 0, rest = p;
+  while (rest !== 0) {
+    const low = rest & -rest;
+    const run = rest & ~(rest + low);
+    rest ^= run;
+    if ((popcount(run) & 1) === 0) {
+      out |= run;
+      continue;
+    }
+    const high = run & ~(run >>> 1);
+    let below = 0;
+    for (let c = low >>> 1; c !== 0 && (q & c) !== 0; c >>>= 1) below++;
+    const x = q >>> (32 - Math.clz32(high)); // lines hold at most 30 cells
+    const above = popcount(x & ~(x + 1));
+    const lowEnd = (below & 1) !== (above & 1) ? (below & 1) === 1 : below > 0 && above === 0;
+    out |= lowEnd ? run ^ low : run & (run >>> 1);
   }
   return out;
 };
@@ -205,6 +217,11 @@ export interface SolverOptions {
    * move that the player may cover instead), in pairs (default true).
    */
   readonly safeOptions?: boolean;
+  /**
+   * With `safeOptions`: count a lone option's cells when the parity of the vulnerable
+   * dominoes leaves X a spare tempo (Bullock's rule; default true).
+   */
+  readonly spareTempo?: boolean;
   /** Order moves by their effect on both players' moves (default true). */
   readonly ordering?: boolean;
   /**
@@ -380,6 +397,7 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
   const usePos = options.positional !== false;
   const vulnProt = options.vulnerableProtected !== false;
   const safeOpts = options.safeOptions !== false;
+  const spareTempo = options.spareTempo !== false;
   const protLast = options.protectedLast !== false;
   const areaTempo = options.areaTempo !== false;
   const safeShift = options.safeShift !== false;
@@ -554,22 +572,55 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
     const psi = protLast && protInD > 0
       ? 24 * blocks + 12 * (d1 - p1) + 9 * p1 + 8 * (d2 - p2) + 6 * p2
       : 0;
+    unprot2 = d2 > 0 ? d2 - p2 : -1;
+    unprot1 = d1 - p1;
     const base = structureCells(dw, psi, blocks, protInD, toMove ? 0 : 1);
     gUnused = prot - 2 * safe + base - 4 * k;
     if (safeOpts && safe > 0) {
-      gUnused += optionCells(lines, n);
+      countOptions(lines, n);
+      const paired = pairOptions(opt2, opt1, opt0);
+      gUnused += paired;
+      let extra = 0;
       if (loneT >= 0) {
-        // The lone option (see `optionCells`): X spends a tempo on it.
+        // The lone option: X spends a tempo on it.
         const t = loneT;
         const trick = toMove ? structureCells(dw, psi, blocks, protInD, 1) + 1 + t : Math.min(
           structureCells(dw, psi, blocks, protInD, 0) + Math.max(t - 1, 0),
           structureCells(dw, psi, blocks, protInD, 2) + 1 + t,
         );
-        if (trick > base) gUnused += trick - base;
+        extra = trick - base;
       }
+      if (spareTempo && opt0 + opt1 + opt2 > 0 && spare(blocks, d1, d2, toMove)) {
+        // A spare tempo: one option of the best kind counts alone, the others in pairs.
+        const t = opt2 > 0 ? 2 : opt1 > 0 ? 1 : 0;
+        const alone = 1 + t +
+          pairOptions(opt2 - (t === 2 ? 1 : 0), opt1 - (t === 1 ? 1 : 0), opt0 - (t === 0 ? 1 : 0));
+        if (alone - paired > extra) extra = alone - paired;
+      }
+      if (extra > 0) gUnused += extra;
     }
   };
 
+  /**
+   * Does the parity of X's structures leave X a spare tempo (Bullock's rule)? Moving
+   * first, X takes an odd area, else a `d2` when their number is not a multiple of 3,
+   * else a `d1` when their number is odd (no spare tempo if none of these applies); with
+   * the opponent to move, an odd area counts as two `d2`, and the tempo is spare when
+   * exactly one of `d2 mod 3` and `d1 mod 2` is not zero: the opponent must then spend a
+   * move to finish off X's structures, or let X take one more, and X plays a lone option
+   * when its structures are gone. The tests check the rule (and find each variant of it
+   * wrong) against exhaustive search.
+   */
+  const spare = (b: number, d1: number, d2: number, toMove: boolean): boolean => {
+    if (toMove) {
+      if (b & 1) b--;
+      else if (d2 % 3) d2--;
+      else if (d1 & 1) d1--;
+      else return false;
+    }
+    if (b & 1) d2 += 2;
+    return (d2 % 3 !== 0) !== (d1 % 2 !== 0);
+  };
   /**
    * The structure moves X is sure of (areas first, then vulnerable dominoes of weight
    * `dw` in sixths: 3 for a `d1`, 2 for a `d2`) when the opponent moves `m` times first
@@ -603,8 +654,13 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
    * What X's structures (areas, vulnerable dominoes) are sure to be worth in cells when
    * the opponent moves `m` times first: 4 per move X makes, less the protected cells
    * those moves cover (at most one per vulnerable domino; the areas' moves cover none).
-   * With `psi` (the cell weights x6 of `protectedLast`), the larger of both counts.
+   * With `protectedLast`, X's first vulnerable dominoes hold no protected cell while
+   * unprotected ones of the kind X is playing are left: before X's `i`-th, X took `i - 1`
+   * and the opponent's moves (the `m` first, one reply to each area X may take and each
+   * domino) destroyed at most 2 each (1 each among the `d1`). With `psi` (the cell weights
+   * x6 of `protectedLast`), the larger of both counts.
    */
+  let unprot2 = -1, unprot1 = 0;
   const structureCells = (
     dw: number,
     psi: number,
@@ -614,7 +670,14 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
   ): number => {
     const kk = sureMoves(blocks, dw, m);
     const taken = Math.max(0, (blocks - m + 1) >> 1);
-    let c = 4 * kk - (vulnProt ? Math.min(Math.max(0, kk - 2 * taken), protInD) : protInD);
+    let free = 0;
+    if (protLast) {
+      const mt = m + blocks;
+      if (unprot2 >= 0) free = unprot2 > 2 * mt ? Math.floor((unprot2 - 1 - 2 * mt) / 3) + 1 : 0;
+      else free = unprot1 > mt ? ((unprot1 - 1 - mt) >> 1) + 1 : 0;
+    }
+    let c = 4 * kk -
+      (vulnProt ? Math.min(Math.max(0, kk - 2 * taken - free), protInD) : protInD);
     if (psi > 0) {
       let v: number;
       if (!areaTempo) v = Math.max(0, Math.ceil((psi - m * (blocks > 0 ? 24 : 16)) / 6));
@@ -634,8 +697,8 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
   };
 
   /**
-   * Cells left empty thanks to safe moves with an option (after `guaranteed`'s packing):
-   * a safe move `ab` with a free cell `c` beside it in the line, `c` and the cells across
+   * Safe moves with an option (after `guaranteed`'s packing), counted by the dead ends
+   * across from the option into `opt0`, `opt1`, `opt2`: a safe move `ab` with a free cell `c` beside it in the line, `c` and the cells across
    * from it outside every packed structure. X plays such a safe move as `ca` (leaving the
    * protected `b` empty) unless O covered `c`; in a pair of them, when O covers one option
    * X answers at once with the other (O's move touched none of X's structures, X's answer
@@ -643,8 +706,8 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
    * neighbour across is blocked) is lost to O once `c` is covered, unless O's move covering
    * `c` took it. A pair with `t1 >= t2` dead ends leaves at least `1 + t2 + max(t1 - 1, 0)`.
    */
-  let loneT = -1;
-  const optionCells = (lines: Int32Array, n: number): number => {
+  let opt0 = 0, opt1 = 0, opt2 = 0;
+  const countOptions = (lines: Int32Array, n: number): void => {
     let n0 = 0, n1 = 0, n2 = 0;
     oCells.fill(0, 0, n + 2);
     for (let i = 1; i <= n; i++) {
@@ -669,8 +732,18 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
         else n0++;
       }
     }
-    // Pair the options best with best: (2, 2) leaves 4, (1, 1) 2, (0, 0) 1; a lone one with
-    // the next kind: (2, 1) 3, (2, 0) 2, (1, 0) 1.
+    opt0 = n0;
+    opt1 = n1;
+    opt2 = n2;
+  };
+
+  /**
+   * The cells kept empty by options in pairs, best with best: (2, 2) leaves 4, (1, 1) 2,
+   * (0, 0) 1; a lone one with the next kind: (2, 1) 3, (2, 0) 2, (1, 0) 1. Sets `loneT` to
+   * the dead ends of the option left alone (-1: none).
+   */
+  let loneT = -1;
+  const pairOptions = (n2: number, n1: number, n0: number): number => {
     loneT = -1;
     let gain = (n2 >>> 1) * 4;
     if (n2 & 1) {
