@@ -16,8 +16,9 @@
  *   board has at most N cells (default 64: up to 8x8), both first players, against the
  *   solver;
  * - `--attempt WxH --budget 2h --state FILE`: a long solve that checkpoints each settled
- *   root move to FILE (JSON) and stops at the budget; run it again to resume (the root
- *   moves already refuted are skipped) until it prints the verdict.
+ *   root move, and each refuted reply to the root move being searched, to FILE (JSON) and
+ *   stops at the budget; run it again to resume (the root moves and replies already
+ *   refuted are skipped) until it prints the verdict.
  *
  * Times are single runs on a shared machine: noisy.
  *
@@ -191,6 +192,8 @@ interface AttemptState {
   winning?: number;
   /** Root moves in all (known after the first settled one). */
   total?: number;
+  /** The root move being searched: its replies refuted so far, of how many. */
+  current?: { root: number; refuted: number[]; total: number };
   nodes: number;
   ms: number;
   runs: number;
@@ -224,18 +227,41 @@ const attempt = async (args: readonly string[]): Promise<void> => {
   const solver = createSolver({ ttBits: ttBits(args) });
   console.log(
     `${board}, ${mover} first: run ${state.runs}, budget ${(budget / 60000).toFixed(1)} min, ` +
-      `${state.losing.length} root moves already refuted (state: ${file})`,
+      `${state.losing.length} root moves already refuted` +
+      (state.current === undefined
+        ? ""
+        : `, ${state.current.refuted.length} replies to root move ${state.current.root}`) +
+      ` (state: ${file})`,
   );
   try {
     const r = solver.solve({ width: w, height: h, rows: full(w, h), mover }, {
       skipLosing: state.losing,
-      shouldStop: () => performance.now() > deadline,
+      ...(state.current === undefined ? {} : {
+        skipReplies: { root: state.current.root, replies: state.current.refuted },
+      }),
+      shouldStop: () => performance.now() >= deadline,
+      onReply: (p) => {
+        if (!p.refuted) return;
+        if (state.current?.root !== p.root) {
+          state.current = { root: p.root, refuted: [], total: p.total };
+        }
+        if (state.current.refuted.includes(p.reply)) return;
+        state.current.refuted.push(p.reply);
+        state.nodes = base.nodes + p.nodes;
+        state.ms = base.ms + performance.now() - t0;
+        save();
+        console.log(
+          `    root ${p.root}: ${state.current.refuted.length}/${p.total} replies refuted; ` +
+            `${fmt(state.nodes)} nodes, ${(state.ms / 60000).toFixed(1)} min in all`,
+        );
+      },
       onRootMove: (p) => {
         state.total = p.total;
         state.nodes = base.nodes + p.nodes;
         state.ms = base.ms + performance.now() - t0;
         if (p.settledWins) state.winning = p.settled;
         else if (!state.losing.includes(p.settled)) state.losing.push(p.settled);
+        delete state.current;
         save();
         console.log(
           `  root ${p.done}/${p.total}: ${p.settled} ${p.settledWins ? "WINS" : "loses"}; ` +
@@ -253,7 +279,10 @@ const attempt = async (args: readonly string[]): Promise<void> => {
     state.nodes = base.nodes + solver.totalNodes();
     save();
     console.log(
-      `${board}: budget spent; ${state.losing.length}/${state.total ?? "?"} root moves refuted, ` +
+      `${board}: budget spent; ${state.losing.length}/${state.total ?? "?"} root moves refuted` +
+        (state.current === undefined ? "" : `; root move ${state.current.root}: ` +
+          `${state.current.refuted.length}/${state.current.total} replies refuted`) +
+        ", " +
         `${fmt(state.nodes)} nodes (the unfinished root move's work included), ` +
         `${(state.ms / 60000).toFixed(1)} min in all; run again to resume`,
     );

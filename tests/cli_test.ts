@@ -212,3 +212,58 @@ Deno.test("match on a solo game (2048): one player, no sides, the game's statist
   assertEquals(two.code, 2);
   assertStringIncludes(two.stderr, "give only --p1");
 });
+
+Deno.test("bench --attempt: stops at its budget, keeps the refuted replies, resumes to the verdict", async () => {
+  const dir = await Deno.makeTempDir();
+  const state = `${dir}/7x7.json`;
+  try {
+    // A budget of 0s stops at the solver's first check (after 4,096 nodes): a count, not a time.
+    const first = await runScript("scripts/bench.ts", [
+      "domineering",
+      "--attempt",
+      "7x7",
+      "--budget",
+      "0s",
+      "--state",
+      state,
+    ]);
+    assertEquals(first.code, 0, first.stderr);
+    assertStringIncludes(first.stdout, "budget spent");
+    const saved = JSON.parse(await Deno.readTextFile(state));
+    assertEquals(saved.nodes, 4096);
+    assert(saved.current.refuted.length > 0 && saved.current.refuted.length < saved.current.total);
+    const second = await runScript("scripts/bench.ts", [
+      "domineering",
+      "--attempt",
+      "7x7",
+      "--budget",
+      "1h",
+      "--state",
+      state,
+    ]);
+    assertEquals(second.code, 0, second.stderr);
+    assertStringIncludes(
+      second.stdout,
+      `${saved.current.refuted.length} replies to root move ${saved.current.root}`,
+    );
+    // The same verdict and move as one uninterrupted solve.
+    const direct = await runScript("scripts/bench.ts", ["domineering", "--solve", "7x7"]);
+    const move = /move (\d+);/.exec(direct.stdout)?.[1];
+    assertStringIncludes(direct.stdout, "the first player wins");
+    assertStringIncludes(second.stdout, `7x7: the first player (H) wins with ${move};`);
+    // The refuted replies were skipped: less work in all than stopping and starting over.
+    const nodes = (text: string, re: RegExp) => Number(re.exec(text)?.[1].replaceAll(",", ""));
+    const total = nodes(second.stdout, /wins with \d+; ([\d,]+) nodes/);
+    assert(total < 4096 + nodes(direct.stdout, /; ([\d,]+) nodes/), `${total} nodes in all`);
+    const third = await runScript("scripts/bench.ts", [
+      "domineering",
+      "--attempt",
+      "7x7",
+      "--state",
+      state,
+    ]);
+    assertStringIncludes(third.stdout, "already settled");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

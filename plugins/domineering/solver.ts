@@ -245,6 +245,32 @@ export interface SolveCallOptions {
    * `--attempt`).
    */
   readonly skipLosing?: readonly number[];
+  /**
+   * Called after each reply to a root move is settled (finer progress for long solves:
+   * the replies of the root move being searched are then searched one by one).
+   */
+  readonly onReply?: (p: ReplyProgress) => void;
+  /**
+   * Replies already refuted under one root move, from an earlier interrupted solve: not
+   * searched again when that root move is searched (see `ReplyProgress.reply`).
+   */
+  readonly skipReplies?: { readonly root: number; readonly replies: readonly number[] };
+}
+
+/** A reply to a root move settled (see `SolveCallOptions.onReply`). */
+export interface ReplyProgress {
+  /** The root move (as `Solution.move`). */
+  readonly root: number;
+  /** The reply's code (stable for one board and solver; for `skipReplies`). */
+  readonly reply: number;
+  /** Replies settled so far under `root`. */
+  readonly done: number;
+  /** Replies to `root` in all. */
+  readonly total: number;
+  /** True when the reply is refuted (the root move still may win). */
+  readonly refuted: boolean;
+  /** Positions visited so far by this solve. */
+  readonly nodes: number;
 }
 
 /** A solve's progress after a root move is settled. */
@@ -973,6 +999,44 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
     };
   };
 
+  /**
+   * `win` for the opponent after a root move, its replies searched one by one and each
+   * reported (`onReply`), those in `skipReplies` taken as refuted.
+   */
+  const replies = (
+    mine: Int32Array,
+    theirs: Int32Array,
+    nm: number,
+    nt: number,
+    base: number,
+    root: number,
+    call: SolveCallOptions,
+  ): boolean => {
+    nodes++;
+    const skip = new Set(call.skipReplies?.root === root ? call.skipReplies.replies : []);
+    const k = generate(theirs, mine, nt, base, false);
+    for (let b = 0; b < k; b++) {
+      const rm = mv[base + b], i = rm >>> 5, j = rm & 31;
+      let refuted = true;
+      if (!skip.has(rm)) {
+        const bi = 1 << (i - 1);
+        theirs[i] ^= 3 << j;
+        mine[j + 1] ^= bi;
+        mine[j + 2] ^= bi;
+        try {
+          refuted = win(mine, theirs, nm, nt, base + k);
+        } finally {
+          theirs[i] ^= 3 << j;
+          mine[j + 1] ^= bi;
+          mine[j + 2] ^= bi;
+        }
+      }
+      call.onReply!({ root, reply: rm, done: b + 1, total: k, refuted, nodes });
+      if (!refuted) return true;
+    }
+    return false;
+  };
+
   const solve = (input: SolveInput, call: SolveCallOptions = {}): Solution => {
     const t0 = performance.now();
     const allWinning = call.allWinning === true;
@@ -1021,7 +1085,9 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
         theirs[j + 2] ^= bi;
         let r: boolean;
         try {
-          r = win(theirs, mine, nt, nm, n);
+          r = call.onReply === undefined
+            ? win(theirs, mine, nt, nm, n)
+            : replies(mine, theirs, nm, nt, n, toIndex(m), call);
         } finally {
           mine[i] ^= 3 << j;
           theirs[j + 1] ^= bi;
