@@ -218,29 +218,23 @@ Deno.test("bench --attempt: stops at its budget, keeps the refuted replies, resu
   const state = `${dir}/7x7.json`;
   try {
     // A budget of 0s stops at the solver's first check (after 4,096 nodes): a count, not a time.
-    const first = await runScript("scripts/bench.ts", [
-      "domineering",
-      "--attempt",
-      "7x7",
-      "--budget",
-      "0s",
-      "--state",
-      state,
-    ]);
+    const attempt = (budget: string) =>
+      runScript("scripts/bench.ts", [
+        "domineering",
+        "--attempt",
+        "7x7",
+        "--budget",
+        budget,
+        "--state",
+        state,
+      ]);
+    const first = await attempt("0s");
     assertEquals(first.code, 0, first.stderr);
     assertStringIncludes(first.stdout, "budget spent");
     const saved = JSON.parse(await Deno.readTextFile(state));
     assertEquals(saved.nodes, 4096);
     assert(saved.current.refuted.length > 0 && saved.current.refuted.length < saved.current.total);
-    const second = await runScript("scripts/bench.ts", [
-      "domineering",
-      "--attempt",
-      "7x7",
-      "--budget",
-      "1h",
-      "--state",
-      state,
-    ]);
+    const second = await attempt("1h");
     assertEquals(second.code, 0, second.stderr);
     assertStringIncludes(
       second.stdout,
@@ -255,14 +249,7 @@ Deno.test("bench --attempt: stops at its budget, keeps the refuted replies, resu
     const nodes = (text: string, re: RegExp) => Number(re.exec(text)?.[1].replaceAll(",", ""));
     const total = nodes(second.stdout, /wins with \d+; ([\d,]+) nodes/);
     assert(total < 4096 + nodes(direct.stdout, /; ([\d,]+) nodes/), `${total} nodes in all`);
-    const third = await runScript("scripts/bench.ts", [
-      "domineering",
-      "--attempt",
-      "7x7",
-      "--state",
-      state,
-    ]);
-    assertStringIncludes(third.stdout, "already settled");
+    assertStringIncludes((await attempt("1h")).stdout, "already settled");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
