@@ -172,6 +172,22 @@ Deno.test("in process, a loaded plugin's exception fails the search the same way
   );
 });
 
+Deno.test("a game that is slow to build: the time limit counts from the built game", async () => {
+  await Effect.runPromise(
+    Effect.gen(function* () {
+      const { game } = yield* loadGame(fixture("slow_load.ts"));
+      // The worker needs 1.5 s to build the game, far past this budget and grace.
+      const r = yield* search({
+        strategy: allStrategies.alphabeta,
+        game,
+        state: game.initial(),
+        options: { timeMs: 50, graceMs: 100 },
+      });
+      assert(r.move !== undefined);
+    }).pipe(Effect.provide(live())),
+  );
+});
+
 Deno.test("a plugin that never returns: abandoned after its budget and grace, named, replaced", async () => {
   await Effect.runPromise(
     Effect.gen(function* () {

@@ -80,6 +80,8 @@ interface Job {
   cancelled: boolean;
   /** Called when the worker that had the job is free again, or gone. */
   released?: () => void;
+  /** Called when the worker has built the game and starts the job's tasks. */
+  started?: () => void;
   /** A time limit: the job fails with `limit.message(...)` if it runs longer. */
   readonly limit?: {
     readonly budgetMs: number;
@@ -96,7 +98,16 @@ interface Slot {
   /** What the worker's guarded game is running (shared with the worker). */
   readonly guard: Int32Array;
   timers: ReturnType<typeof setTimeout>[];
+  /** True once the worker said it built the game for its current job. */
+  started: boolean;
 }
+
+/**
+ * How long a worker may take to load a plugin and build its game (a network's weights
+ * file, say) before a job's time limit counts: past it, the job fails as one that did
+ * not stop.
+ */
+const LOAD_ALLOWANCE_MS = 60_000;
 
 /** The plain pool behind the service. */
 class Pool {
@@ -122,13 +133,31 @@ class Pool {
 
   private spawn(): Slot {
     const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
-    const slot: Slot = { worker, job: undefined, id: 0, guard: sharedSlot(), timers: [] };
+    const slot: Slot = {
+      worker,
+      job: undefined,
+      id: 0,
+      guard: sharedSlot(),
+      timers: [],
+      started: false,
+    };
     worker.onmessage = (e: MessageEvent<ReplyMessage>) => {
       const job = slot.job;
       if (job === undefined || e.data.id !== slot.id) return;
       const r = e.data;
       if (r.type === "progress") {
         if (!job.cancelled) job.progress?.(r.progress);
+        return;
+      }
+      if (r.type === "started") {
+        // The game is built (a plugin may load a large file first): the budget starts now.
+        slot.started = true;
+        job.started?.();
+        if (job.limit !== undefined) {
+          for (const t of slot.timers) clearTimeout(t);
+          slot.timers = [];
+          this.watch(slot, job, job.limit);
+        }
         return;
       }
       this.free(slot);
@@ -185,14 +214,25 @@ class Pool {
     const slot = this.slots.find((s) => s.job === job);
     if (slot === undefined) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        if (slot.job === job) {
-          this.replaced++;
-          this.kill(slot);
-          this.pump();
-        }
-        resolve();
-      }, graceMs);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const arm = (ms: number) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          if (slot.job === job) {
+            this.replaced++;
+            this.kill(slot);
+            this.pump();
+          }
+          resolve();
+        }, ms);
+      };
+      // A worker still building the game cannot see the stop flag yet: the grace period
+      // starts once it has built it.
+      if (slot.started) arm(graceMs);
+      else {
+        arm(graceMs + LOAD_ALLOWANCE_MS);
+        job.started = () => arm(graceMs);
+      }
       job.released = () => {
         clearTimeout(timer);
         resolve();
@@ -213,7 +253,11 @@ class Pool {
       this.queue.shift();
       slot.job = job;
       slot.id = this.nextId++;
-      if (job.limit !== undefined) this.watch(slot, job, job.limit);
+      slot.started = false;
+      // Until the worker has built the game, the limit allows for the loading too.
+      if (job.limit !== undefined) {
+        this.watch(slot, job, { ...job.limit, budgetMs: job.limit.budgetMs + LOAD_ALLOWANCE_MS });
+      }
       slot.worker.postMessage(
         { ...job.message, id: slot.id, slot: slot.guard } satisfies TaskMessage,
       );

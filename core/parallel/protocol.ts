@@ -145,7 +145,8 @@ export type Progress =
 /**
  * A worker's reply. `done` carries one result per task (a `search` task's is a whole
  * `SearchResult`); `stopped` says the worker saw the stop flag (the handshake of an
- * interruption); `progress` may come any number of times before the end.
+ * interruption); `started` comes once the worker has built the game, before the search
+ * runs; `progress` may come any number of times before the end.
  */
 export type ReplyMessage =
   | { readonly id: number; readonly type: "done"; readonly results: readonly TaskResult[] }
@@ -157,4 +158,6 @@ export type ReplyMessage =
     /** The exception's stack (a plugin's, for `--debug`). */
     readonly trace?: string;
   }
-  | { readonly id: number; readonly type: "progress"; readonly progress: Progress };
+  | { readonly id: number; readonly type: "progress"; readonly progress: Progress }
+  /** The worker has its game (the plugin loaded, the game built): the time limit starts. */
+  | { readonly id: number; readonly type: "started" };

@@ -75,6 +75,7 @@ const tableFor = (key: string, settings: TaskMessage["settings"]): Transposition
 
 const run = async (msg: TaskMessage): Promise<TaskResult[]> => {
   const built = await gameFor(msg.source, msg.slot);
+  self.postMessage({ id: msg.id, type: "started" } satisfies ReplyMessage);
   return msg.tasks.map((t) => runTask(built, msg, t));
 };
 
