@@ -93,6 +93,15 @@ Deno.test("property: the solver agrees with a plain search on random mid-game po
   );
 });
 
+/** `memo`'s value for `key`, computed by `f` the first time. */
+const remember = <V>(memo: Map<string, V>, key: string, f: () => V): V => {
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  const v = f();
+  memo.set(key, v);
+  return v;
+};
+
 /**
  * The most moves X is sure to make against any opponent O (O passes only when stuck),
  * X moving first or not: an exhaustive max-min over the rest of the game.
@@ -105,21 +114,20 @@ const secured = (
   memo: Map<string, number>,
 ): number => {
   const key = `${rows.join(",")}${xHorizontal ? "H" : "V"}${xToMove ? "x" : "o"}`;
-  const known = memo.get(key);
-  if (known !== undefined) return known;
-  let v: number;
-  if (xToMove) {
-    v = 0;
-    for (const c of children(rows, w, xHorizontal)) {
-      v = Math.max(v, 1 + secured(c.rows, w, xHorizontal, false, memo));
+  return remember(memo, key, () => {
+    let v: number;
+    if (xToMove) {
+      v = 0;
+      for (const c of children(rows, w, xHorizontal)) {
+        v = Math.max(v, 1 + secured(c.rows, w, xHorizontal, false, memo));
+      }
+    } else {
+      const next = children(rows, w, !xHorizontal);
+      v = next.length === 0 ? secured(rows, w, xHorizontal, true, memo) : Infinity;
+      for (const c of next) v = Math.min(v, secured(c.rows, w, xHorizontal, true, memo));
     }
-  } else {
-    const next = children(rows, w, !xHorizontal);
-    v = next.length === 0 ? secured(rows, w, xHorizontal, true, memo) : Infinity;
-    for (const c of next) v = Math.min(v, secured(c.rows, w, xHorizontal, true, memo));
-  }
-  memo.set(key, v);
-  return v;
+    return v;
+  });
 };
 
 /**
@@ -135,25 +143,24 @@ const movesAndEmpty = (
   memo: Map<string, number>,
 ): number => {
   const key = `${rows.join(",")}${xHorizontal ? "H" : "V"}${xToMove ? "x" : "o"}`;
-  const known = memo.get(key);
-  if (known !== undefined) return known;
-  let v: number;
-  if (xToMove) {
-    const next = children(rows, w, xHorizontal);
-    v = -Infinity;
-    for (const c of next) v = Math.max(v, 4 + movesAndEmpty(c.rows, w, xHorizontal, false, memo));
-    if (next.length === 0) {
-      v = 0;
-      for (const r of rows) for (let b = r; b !== 0; b &= b - 1) v++;
+  return remember(memo, key, () => {
+    let v: number;
+    if (xToMove) {
+      const next = children(rows, w, xHorizontal);
+      v = -Infinity;
+      for (const c of next) v = Math.max(v, 4 + movesAndEmpty(c.rows, w, xHorizontal, false, memo));
+      if (next.length === 0) {
+        v = 0;
+        for (const r of rows) for (let b = r; b !== 0; b &= b - 1) v++;
+      }
+    } else {
+      v = movesAndEmpty(rows, w, xHorizontal, true, memo);
+      for (const c of children(rows, w, !xHorizontal)) {
+        v = Math.min(v, movesAndEmpty(c.rows, w, xHorizontal, true, memo));
+      }
     }
-  } else {
-    v = movesAndEmpty(rows, w, xHorizontal, true, memo);
-    for (const c of children(rows, w, !xHorizontal)) {
-      v = Math.min(v, movesAndEmpty(c.rows, w, xHorizontal, true, memo));
-    }
-  }
-  memo.set(key, v);
-  return v;
+    return v;
+  });
 };
 
 /**
@@ -169,20 +176,18 @@ const beats = (
   memo: Map<string, boolean>,
 ): boolean => {
   const key = `${rows.join(",")}${xToMove ? "x" : "o"}${passes}`;
-  const known = memo.get(key);
-  if (known !== undefined) return known;
-  let v: boolean;
-  if (xToMove) {
-    v = children(rows, w, xHorizontal).some((c) =>
-      beats(c.rows, w, xHorizontal, false, passes, memo)
-    );
-  } else {
-    v = children(rows, w, !xHorizontal).every((c) =>
-      beats(c.rows, w, xHorizontal, true, passes, memo)
-    ) && (passes === 0 || beats(rows, w, xHorizontal, true, passes - 1, memo));
-  }
-  memo.set(key, v);
-  return v;
+  return remember(
+    memo,
+    key,
+    () =>
+      xToMove
+        ? children(rows, w, xHorizontal).some((c) =>
+          beats(c.rows, w, xHorizontal, false, passes, memo)
+        )
+        : children(rows, w, !xHorizontal).every((c) =>
+          beats(c.rows, w, xHorizontal, true, passes, memo)
+        ) && (passes === 0 || beats(rows, w, xHorizontal, true, passes - 1, memo)),
+  );
 };
 
 /**
