@@ -297,7 +297,7 @@ domino. On boards over 6x6, asking for the moves marks with + where yours fit.`;
 /**
  * The AI's strengths, weakest first (see the README). `perfect` is the exact solver
  * without a time limit (a depth budget, which the solver ignores): instant up to 7x7,
- * about 4 s for the first move of 8x8.
+ * about 2.5 s for the first move of 8x8.
  */
 export const DOMINEERING_STRENGTHS: Readonly<Record<string, string>> = {
   easy: "randombest:1",

@@ -60,7 +60,8 @@
  * - protected cells outside its safe moves (O never covers them), less those X's own
  *   structure moves cover: at most one per vulnerable domino, none for the areas' moves
  *   (`vulnerableProtected`); with `protectedLast`, X plays the dominoes holding a
- *   protected cell last within their kind, and a second count weighs each move as 4 cells
+ *   protected cell last within their kind (its clean moves counted over the opponent's
+ *   choice between its areas and its dominoes), and a second count weighs each move as 4 cells
  *   less the protected cell it covers (block 4, `d2` 4/3 or 1 with a protected cell, `d1`
  *   2 or 3/2: every round X's move gains at least what it and O's reply remove);
  * - **safe moves with an option** (Bullock's Obsequi; `safeOptions`): a safe move `ab`
@@ -680,11 +681,17 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
    * What X's structures (areas, vulnerable dominoes) are sure to be worth in cells when
    * the opponent moves `m` times first: 4 per move X makes, less the protected cells
    * those moves cover (at most one per vulnerable domino; the areas' moves cover none).
-   * With `protectedLast`, X's first vulnerable dominoes hold no protected cell while
+   * With `protectedLast`, the moves that surely cover no protected cell are counted over
+   * the opponent's choices: `j` of its `m` first moves destroy areas, the others hit
+   * dominoes; of the `b - j` areas left X takes `ceil((b - j) / 2)` (2 clean moves each)
+   * while the opponent's replies destroy the others, and when `b - j` is odd its reply to
+   * the last one hits the dominoes (a reply spent on the dominoes earlier lets X take one
+   * more area, 2 clean moves against at most 2 of the dominoes' clean ones lost, so the
+   * least is there). Then X's first vulnerable dominoes hold no protected cell while
    * unprotected ones of the kind X is playing are left: before X's `i`-th, X took `i - 1`
-   * and the opponent's moves (the `m` first, one reply to each area X may take and each
-   * domino) destroyed at most 2 each (1 each among the `d1`). With `psi` (the cell weights
-   * x6 of `protectedLast`), the larger of both counts.
+   * and the opponent's moves so far on the dominoes (and one reply to each of X's)
+   * destroyed at most 2 each (1 each among the `d1`). The least over `j` counts. With
+   * `psi` (the cell weights x6 of `protectedLast`), the larger of both counts.
    */
   let unprot2 = -1, unprot1 = 0;
   const structureCells = (
@@ -695,15 +702,20 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
     m: number,
   ): number => {
     const kk = sureMoves(blocks, dw, m);
-    const taken = Math.max(0, (blocks - m + 1) >> 1);
-    let free = 0;
+    let clean = 2 * Math.max(0, (blocks - m + 1) >> 1);
     if (protLast) {
-      const mt = m + blocks;
-      if (unprot2 >= 0) free = unprot2 > 2 * mt ? Math.floor((unprot2 - 1 - 2 * mt) / 3) + 1 : 0;
-      else free = unprot1 > mt ? ((unprot1 - 1 - mt) >> 1) + 1 : 0;
+      clean = kk;
+      for (let j = 0; j <= m && j <= blocks; j++) {
+        const left = blocks - j, mt = m - j + (left & 1);
+        let free: number;
+        if (unprot2 >= 0) free = unprot2 > 2 * mt ? Math.floor((unprot2 - 1 - 2 * mt) / 3) + 1 : 0;
+        else free = unprot1 > mt ? ((unprot1 - 1 - mt) >> 1) + 1 : 0;
+        const f = 2 * ((left + 1) >> 1) + free;
+        if (f < clean) clean = f;
+      }
     }
     let c = 4 * kk -
-      (vulnProt ? Math.min(Math.max(0, kk - 2 * taken - free), protInD) : protInD);
+      (vulnProt ? Math.min(Math.max(0, kk - clean), protInD) : protInD);
     if (psi > 0) {
       let v: number;
       if (!areaTempo) v = Math.max(0, Math.ceil((psi - m * (blocks > 0 ? 24 : 16)) / 6));
