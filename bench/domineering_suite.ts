@@ -15,10 +15,12 @@
  * - `--table [--max-cells N]`: every published outcome class (`solver_outcomes.ts`) whose
  *   board has at most N cells (default 64: up to 8x8), both first players, against the
  *   solver;
- * - `--attempt WxH --budget 2h --state FILE`: a long solve that checkpoints each settled
- *   root move, and each refuted reply to the root move being searched, to FILE (JSON) and
- *   stops at the budget; run it again to resume (the root moves and replies already
- *   refuted are skipped) until it prints the verdict.
+ * - `--attempt WxH --budget 2h --state FILE [--workers N] [--max-replies N]`: a long
+ *   solve, its replies solved by the engine's workers (N at once, default the cores;
+ *   `domineering_attempt.ts`), that checkpoints each settled root move, and each refuted
+ *   reply to the root move being searched, to FILE (JSON) and stops at the budget (or
+ *   after N replies); run it again to resume (the root moves and replies already refuted
+ *   are skipped) until it prints the verdict.
  *
  * Times are single runs on a shared machine: noisy.
  *
@@ -28,9 +30,11 @@ import { gameTree, size } from "../core/tree.ts";
 import { countAlphaBetaTree, countGameTree } from "../plugins/domineering/count.ts";
 import { type Board, board, gametree, legalMoves, moveLegal } from "../plugins/domineering/lab.ts";
 import { domineeringGame, type DomState, geometry } from "../plugins/domineering/board.ts";
-import { createSolver, type SolverOptions, SolveStopped } from "../plugins/domineering/solver.ts";
+import { createSolver, type SolverOptions } from "../plugins/domineering/solver.ts";
 import { outcomeOf, PUBLISHED } from "../plugins/domineering/solver_outcomes.ts";
 import type { SuiteFlags } from "./suites.ts";
+import { runAttempt } from "./domineering_attempt.ts";
+import { defaultWorkers } from "../core/parallel/pool.ts";
 
 /** What the suite does. */
 export const description =
@@ -50,10 +54,12 @@ export const flags: SuiteFlags = {
     "state",
     "tt-bits",
     "off",
+    "workers",
+    "max-replies",
   ],
   usage: "[--quick] [--rects N] [--squares N] | --solve WxH [--first V] [--off NAME,...] | " +
     "--table [--max-cells N] | " +
-    "--attempt WxH --budget 2h --state FILE [--tt-bits N]",
+    "--attempt WxH --budget 2h --state FILE [--tt-bits N] [--workers N] [--max-replies N]",
 };
 
 const timed = <A>(f: () => A): { value: A; ms: number } => {
@@ -182,120 +188,34 @@ const durationMs = (text: string): number => {
   return Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as "ms" | "s" | "m" | "h"];
 };
 
-/** What `--attempt` keeps between runs. */
-interface AttemptState {
-  board: string;
-  mover: "H" | "V";
-  /** Root moves refuted so far (cell indices). */
-  losing: number[];
-  /** A winning root move once found. */
-  winning?: number;
-  /** Root moves in all (known after the first settled one). */
-  total?: number;
-  /** The root move being searched: its replies refuted so far, of how many. */
-  current?: { root: number; refuted: number[]; total: number };
-  nodes: number;
-  ms: number;
-  runs: number;
-}
-
-/** `--attempt WxH --budget T --state FILE`: a resumable long solve. */
-const attempt = async (args: readonly string[]): Promise<void> => {
+/** `--attempt WxH --budget T --state FILE [--workers N] [--max-replies N]` (`domineering_attempt.ts`). */
+const attempt = (args: readonly string[]): Promise<void> => {
   const board = value(args, "attempt")!;
   const { w, h } = dims(board);
   const mover = value(args, "first") === "V" ? "V" : "H";
-  const budget = durationMs(value(args, "budget") ?? "1h");
-  const file = value(args, "state") ?? `domineering_${board}_${mover}.json`;
-  let state: AttemptState = { board, mover, losing: [], nodes: 0, ms: 0, runs: 0 };
-  try {
-    const old = JSON.parse(await Deno.readTextFile(file)) as AttemptState;
-    if (old.board === board && old.mover === mover) state = old;
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
-  }
-  const save = () => Deno.writeTextFileSync(file, JSON.stringify(state, null, 1));
+  const maxReplies = value(args, "max-replies");
   if (
-    state.winning !== undefined ||
-    (state.total !== undefined && state.losing.length === state.total)
+    maxReplies !== undefined && !(Number.isInteger(Number(maxReplies)) && Number(maxReplies) >= 1)
   ) {
-    console.log(`${board}: already settled in ${file}: ${report(state)}`);
-    return;
+    throw new RangeError(`--max-replies takes a whole number from 1, got '${maxReplies}'`);
   }
-  state.runs++;
-  const t0 = performance.now(), deadline = t0 + budget;
-  const base = { nodes: state.nodes, ms: state.ms };
-  const solver = createSolver({ ttBits: ttBits(args) });
-  console.log(
-    `${board}, ${mover} first: run ${state.runs}, budget ${(budget / 60000).toFixed(1)} min, ` +
-      `${state.losing.length} root moves already refuted` +
-      (state.current === undefined
-        ? ""
-        : `, ${state.current.refuted.length} replies to root move ${state.current.root}`) +
-      ` (state: ${file})`,
-  );
-  try {
-    const r = solver.solve({ width: w, height: h, rows: full(w, h), mover }, {
-      skipLosing: state.losing,
-      ...(state.current === undefined ? {} : {
-        skipReplies: { root: state.current.root, replies: state.current.refuted },
-      }),
-      shouldStop: () => performance.now() >= deadline,
-      onReply: (p) => {
-        if (!p.refuted) return;
-        if (state.current?.root !== p.root) {
-          state.current = { root: p.root, refuted: [], total: p.total };
-        }
-        if (state.current.refuted.includes(p.reply)) return;
-        state.current.refuted.push(p.reply);
-        state.nodes = base.nodes + p.nodes;
-        state.ms = base.ms + performance.now() - t0;
-        save();
-        console.log(
-          `    root ${p.root}: ${state.current.refuted.length}/${p.total} replies refuted; ` +
-            `${fmt(state.nodes)} nodes, ${(state.ms / 60000).toFixed(1)} min in all`,
-        );
-      },
-      onRootMove: (p) => {
-        state.total = p.total;
-        state.nodes = base.nodes + p.nodes;
-        state.ms = base.ms + performance.now() - t0;
-        if (p.settledWins) state.winning = p.settled;
-        else if (!state.losing.includes(p.settled)) state.losing.push(p.settled);
-        delete state.current;
-        save();
-        console.log(
-          `  root ${p.done}/${p.total}: ${p.settled} ${p.settledWins ? "WINS" : "loses"}; ` +
-            `${fmt(state.nodes)} nodes, ${(state.ms / 60000).toFixed(1)} min in all`,
-        );
-      },
-    });
-    state.nodes = base.nodes + r.nodes;
-    state.ms = base.ms + performance.now() - t0;
-    save();
-    console.log(`${board}: ${report(state)}`);
-  } catch (e) {
-    if (!(e instanceof SolveStopped)) throw e;
-    state.ms = base.ms + performance.now() - t0;
-    state.nodes = base.nodes + solver.totalNodes();
-    save();
-    console.log(
-      `${board}: budget spent; ${state.losing.length}/${state.total ?? "?"} root moves refuted` +
-        (state.current === undefined ? "" : `; root move ${state.current.root}: ` +
-          `${state.current.refuted.length}/${state.current.total} replies refuted`) +
-        ", " +
-        `${fmt(state.nodes)} nodes (the unfinished root move's work included), ` +
-        `${(state.ms / 60000).toFixed(1)} min in all; run again to resume`,
+  const bits = ttBits(args);
+  if (!(Number.isInteger(bits) && bits >= 16 && bits <= 28)) {
+    throw new RangeError(
+      `--tt-bits takes an integer from 16 to 28, got '${value(args, "tt-bits")}'`,
     );
   }
+  return runAttempt({
+    width: w,
+    height: h,
+    mover,
+    budgetMs: durationMs(value(args, "budget") ?? "1h"),
+    file: value(args, "state") ?? `domineering_${board}_${mover}.json`,
+    bits,
+    workers: flag(args, "workers", defaultWorkers()),
+    maxReplies: maxReplies === undefined ? Infinity : Number(maxReplies),
+  });
 };
-
-const report = (s: AttemptState): string =>
-  `${
-    s.winning !== undefined
-      ? `the first player (${s.mover}) wins with ${s.winning}`
-      : "the second player wins"
-  }` +
-  `; ${fmt(s.nodes)} nodes, ${(s.ms / 60000).toFixed(1)} min over ${s.runs} run(s)`;
 
 /** Runs the suite. */
 export const run = (args: readonly string[]): Promise<void> => {

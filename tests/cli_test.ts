@@ -213,43 +213,43 @@ Deno.test("match on a solo game (2048): one player, no sides, the game's statist
   assertStringIncludes(two.stderr, "give only --p1");
 });
 
-Deno.test("bench --attempt: stops at its budget, keeps the refuted replies, resumes to the verdict", async () => {
+Deno.test("bench --attempt: replies on two workers, paused by a count, resumed to the verdict", async () => {
   const dir = await Deno.makeTempDir();
   const state = `${dir}/7x7.json`;
   try {
-    // A budget of 0s stops at the solver's first check (after 4,096 nodes): a count, not a time.
-    const attempt = (budget: string) =>
+    const attempt = (...more: string[]) =>
       runScript("scripts/bench.ts", [
         "domineering",
         "--attempt",
         "7x7",
-        "--budget",
-        budget,
         "--state",
         state,
+        "--workers",
+        "2",
+        ...more,
       ]);
-    const first = await attempt("0s");
+    // A pause after three settled replies: a count, not a time.
+    const first = await attempt("--max-replies", "3");
     assertEquals(first.code, 0, first.stderr);
-    assertStringIncludes(first.stdout, "budget spent");
+    assertStringIncludes(first.stdout, "paused after 3 replies");
     const saved = JSON.parse(await Deno.readTextFile(state));
-    assertEquals(saved.nodes, 4096);
-    assert(saved.current.refuted.length > 0 && saved.current.refuted.length < saved.current.total);
-    const second = await attempt("1h");
+    assertEquals(saved.current.refuted.length, 3);
+    assert(saved.current.total > 3 && saved.nodes > 0 && saved.winning === undefined);
+    const second = await attempt();
     assertEquals(second.code, 0, second.stderr);
-    assertStringIncludes(
-      second.stdout,
-      `${saved.current.refuted.length} replies to root move ${saved.current.root}`,
-    );
+    assertStringIncludes(second.stdout, `3 replies to root move ${saved.current.root}`);
+    // The refuted replies are not searched again: one line for each of the others.
+    const lines = second.stdout.split("\n").filter((l) => / replies refuted \(reply/.test(l));
+    assertEquals(lines.length, saved.current.total - 3);
     // The same verdict and move as one uninterrupted solve.
     const direct = await runScript("scripts/bench.ts", ["domineering", "--solve", "7x7"]);
     const move = /move (\d+);/.exec(direct.stdout)?.[1];
     assertStringIncludes(direct.stdout, "the first player wins");
     assertStringIncludes(second.stdout, `7x7: the first player (H) wins with ${move};`);
-    // The refuted replies were skipped: less work in all than stopping and starting over.
-    const nodes = (text: string, re: RegExp) => Number(re.exec(text)?.[1].replaceAll(",", ""));
-    const total = nodes(second.stdout, /wins with \d+; ([\d,]+) nodes/);
-    assert(total < 4096 + nodes(direct.stdout, /; ([\d,]+) nodes/), `${total} nodes in all`);
-    assertStringIncludes((await attempt("1h")).stdout, "already settled");
+    assertStringIncludes((await attempt()).stdout, "already settled");
+    const bad = await attempt("--max-replies", "0");
+    assertEquals(bad.code, 2);
+    assertStringIncludes(bad.stderr, "--max-replies takes a whole number from 1, got '0'");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

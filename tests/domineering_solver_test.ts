@@ -468,6 +468,9 @@ Deno.test("the solve strategy: values, a legal winning move, a line of play, all
   }
   assertEquals(g.moves(s), []);
   assertEquals(g.outcome(s)?.winner, 1);
+  // `line=0`: the verdict and the move only; `bits` sizes the table.
+  const bare = solvePosition(g, g.initial(), { params: { line: 0, bits: 16 } });
+  assertEquals([bare.value, bare.move, bare.pv], [-WIN, r.move, []]);
   // Every optimal move by the solver is a win by alpha-beta to the end.
   for (const m of r.bestMoves!) {
     const ab = alphabetaSearch(g, g.play(g.initial(), m), { depth: 20, tt: false });

@@ -185,7 +185,8 @@ const bitsFor = (options: SearchOptions): number => {
  * Solves a Domineering position of the protocol game: the exact value (`+WIN` when V
  * wins, `-WIN` when H wins), a best move, the number of nodes and the time of the solve.
  * The line of play (`pv`) is then followed from the solver's table, within a node budget
- * the size of the solve. When a time budget (`timeMs`) runs out first, the result is not
+ * the size of the solve (unless the strategy's parameter `line` is 0; `bits` sets the
+ * table's size). When a time budget (`timeMs`) runs out first, the result is not
  * exact and the move is the first in the heuristic order.
  */
 export const solvePosition = (
@@ -194,7 +195,7 @@ export const solvePosition = (
   options: SearchOptions = {},
 ): SearchResult => {
   const g = game.geometry;
-  const solver = sharedSolver(bitsFor(options));
+  const solver = sharedSolver(options.params?.bits ?? bitsFor(options));
   const start = performance.now();
   const deadline = options.timeMs === undefined ? Infinity : start + options.timeMs;
   const external = options.shouldStop;
@@ -232,7 +233,7 @@ export const solvePosition = (
     const pv: number[] = [];
     const budget = solver.totalNodes() + Math.max(20000, r.nodes);
     const pvStop = () => solver.totalNodes() > budget || shouldStop();
-    let s = state, m = r.move;
+    let s = state, m = options.params?.line === 0 ? -1 : r.move;
     try {
       while (m >= 0) {
         pv.push(m);
@@ -274,6 +275,20 @@ export const solveStrategy: Strategy = {
   name: "solve",
   description: "exact Domineering solver: bitboards, safe-move bounds, symmetric table",
   allBest: true,
+  params: {
+    bits: {
+      min: 16,
+      max: 28,
+      integer: true,
+      description: "log2 of the solver's table entries (16 bytes each); default from --tt-mb",
+    },
+    line: {
+      min: 0,
+      max: 1,
+      integer: true,
+      description: "1 (default): follow the line of play after the solve; 0: the move only",
+    },
+  },
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult => {
     if (!isDomineering(game as Game<unknown>)) {
       throw new TypeError("the solve strategy plays Domineering only");

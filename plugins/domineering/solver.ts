@@ -240,38 +240,6 @@ export interface SolveCallOptions {
   readonly shouldStop?: () => boolean;
   /** Called after each root move is settled (the solve's progress). */
   readonly onRootMove?: (p: RootProgress) => void;
-  /**
-   * Root moves (as `Solution.move` indices) already known to lose, from an earlier
-   * interrupted solve: they are not searched again (a resumed solve; see the bench's
-   * `--attempt`).
-   */
-  readonly skipLosing?: readonly number[];
-  /**
-   * Called after each reply to a root move is settled (finer progress for long solves:
-   * the replies of the root move being searched are then searched one by one).
-   */
-  readonly onReply?: (p: ReplyProgress) => void;
-  /**
-   * Replies already refuted under one root move, from an earlier interrupted solve: not
-   * searched again when that root move is searched (see `ReplyProgress.reply`).
-   */
-  readonly skipReplies?: { readonly root: number; readonly replies: readonly number[] };
-}
-
-/** A reply to a root move settled (see `SolveCallOptions.onReply`). */
-export interface ReplyProgress {
-  /** The root move (as `Solution.move`). */
-  readonly root: number;
-  /** The reply's code (stable for one board and solver; for `skipReplies`). */
-  readonly reply: number;
-  /** Replies settled so far under `root`. */
-  readonly done: number;
-  /** Replies to `root` in all. */
-  readonly total: number;
-  /** True when the reply is refuted (the root move still may win). */
-  readonly refuted: boolean;
-  /** Positions visited so far by this solve. */
-  readonly nodes: number;
 }
 
 /** A solve's progress after a root move is settled. */
@@ -347,6 +315,12 @@ export interface MoveBounds {
 export interface Solver {
   /** Solves a position (see `SolveCallOptions`); throws `SolveStopped` when told to stop. */
   solve(input: SolveInput, options?: SolveCallOptions): Solution;
+  /**
+   * The mover's moves (as `Solution.move` indices) in the order `solve` searches them,
+   * safe moves left out while others exist (no search): a long solve split into parts
+   * (the bench's `--attempt`) takes them in this order.
+   */
+  orderedMoves(input: SolveInput): number[];
   /**
    * The move bounds of a position (no search; for tests): how many moves each player is
    * sure of (the mover moving first, the opponent second), how many each can make at
@@ -1012,47 +986,10 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
   };
 
   /**
-   * `win` for the opponent after a root move, its replies searched one by one and each
-   * reported (`onReply`), those in `skipReplies` taken as refuted.
+   * Loads a position, sets the positional values from it and generates the mover's moves
+   * (safe moves too with `safeToo`) at the stack's base, in the order they are searched.
    */
-  const replies = (
-    mine: Int32Array,
-    theirs: Int32Array,
-    nm: number,
-    nt: number,
-    base: number,
-    root: number,
-    call: SolveCallOptions,
-  ): boolean => {
-    nodes++;
-    const skip = new Set(call.skipReplies?.root === root ? call.skipReplies.replies : []);
-    const k = generate(theirs, mine, nt, base, false);
-    for (let b = 0; b < k; b++) {
-      const rm = mv[base + b], i = rm >>> 5, j = rm & 31;
-      let refuted = true;
-      if (!skip.has(rm)) {
-        const bi = 1 << (i - 1);
-        theirs[i] ^= 3 << j;
-        mine[j + 1] ^= bi;
-        mine[j + 2] ^= bi;
-        try {
-          refuted = win(mine, theirs, nm, nt, base + k);
-        } finally {
-          theirs[i] ^= 3 << j;
-          mine[j + 1] ^= bi;
-          mine[j + 2] ^= bi;
-        }
-      }
-      call.onReply!({ root, reply: rm, done: b + 1, total: k, refuted, nodes });
-      if (!refuted) return true;
-    }
-    return false;
-  };
-
-  const solve = (input: SolveInput, call: SolveCallOptions = {}): Solution => {
-    const t0 = performance.now();
-    const allWinning = call.allWinning === true;
-    shouldStop = call.shouldStop;
+  const rootMoves = (input: SolveInput, safeToo: boolean) => {
     load(input);
     const { width: w, height: h } = input;
     positional(pos, 0, rowsView, h);
@@ -1060,16 +997,23 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
     const horizontal = input.mover === "H";
     const mine = horizontal ? rowsView : colsView, theirs = horizontal ? colsView : rowsView;
     const nm = horizontal ? h : w, nt = horizontal ? w : h;
-    const totalBefore = total;
-    nodes = 1;
-    const n = generate(mine, theirs, nm, 0, allWinning);
-    let best = -1, bestWork = -1, wins = false;
-    const winning: number[] = [];
-    const skip = new Set(call.skipLosing ?? []);
+    const n = generate(mine, theirs, nm, 0, safeToo);
     const toIndex = (m: number) => {
       const i = (m >>> 5) - 1, j = m & 31;
       return horizontal ? i * w + j : j * w + i;
     };
+    return { mine, theirs, nm, nt, n, toIndex };
+  };
+
+  const solve = (input: SolveInput, call: SolveCallOptions = {}): Solution => {
+    const t0 = performance.now();
+    const allWinning = call.allWinning === true;
+    shouldStop = call.shouldStop;
+    const { mine, theirs, nm, nt, n, toIndex } = rootMoves(input, allWinning);
+    const totalBefore = total;
+    nodes = 1;
+    let best = -1, bestWork = -1, wins = false;
+    const winning: number[] = [];
     try {
       for (let a = 0; a < n; a++) {
         const m = mv[a], i = m >>> 5, j = m & 31;
@@ -1088,18 +1032,12 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
             settled: toIndex(m),
             settledWins,
           });
-        if (skip.has(toIndex(m))) {
-          settled(false);
-          continue;
-        }
         mine[i] ^= 3 << j;
         theirs[j + 1] ^= bi;
         theirs[j + 2] ^= bi;
         let r: boolean;
         try {
-          r = call.onReply === undefined
-            ? win(theirs, mine, nt, nm, n)
-            : replies(mine, theirs, nm, nt, n, toIndex(m), call);
+          r = win(theirs, mine, nt, nm, n);
         } finally {
           mine[i] ^= 3 << j;
           theirs[j + 1] ^= bi;
@@ -1132,6 +1070,10 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
 
   return {
     solve,
+    orderedMoves: (input) => {
+      const { n, toIndex } = rootMoves(input, false);
+      return Array.from({ length: n }, (_, a) => toIndex(mv[a]));
+    },
     bounds,
     totalNodes: () => total + nodes,
     hits: () => hits,
