@@ -17,9 +17,9 @@ import { Data, Effect, Layer, Option } from "../core/deps.ts";
 import { liveEngine, search } from "../core/engine/engine.ts";
 import { workerPoolLayer } from "../core/parallel/pool.ts";
 import { loadPlugin, makeGame } from "../core/plugin.ts";
-import { type DomineeringGame, type DomState, turnOf } from "../plugins/domineering/board.ts";
-import { solveStrategy } from "../plugins/domineering/mod.ts";
-import { createSolver, type SolveInput } from "../plugins/domineering/solver.ts";
+import type { DomineeringGame, DomState } from "../plugins/domineering/board.ts";
+import { solverInput, solveStrategy } from "../plugins/domineering/mod.ts";
+import { createSolver } from "../plugins/domineering/solver.ts";
 import { builtins } from "../plugins/registry.ts";
 
 /** What an attempt keeps between runs (moves as cell indices, `row * width + column`). */
@@ -127,12 +127,7 @@ export const runAttempt = async (req: AttemptRequest): Promise<void> => {
     const made = yield* makeGame(plugin, { board, first: mover }, url);
     const game = made.game as unknown as DomineeringGame;
     const g = game.geometry;
-    const input = (s: DomState): SolveInput => ({
-      width: g.width,
-      height: g.height,
-      rows: s.slice(0, g.height),
-      mover: turnOf(g, s),
-    });
+    const input = (s: DomState) => solverInput(g, s);
     const order = createSolver({ ttBits: 10 });
     const start = game.initial();
     const roots = order.orderedMoves(input(start));
@@ -142,8 +137,8 @@ export const runAttempt = async (req: AttemptRequest): Promise<void> => {
     const solveReply = (after: DomState, reply: number) =>
       search({
         strategy: solveStrategy,
-        game: game as never,
-        state: game.play(after, reply) as never,
+        game,
+        state: game.play(after, reply),
         options: { params: { bits: req.bits, line: 0 } },
       }).pipe(
         Effect.flatMap((r) =>

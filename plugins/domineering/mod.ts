@@ -32,7 +32,13 @@ import {
   turnOf,
 } from "./board.ts";
 import { board, carpet, type Cell, fromPicture, hatch, type Player } from "./lab.ts";
-import { createSolver, type RootProgress, type Solver, SolveStopped } from "./solver.ts";
+import {
+  createSolver,
+  type RootProgress,
+  type SolveInput,
+  type Solver,
+  SolveStopped,
+} from "./solver.ts";
 import { domineeringPicture } from "./picture.ts";
 import { withPicture } from "../svg.ts";
 
@@ -165,6 +171,14 @@ export const createDomineering = (o: DomineeringOptions): DomineeringGame =>
 const isDomineering = (g: Game<unknown>): g is DomineeringGame & Game<unknown> =>
   g.id === "domineering" && typeof (g as { geometry?: unknown }).geometry === "object";
 
+/** A protocol position as the solver takes it (the board's rows and the player to move). */
+export const solverInput = (g: Geometry, s: DomState): SolveInput => ({
+  width: g.width,
+  height: g.height,
+  rows: s.slice(0, g.height),
+  mover: turnOf(g, s),
+});
+
 let shared: { solver: Solver; bits: number } | undefined;
 
 /** The solver the strategy uses, kept between calls (its table is valid for any board). */
@@ -201,12 +215,7 @@ export const solvePosition = (
   const external = options.shouldStop;
   const shouldStop = () => performance.now() >= deadline || (external !== undefined && external());
   const before = solver.totalNodes();
-  const input = (s: DomState) => ({
-    width: g.width,
-    height: g.height,
-    rows: s.slice(0, g.height),
-    mover: turnOf(g, s),
-  });
+  const input = (s: DomState) => solverInput(g, s);
   const mover = turnOf(g, state);
   const legal = movesFor(g, state, mover);
   try {
