@@ -15,12 +15,12 @@
  * - `--table [--max-cells N]`: every published outcome class (`solver_outcomes.ts`) whose
  *   board has at most N cells (default 64: up to 8x8), both first players, against the
  *   solver;
- * - `--attempt WxH --budget 2h --state FILE [--workers N] [--max-replies N]`: a long
- *   solve, its replies solved by the engine's workers (N at once, default the cores;
- *   `domineering_attempt.ts`), that checkpoints each settled root move, and each refuted
- *   reply to the root move being searched, to FILE (JSON) and stops at the budget (or
- *   after N replies); run it again to resume (the root moves and replies already refuted
- *   are skipped) until it prints the verdict.
+ * - `--attempt WxH --budget 2h --state FILE [--workers N] [--split D] [--max-searches N]`:
+ *   a long solve, proved move by move down to the positions D moves deep (default 2),
+ *   which the engine's workers solve whole (N at once, default the cores;
+ *   `domineering_attempt.ts`); every settled position is checkpointed to FILE (JSON) and
+ *   the run stops at the budget, after N searches or at Ctrl-C; run it again to resume
+ *   (settled positions are not searched again) until it prints the verdict.
  *
  * Times are single runs on a shared machine: noisy.
  *
@@ -55,11 +55,13 @@ export const flags: SuiteFlags = {
     "tt-bits",
     "off",
     "workers",
-    "max-replies",
+    "split",
+    "max-searches",
   ],
   usage: "[--quick] [--rects N] [--squares N] | --solve WxH [--first V] [--off NAME,...] | " +
     "--table [--max-cells N] | " +
-    "--attempt WxH --budget 2h --state FILE [--tt-bits N] [--workers N] [--max-replies N]",
+    "--attempt WxH --budget 2h --state FILE [--tt-bits N] [--workers N] [--split D] " +
+    "[--max-searches N]",
 };
 
 const timed = <A>(f: () => A): { value: A; ms: number } => {
@@ -70,12 +72,23 @@ const timed = <A>(f: () => A): { value: A; ms: number } => {
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
-const flag = (args: readonly string[], name: string, fallback: number): number => {
-  const i = args.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const n = Number(args[i + 1]);
-  if (!Number.isInteger(n) || n < 1 || n > 30) {
-    throw new RangeError(`--${name} takes an integer from 1 to 30, got '${args[i + 1]}'`);
+/** A whole number from `min` (and at most `max`), or the error naming the option and its range. */
+const wholeOption = (
+  args: readonly string[],
+  name: string,
+  fallback: number,
+  min: number,
+  max = Infinity,
+): number => {
+  const text = value(args, name);
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!(Number.isInteger(n) && n >= min && n <= max)) {
+    throw new RangeError(
+      `--${name} takes a whole number from ${min}${
+        max === Infinity ? "" : ` to ${max}`
+      }, got '${text}'`,
+    );
   }
   return n;
 };
@@ -94,7 +107,7 @@ const dims = (text: string): { w: number; h: number } => {
 
 const full = (w: number, h: number) => Array.from({ length: h }, () => (1 << w) - 1);
 
-const ttBits = (args: readonly string[]): number => Number(value(args, "tt-bits") ?? 23);
+const ttBits = (args: readonly string[]): number => wholeOption(args, "tt-bits", 23, 16, 28);
 
 /** The solver's switches that `--off` may name. */
 const SWITCHES = [
@@ -188,32 +201,26 @@ const durationMs = (text: string): number => {
   return Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as "ms" | "s" | "m" | "h"];
 };
 
-/** `--attempt WxH --budget T --state FILE [--workers N] [--max-replies N]` (`domineering_attempt.ts`). */
+/**
+ * `--attempt WxH --budget T --state FILE [--workers N] [--split D] [--max-searches N]`
+ * (`domineering_attempt.ts`).
+ */
 const attempt = (args: readonly string[]): Promise<void> => {
   const board = value(args, "attempt")!;
   const { w, h } = dims(board);
   const mover = value(args, "first") === "V" ? "V" : "H";
-  const maxReplies = value(args, "max-replies");
-  if (
-    maxReplies !== undefined && !(Number.isInteger(Number(maxReplies)) && Number(maxReplies) >= 1)
-  ) {
-    throw new RangeError(`--max-replies takes a whole number from 1, got '${maxReplies}'`);
-  }
-  const bits = ttBits(args);
-  if (!(Number.isInteger(bits) && bits >= 16 && bits <= 28)) {
-    throw new RangeError(
-      `--tt-bits takes an integer from 16 to 28, got '${value(args, "tt-bits")}'`,
-    );
-  }
+  const split = wholeOption(args, "split", 2, 2, 8);
+  if (split % 2 !== 0) throw new RangeError(`--split takes 2, 4, 6 or 8, got '${split}'`);
   return runAttempt({
     width: w,
     height: h,
     mover,
     budgetMs: durationMs(value(args, "budget") ?? "1h"),
     file: value(args, "state") ?? `domineering_${board}_${mover}.json`,
-    bits,
-    workers: flag(args, "workers", defaultWorkers()),
-    maxReplies: maxReplies === undefined ? Infinity : Number(maxReplies),
+    bits: ttBits(args),
+    workers: wholeOption(args, "workers", defaultWorkers(), 1),
+    split,
+    maxSearches: wholeOption(args, "max-searches", Infinity, 1),
   });
 };
 
@@ -223,8 +230,8 @@ export const run = (args: readonly string[]): Promise<void> => {
   if (args.includes("--table")) return Promise.resolve(table(args));
   if (value(args, "attempt") !== undefined) return attempt(args);
   const quick = args.includes("--quick");
-  const rects = flag(args, "rects", quick ? 5 : 6);
-  const squares = flag(args, "squares", quick ? 6 : 7);
+  const rects = wholeOption(args, "rects", quick ? 5 : 6, 1, 30);
+  const squares = wholeOption(args, "squares", quick ? 6 : 7, 1, 30);
   console.log(`deno task bench domineering ${args.join(" ")}`.trimEnd());
 
   console.log("\nSeed 003's node counts (bitboards; the full tree by memoized subtree sizes):");

@@ -213,43 +213,66 @@ Deno.test("match on a solo game (2048): one player, no sides, the game's statist
   assertStringIncludes(two.stderr, "give only --p1");
 });
 
-Deno.test("bench --attempt: replies on two workers, paused by a count, resumed to the verdict", async () => {
+Deno.test("bench --attempt: searches on two workers, paused by a count, resumed to the verdict", async () => {
   const dir = await Deno.makeTempDir();
   const state = `${dir}/7x7.json`;
   try {
     const attempt = (...more: string[]) =>
-      runScript("scripts/bench.ts", [
-        "domineering",
-        "--attempt",
-        "7x7",
-        "--state",
-        state,
-        "--workers",
-        "2",
-        ...more,
-      ]);
-    // A pause after three settled replies: a count, not a time.
-    const first = await attempt("--max-replies", "3");
+      runScript("scripts/bench.ts", ["domineering", "--workers", "2", ...more]);
+    const on7x7 = (...more: string[]) => attempt("--attempt", "7x7", "--state", state, ...more);
+    // The positions each run searched (its progress lines: the line, then the verdict).
+    const searched = (out: string) =>
+      out.split("\n").filter((l) => / wins \([\d,]+ nodes\); /.test(l)).map((l) =>
+        l.trim().split(":")[0]
+      );
+    // A pause after three settled searches: a count, not a time.
+    const first = await on7x7("--max-searches", "3");
     assertEquals(first.code, 0, first.stderr);
-    assertStringIncludes(first.stdout, "paused after 3 replies");
+    assertStringIncludes(first.stdout, "paused after 3 searches");
     const saved = JSON.parse(await Deno.readTextFile(state));
-    assertEquals(saved.current.refuted.length, 3);
-    assert(saved.current.total > 3 && saved.nodes > 0 && saved.winning === undefined);
-    const second = await attempt();
+    assertEquals(saved.searches, 3);
+    assertEquals(searched(first.stdout).length, 3);
+    assert(saved.nodes > 0 && saved.settled["/"] === undefined);
+    const second = await on7x7();
     assertEquals(second.code, 0, second.stderr);
-    assertStringIncludes(second.stdout, `3 replies to root move ${saved.current.root}`);
-    // The refuted replies are not searched again: one line for each of the others.
-    const lines = second.stdout.split("\n").filter((l) => / replies refuted \(reply/.test(l));
-    assertEquals(lines.length, saved.current.total - 3);
+    assertStringIncludes(second.stdout, "3 searches settled before");
+    // The settled positions are not searched again.
+    const again = searched(second.stdout).filter((l) => searched(first.stdout).includes(l));
+    assertEquals(again, []);
+    assert(searched(second.stdout).length > 0);
     // The same verdict and move as one uninterrupted solve.
-    const direct = await runScript("scripts/bench.ts", ["domineering", "--solve", "7x7"]);
+    const direct = await attempt("--solve", "7x7");
     const move = /move (\d+);/.exec(direct.stdout)?.[1];
     assertStringIncludes(direct.stdout, "the first player wins");
-    assertStringIncludes(second.stdout, `7x7: the first player (H) wins with ${move};`);
-    assertStringIncludes((await attempt()).stdout, "already settled");
-    const bad = await attempt("--max-replies", "0");
+    assertStringIncludes(second.stdout, `7x7: the first player (H) wins with ${move} (`);
+    assertStringIncludes((await on7x7()).stdout, "already settled");
+    // Four moves deep (three moves `V b1 (1/20)` above each search `H a3`), a second-player win, V first: the verdict of the direct solve.
+    const deep = await attempt(
+      "--attempt",
+      "5x5",
+      "--first",
+      "V",
+      "--split",
+      "4",
+      "--state",
+      `${dir}/5x5.json`,
+    );
+    assertEquals(deep.code, 0, deep.stderr);
+    assertStringIncludes(
+      (await attempt("--solve", "5x5", "--first", "V")).stdout,
+      "the second player wins",
+    );
+    assertStringIncludes(deep.stdout, "5x5: the second player (H) wins;");
+    assert(
+      searched(deep.stdout).every((l) => l.split(" ").length === 3 * 3 + 2),
+      "four moves deep",
+    );
+    const bad = await on7x7("--max-searches", "0");
     assertEquals(bad.code, 2);
-    assertStringIncludes(bad.stderr, "--max-replies takes a whole number from 1, got '0'");
+    assertStringIncludes(bad.stderr, "--max-searches takes a whole number from 1, got '0'");
+    const odd = await on7x7("--split", "3");
+    assertEquals(odd.code, 2);
+    assertStringIncludes(odd.stderr, "--split takes 2, 4, 6 or 8, got '3'");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -4,12 +4,13 @@
  * enhancement on and off; its move bounds against an exhaustive count of the moves each
  * player can secure; its results on rectangles; and the `solve` strategy of the plugin.
  */
-import { assert, assertEquals } from "@std/assert";
+import { assert, assertEquals, assertThrows } from "@std/assert";
 import fc from "fast-check";
 import { Effect } from "../core/deps.ts";
 import { WIN } from "../core/game.ts";
 import { makeGame } from "../core/plugin.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
+import { TranspositionTable } from "../core/search/tt.ts";
 import { createSolver, type SolverOptions } from "../plugins/domineering/solver.ts";
 import domineering, { solvePosition } from "../plugins/domineering/mod.ts";
 import type { DomineeringGame } from "../plugins/domineering/board.ts";
@@ -84,9 +85,12 @@ Deno.test("property: the solver agrees with a plain search on random mid-game po
   fc.assert(
     fc.property(midGames, ({ w, h, rows, horizontal }) => {
       const expected = plainWins(rows, w, horizontal);
+      const mover = horizontal ? "H" : "V";
       for (const solver of solvers) {
-        const r = solver.solve({ width: w, height: h, rows, mover: horizontal ? "H" : "V" });
-        assertEquals(r.moverWins, expected);
+        assertEquals(solver.solve({ width: w, height: h, rows, mover }).moverWins, expected);
+        // Positional values taken from the board (as a game's searches take them).
+        const fromBoard = solver.solve({ width: w, height: h, rows, mover, board: full(w, h) });
+        assertEquals(fromBoard.moverWins, expected);
       }
     }),
     { numRuns: 150 },
@@ -478,6 +482,40 @@ Deno.test("the solve strategy: values, a legal winning move, a line of play, all
   }
   const g5 = game({ board: "5x5" });
   assertEquals(solvePosition(g5, g5.initial()).value, WIN, "V wins 5x5 when H starts");
+});
+
+Deno.test("solvers over one table in shared memory share it; a torn entry reads as a miss", () => {
+  const memory = new SharedArrayBuffer(16 << 16);
+  const input = { width: 6, height: 6, rows: full(6, 6), mover: "H" } as const;
+  const fresh = createSolver({ ttBits: 16 }).solve(input);
+  const first = createSolver({ ttBits: 16, table: memory }).solve(input);
+  assertEquals([first.moverWins, first.nodes], [fresh.moverWins, fresh.nodes]);
+  // Another worker's solver over the same memory finds the entries.
+  const second = createSolver({ ttBits: 16, table: memory }).solve(input);
+  assertEquals(second.moverWins, fresh.moverWins);
+  assert(second.nodes * 10 < fresh.nodes, `${second.nodes} of ${fresh.nodes}`);
+  // Every entry torn: its result word from another write (the other result).
+  const words = new Int32Array(memory);
+  for (let e = 0; e < words.length; e += 4) if (words[e + 2] !== 0) words[e + 2] ^= 3;
+  const torn = createSolver({ ttBits: 16, table: memory }).solve(input);
+  assertEquals([torn.moverWins, torn.nodes], [fresh.moverWins, fresh.nodes], "all misses");
+  assertThrows(
+    () => createSolver({ ttBits: 17, table: memory }),
+    RangeError,
+    "takes 2097152 bytes",
+  );
+});
+
+Deno.test("the solve strategy keeps its entries in the caller's table when it is in shared memory", () => {
+  const g = game({ board: "6x6" });
+  const table = TranspositionTable.shared(1);
+  const options = { params: { line: 0 }, tt: table };
+  const cold = solvePosition(g, g.initial(), { params: { line: 0, bits: 16 } });
+  const first = solvePosition(g, g.initial(), options);
+  const second = solvePosition(g, g.initial(), options);
+  assertEquals([first.value, second.value], [cold.value, cold.value]);
+  assertEquals(first.nodes, cold.nodes);
+  assert(second.nodes * 10 < first.nodes, `${second.nodes} of ${first.nodes}`);
 });
 
 Deno.test("the solve strategy honours a time budget", () => {

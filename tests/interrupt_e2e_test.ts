@@ -161,3 +161,35 @@ Deno.test("testrun: Ctrl-C stops the tree search (in its worker) and exits 130",
   noTrace(out + err);
   assert(await job.groupGone(), "no process of the program is left");
 });
+
+Deno.test("bench --attempt: Ctrl-C during a search keeps the state and where it was, exits 130", async () => {
+  const dir = await Deno.makeTempDir();
+  const state = `${dir}/9x9.json`;
+  try {
+    // A 9x9 reply takes minutes to solve: the signal comes while the searches run.
+    const job = start([
+      "bench",
+      "domineering",
+      "--attempt",
+      "9x9",
+      "--state",
+      state,
+      "--workers",
+      "2",
+      "--tt-bits",
+      "16",
+    ]);
+    await job.waitFor("searches settled before");
+    await job.sigint();
+    const { code, out, err } = await job.done;
+    assertEquals(code, 130, err);
+    assertStringIncludes(out, "9x9: stopped by Ctrl-C; at H a2 (1/72) V: 0/");
+    noTrace(err);
+    assert(await job.groupGone(), "no process of the program is left");
+    const saved = JSON.parse(await Deno.readTextFile(state));
+    assertEquals(saved.runs, 1);
+    assert(saved.at.startsWith("H a2 (1/72)") && saved.ms > 0, JSON.stringify(saved));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -177,6 +177,7 @@ export const solverInput = (g: Geometry, s: DomState): SolveInput => ({
   height: g.height,
   rows: s.slice(0, g.height),
   mover: turnOf(g, s),
+  board: g.rows,
 });
 
 let shared: { solver: Solver; bits: number } | undefined;
@@ -196,6 +197,19 @@ const bitsFor = (options: SearchOptions): number => {
 };
 
 /**
+ * The solver of one search: over the caller's table when it is in shared memory (the
+ * solvers of every worker given it then share their entries: its `2 * size` solver
+ * entries take its record space), else the one kept by this worker.
+ */
+const solverFor = (options: SearchOptions): Solver => {
+  const tt = options.tt;
+  if (tt && typeof SharedArrayBuffer !== "undefined" && tt.buffer instanceof SharedArrayBuffer) {
+    return createSolver({ ttBits: Math.log2(2 * tt.size), table: tt.buffer });
+  }
+  return sharedSolver(options.params?.bits ?? bitsFor(options));
+};
+
+/**
  * Solves a Domineering position of the protocol game: the exact value (`+WIN` when V
  * wins, `-WIN` when H wins), a best move, the number of nodes and the time of the solve.
  * The line of play (`pv`) is then followed from the solver's table, within a node budget
@@ -209,7 +223,7 @@ export const solvePosition = (
   options: SearchOptions = {},
 ): SearchResult => {
   const g = game.geometry;
-  const solver = sharedSolver(options.params?.bits ?? bitsFor(options));
+  const solver = solverFor(options);
   const start = performance.now();
   const deadline = options.timeMs === undefined ? Infinity : start + options.timeMs;
   const external = options.shouldStop;
@@ -289,7 +303,8 @@ export const solveStrategy: Strategy = {
       min: 16,
       max: 28,
       integer: true,
-      description: "log2 of the solver's table entries (16 bytes each); default from --tt-mb",
+      description: "log2 of the solver's table entries (16 bytes each); default from --tt-mb; " +
+        "unused with a table in shared memory",
     },
     line: {
       min: 0,

@@ -183,8 +183,16 @@ export class SolveStopped extends Error {
 
 /** Options of a solver. */
 export interface SolverOptions {
-  /** log2 of the number of transposition-table entries (default 22: 4M entries, ~54 MB). */
+  /** log2 of the number of transposition-table entries (default 22: 4M entries, 64 MB). */
   readonly ttBits?: number;
+  /**
+   * Memory for the table, at least `16 * 2^ttBits` bytes, which solvers in several workers
+   * may share: each entry is four int32 words, `[keyLow ^ d, keyHigh ^ d, d, 0]` with
+   * `d = work << 2 | result` (result 1: the mover loses, 2: the mover wins), so that an
+   * entry torn by two writers at once fails its check and reads as a miss. Default: the
+   * solver's own memory.
+   */
+  readonly table?: SharedArrayBuffer;
   /** Merge mirror images in the table (default true). */
   readonly symmetry?: boolean;
   /** Use the guaranteed-moves bounds beyond plain safe moves (default true). */
@@ -288,6 +296,12 @@ export interface SolveInput {
   readonly rows: readonly number[];
   /** The player to move: `"H"` plays inside rows, `"V"` inside columns. */
   readonly mover: "H" | "V";
+  /**
+   * The board's cells (as `rows`), from which the positional values are taken, so that
+   * every position of one game is searched in the order of a search from its start
+   * (default: `rows`, the free cells).
+   */
+  readonly board?: readonly number[];
 }
 
 /** The move bounds of a position (see `Solver.bounds`). */
@@ -336,6 +350,9 @@ export interface Solver {
 }
 
 const PAD = SOLVER_MAX_SIDE + 3;
+
+/** The largest subtree size a table entry records (it has 29 bits beside the result). */
+const WORK_MAX = (1 << 29) - 1;
 
 /**
  * Positional values for move ordering (after Bullock's Obsequi, 2002), computed once per
@@ -406,9 +423,15 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
 
   // Transposition table: 2-way buckets (slot 0 keeps the bigger subtree, slot 1 the newest).
   const size = 1 << ttBits;
-  // One array, four ints per entry (key low, key high, result, work) so that a bucket
-  // is 32 bytes: one cache line. Result: 0 empty, 1 the mover loses, 2 the mover wins.
-  const tt = new Int32Array(size * 4);
+  // One array, four ints per entry (`SolverOptions.table`: the key's halves xor d, then
+  // d = work << 2 | result, result 1 the mover loses, 2 the mover wins; 0 empty) so that
+  // a bucket is 32 bytes, one cache line, and a torn entry fails its check.
+  if (options.table !== undefined && options.table.byteLength < size * 16) {
+    throw new RangeError(`a table of 2^${ttBits} entries takes ${size * 16} bytes`);
+  }
+  const tt = options.table === undefined
+    ? new Int32Array(size * 4)
+    : new Int32Array(options.table, 0, size * 4);
   const shift = 32 - ttBits;
 
   let nodes = 0, total = 0, hits = 0;
@@ -898,13 +921,15 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
     const k0 = keyLo, k1 = keyHi;
     const slot = slotOf(k0, k1);
     const e = slot << 2;
-    if (tt[e + 2] !== 0 && tt[e] === k0 && tt[e + 1] === k1) {
+    const d0 = tt[e + 2];
+    if (d0 !== 0 && (tt[e] ^ d0) === k0 && (tt[e + 1] ^ d0) === k1) {
       hits++;
-      return tt[e + 2] === 2;
+      return (d0 & 3) === 2;
     }
-    if (tt[e + 6] !== 0 && tt[e + 4] === k0 && tt[e + 5] === k1) {
+    const d1 = tt[e + 6];
+    if (d1 !== 0 && (tt[e + 4] ^ d1) === k0 && (tt[e + 5] ^ d1) === k1) {
       hits++;
-      return tt[e + 6] === 2;
+      return (d1 & 3) === 2;
     }
 
     if (useVuln) {
@@ -932,13 +957,14 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
         break;
       }
     }
-    const work = Math.min(nodes - start, 0x7fffffff);
-    let f = e;
-    if (!(tt[e + 2] !== 0 && tt[e] === k0 && tt[e + 1] === k1) && tt[e + 3] > work) f = e + 4;
-    tt[f] = k0;
-    tt[f + 1] = k1;
-    tt[f + 2] = result ? 2 : 1;
-    tt[f + 3] = work;
+    const work = Math.min(nodes - start, WORK_MAX);
+    const held = tt[e + 2];
+    const same = held !== 0 && (tt[e] ^ held) === k0 && (tt[e + 1] ^ held) === k1;
+    const f = !same && held >>> 2 > work ? e + 4 : e;
+    const d = (work << 2) | (result ? 2 : 1);
+    tt[f] = k0 ^ d;
+    tt[f + 1] = k1 ^ d;
+    tt[f + 2] = d;
     return result;
   };
 
@@ -986,14 +1012,15 @@ export const createSolver = (options: SolverOptions = {}): Solver => {
   };
 
   /**
-   * Loads a position, sets the positional values from it and generates the mover's moves
+   * Loads a position, sets the positional values from its board and generates the mover's moves
    * (safe moves too with `safeToo`) at the stack's base, in the order they are searched.
    */
   const rootMoves = (input: SolveInput, safeToo: boolean) => {
-    load(input);
     const { width: w, height: h } = input;
+    load(input.board === undefined ? input : { ...input, rows: input.board });
     positional(pos, 0, rowsView, h);
     positional(pos, PAD << 5, colsView, w);
+    if (input.board !== undefined) load(input);
     const horizontal = input.mover === "H";
     const mine = horizontal ? rowsView : colsView, theirs = horizontal ? colsView : rowsView;
     const nm = horizontal ? h : w, nt = horizontal ? w : h;
