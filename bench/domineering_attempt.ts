@@ -85,7 +85,7 @@ const minutes = (ms: number) => `${(ms / 60000).toFixed(1)} min`;
  * A position's key: the cells of the first player's dominoes, then the second's, each
  * sorted (`moves` alternate from the first player's).
  */
-export const keyOf = (moves: readonly number[]): string => {
+const keyOf = (moves: readonly number[]): string => {
   const side = (parity: number) =>
     moves.filter((_, i) => i % 2 === parity).sort((a, b) => a - b).join(",");
   return `${side(0)}/${side(1)}`;
@@ -148,8 +148,10 @@ export const runAttempt = async (req: AttemptRequest): Promise<void> => {
         ? ordered(start).find((m) => state.settled[keyOf([m])] === false)
         : undefined;
       return `${
-        move === undefined
+        !wins
           ? `the second player (${other}) wins`
+          : move === undefined
+          ? `the first player (${mover}) wins (the move bounds decide it)`
           : `the first player (${mover}) wins with ${move} (${formatCell(g, move)})`
       }; ${fmt(state.nodes)} nodes in ${fmt(state.searches)} searches, ` +
         `${minutes(state.ms)} over ${state.runs} run(s)`;
@@ -190,7 +192,8 @@ export const runAttempt = async (req: AttemptRequest): Promise<void> => {
       const todo = children.filter((m) => known(m) === undefined);
       let done = children.length - todo.length;
       const depth = moves.length;
-      line[depth] = `${side(depth)}: ${done}/${children.length} searched`;
+      const mark = () => (line[depth] = `${side(depth)}: ${done}/${children.length} searched`);
+      mark();
       return Effect.forEach(todo, (m) => {
         const child = game.play(pos, m);
         const toMove = turnOf(g, child);
@@ -207,7 +210,7 @@ export const runAttempt = async (req: AttemptRequest): Promise<void> => {
               state.nodes += r.nodes;
               state.searches++;
               done++;
-              line[depth] = `${side(depth)}: ${done}/${children.length} searched`;
+              mark();
               settle([...moves, m], childWins);
               console.log(
                 `    ${line.slice(0, depth).join(" ")} ${side(depth)} ${formatCell(g, m)}: ` +

@@ -267,6 +267,12 @@ Deno.test("bench --attempt: searches on two workers, paused by a count, resumed 
       searched(deep.stdout).every((l) => l.split(" ").length === 3 * 3 + 2),
       "four moves deep",
     );
+    // A board the move bounds decide at the start: no search, the right winner.
+    const bounded = await attempt("--attempt", "6x1", "--state", `${dir}/6x1.json`);
+    assertStringIncludes(
+      bounded.stdout,
+      "6x1: the first player (H) wins (the move bounds decide it)",
+    );
     const bad = await on7x7("--max-searches", "0");
     assertEquals(bad.code, 2);
     assertStringIncludes(bad.stderr, "--max-searches takes a whole number from 1, got '0'");
