@@ -1,7 +1,8 @@
 /**
  * `deno task train 2048 [--net 4x6|5x4] [--games N] [--hours H] [--workers W] [--out FILE]`
  *
- * Trains 2048's n-tuple network by TD(0) on afterstates (`plugins/game2048/train.ts`) on
+ * Trains 2048's n-tuple network by TD(0) on afterstates (`plugins/game2048/train.ts`),
+ * optionally by temporal coherence (`--tc`) and from an optimistic start (`--init V`), on
  * worker threads sharing the weights, with a progress line, a checkpoint every few
  * minutes, and on Ctrl-C a last checkpoint. Run again with the same `--out` to resume:
  * the games go on from the checkpoint's count. `--chart FILE` writes the training curve
@@ -20,7 +21,6 @@ import {
   type TrainTick,
 } from "../plugins/game2048/train.ts";
 import {
-  decodeWeights,
   loadWeights,
   saveWeights,
   type TrainMeta,
@@ -41,7 +41,7 @@ import { StatusLine } from "./display.ts";
 
 const USAGE = `Usage: deno task train 2048 [--net 4x6|5x4] [--games N] [--hours H] [--workers W]
                         [--out FILE] [--seed S] [--alpha A] [--checkpoint MIN]
-                        [--window N] [--chart FILE]
+                        [--window N] [--chart FILE] [--init V] [--tc]
        deno task train 2048 --greedy N [--out FILE] [--chart FILE]
 Trains 2048's n-tuple network (TD(0) on afterstates) and writes it to FILE, which
 deno task match 2048 --eval ntuple --weights FILE then plays with.
@@ -56,6 +56,11 @@ deno task match 2048 --eval ntuple --weights FILE then plays with.
   --seed S          the tiles' seed for a new training (default: a fresh one, printed)
   --alpha A         the learning rate (default 0.1; given on a resumed training, it
                     replaces the checkpoint's from there on)
+  --init V          optimistic initialization of a new network: every board starts
+                    worth V (0-1000000; Guei et al. 2022 use 320000; default 0)
+  --tc              learn by temporal coherence (a rate per weight, |E|/A; the file keeps
+                    the accumulators: 3 times its size); on a resumed TD training, TC
+                    from there on (alpha 1 unless --alpha is given)
   --checkpoint MIN  minutes between checkpoints (default 5)
   --window N        games per point of the curve and of the progress figures (default 1000)
   --chart FILE      also write the training curve there (SVG)
@@ -99,8 +104,9 @@ const main = Effect.gen(function* () {
       "window",
       "chart",
       "greedy",
+      "init",
     ],
-    boolean: [],
+    boolean: ["tc"],
     positionals: 1,
   });
   const term = yield* Terminal;
@@ -136,7 +142,10 @@ const main = Effect.gen(function* () {
   const seedFlag = flags.seed === undefined
     ? undefined
     : yield* intFlag(flags, "seed", 0, 0, 2 ** 32 - 1);
-  const alpha = yield* numberFlag(flags, "alpha", 0.1, 1e-6, 10);
+  const tc = flags.tc === true;
+  // Temporal coherence's rates |E|/A are at most 1: its meta rate is 1 (Jaśkowski 2018).
+  const alpha = yield* numberFlag(flags, "alpha", tc ? 1 : 0.1, 1e-6, 10);
+  const init = yield* numberFlag(flags, "init", 0, 0, 1_000_000);
   const checkpointMin = yield* numberFlag(flags, "checkpoint", 5, 0.01, 1440);
   const window = yield* intFlag(flags, "window", 1000, 1, 1_000_000);
   const typed = typeof flags.out === "string" ? flags.out : `out/2048-${netName}.weights`;
@@ -147,7 +156,7 @@ const main = Effect.gen(function* () {
     const n = yield* intFlag(flags, "greedy", 0, 1, 10_000_000);
     let loaded;
     try {
-      loaded = loadWeights(out, undefined, typed);
+      loaded = loadWeights(out, false, typed);
     } catch (e) {
       if (!(e instanceof WeightsError)) throw e;
       yield* Effect.sync(() => console.error(`error: ${e.message}`));
@@ -183,11 +192,7 @@ const main = Effect.gen(function* () {
   let net;
   if (exists) {
     try {
-      const loaded = decodeWeights(
-        Deno.readFileSync(out),
-        typed,
-        (shape) => new Float32Array(new SharedArrayBuffer(4 * weightCount(shape))),
-      );
+      const loaded = loadWeights(out, true, typed);
       net = loaded.net;
       meta = loaded.meta;
     } catch (e) {
@@ -205,16 +210,25 @@ const main = Effect.gen(function* () {
           `without --net, or give another --out)`,
       });
     }
-    if (flags.seed !== undefined) {
-      return yield* new UsageError({
-        message: `--seed sets a new training; ${typed} resumes one (seed ${meta.seed})`,
-      });
+    for (const flag of ["seed", "init"] as const) {
+      if (flags[flag] !== undefined) {
+        return yield* new UsageError({
+          message: `--${flag} sets a new training; ${typed} resumes one (seed ${meta.seed})`,
+        });
+      }
     }
     yield* term.print(
-      `resuming ${typed}: ${meta.net} network, seed ${meta.seed}, ${num(meta.games)} games ` +
-        `trained (${clock(meta.ms)})\n`,
+      `resuming ${typed}: ${meta.net} network${
+        meta.tc ? " (temporal coherence)" : ""
+      }, seed ${meta.seed}, ${num(meta.games)} games trained (${clock(meta.ms)})\n`,
     );
-    if (flags.alpha !== undefined && alpha !== meta.alpha) {
+    if (tc && net.coherence === undefined) {
+      // TD so far, temporal coherence from here on (Guei et al.'s "OTD+TC").
+      yield* term.print(`temporal coherence from game ${num(meta.games)} on\n`);
+      net = createNetwork(net.shape, net.weights, sharedNetwork(net.shape, { tc }).coherence);
+      meta = { ...meta, tc };
+    }
+    if ((flags.alpha !== undefined || tc) && alpha !== meta.alpha) {
       yield* term.print(`learning rate ${meta.alpha} -> ${alpha} from game ${num(meta.games)}\n`);
       meta = { ...meta, alpha };
     }
@@ -227,12 +241,14 @@ const main = Effect.gen(function* () {
       });
     }
     const seed = seedFlag ?? (crypto.getRandomValues(new Uint32Array(1))[0]);
-    net = sharedNetwork(SHAPES[netName]);
-    meta = { net: netName, seed, alpha, games: 0, moves: 0, ms: 0, history: [] };
+    net = sharedNetwork(SHAPES[netName], { init, tc });
+    meta = { net: netName, seed, alpha, init, tc, games: 0, moves: 0, ms: 0, history: [] };
     yield* term.print(
       `training a new ${netName} network (${num(weightCount(SHAPES[netName]))} weights, ${
         (4 * weightCount(SHAPES[netName]) / 2 ** 20).toFixed(1)
-      } MB), seed ${seed}, alpha ${alpha}, into ${typed}\n`,
+      } MB), seed ${seed}, alpha ${alpha}${
+        init > 0 ? `, every board starting at ${num(init)}` : ""
+      }${tc ? ", temporal coherence" : ""}, into ${typed}\n`,
     );
   }
   if (games !== undefined && meta.games >= games) {
@@ -269,7 +285,7 @@ const main = Effect.gen(function* () {
   const start = performance.now();
   const final = yield* Effect.promise(() =>
     trainNetwork({
-      net: createNetwork(net.shape, net.weights),
+      net,
       meta,
       workers,
       games,

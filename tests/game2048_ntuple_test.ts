@@ -14,16 +14,16 @@ import {
   createNetwork,
   evaluate,
   evaluateByCells,
+  learn,
   newSlide,
   type NTupleNetwork,
   potential,
   SHAPES,
   symmetricCell,
-  update,
   withNetwork,
 } from "../plugins/game2048/ntuple.ts";
 import { COMPUTER_TURN, createGame, slideCells, SLIDER_TURN } from "../plugins/game2048/rules.ts";
-import { greedyGames, summarize, trainGames } from "../plugins/game2048/train.ts";
+import { greedyGames, sharedNetwork, summarize, trainGames } from "../plugins/game2048/train.ts";
 import {
   decodeWeights,
   encodeWeights,
@@ -86,7 +86,7 @@ Deno.test("the 8 symmetries are the square's dihedral group (distinct permutatio
   assertEquals(perms.size, 8);
 });
 
-Deno.test("property: a board and its 8 images have one value, and an update moves all alike", () => {
+Deno.test("property: a board and its 8 images have one value, and a learning step moves all alike", () => {
   const net = integerNet(7);
   fc.assert(
     fc.property(ranksArb, fc.integer({ min: 1, max: 5 }), (r, delta) => {
@@ -94,7 +94,8 @@ Deno.test("property: a board and its 8 images have one value, and an update move
       for (const v of values) assertEquals(v, values[0]);
       const [lo, hi] = fromRanks(r);
       const before = values[0];
-      const after = update(net, lo, hi, delta);
+      // Step 1 towards `before + delta`: every feature's weight moves by delta.
+      const after = learn(net, lo, hi, before + delta, 1);
       assertEquals(after, evaluate(net, lo, hi));
       // Every feature's weight went up by delta, once per feature reading it: the value
       // by delta times the sum over features of how many features read the same weight.
@@ -105,11 +106,45 @@ Deno.test("property: a board and its 8 images have one value, and an update move
       const shared = read.reduce((n, k) => n + read.filter((x) => x === k).length, 0);
       assertEquals(after - before, delta * shared);
       for (let s = 0; s < 8; s++) assertEquals(evaluate(net, ...fromRanks(image(r, s))), after);
-      update(net, lo, hi, -delta);
-      assertEquals(evaluate(net, lo, hi), before);
+      learn(net, lo, hi, after - delta, 1);
+      assertEquals(evaluate(net, lo, hi), after - delta * shared);
     }),
     { numRuns: 200 },
   );
+});
+
+Deno.test("temporal coherence: each weight learns at |E|/A of its own errors", () => {
+  const net = sharedNetwork(SHAPES["5x4"], { tc: true });
+  const plain = createNetwork(SHAPES["5x4"]);
+  // Ranks 0-15 all different: no two features read one weight, and all of them see the
+  // same errors, so all share one rate.
+  const [lo, hi] = fromRanks(Array.from({ length: 16 }, (_, i) => i));
+  const step = 0.5 / net.features;
+  let e = 0, a = 0, v = 0, tdValue = 0;
+  for (const target of [100, -40, 70, 70, -10, 5]) {
+    const error = target - v, rate = a > 0 ? Math.abs(e) / a : 1;
+    const want = v + net.features * step * error * rate;
+    v = learn(net, lo, hi, target, step);
+    assert(Math.abs(v - want) < 1e-3, `${v} vs ${want}`);
+    e += error;
+    a += Math.abs(error);
+    // Without the accumulators: plain TD, rate 1 throughout.
+    tdValue = learn(plain, lo, hi, target, step);
+  }
+  assert(Math.abs(tdValue - v) > 1, "the rates changed something");
+  // The accumulators of a weight the board reads: E and A of its errors.
+  const at = SHAPES["5x4"].tuples[0].reduce((i, c, k) => i + (c << (4 * k)), 0);
+  assert(Math.abs(net.coherence![2 * at] - e) < 1e-3);
+  assert(Math.abs(net.coherence![2 * at + 1] - a) < 1e-3);
+  assertEquals(net.coherence![2 * (at + 1) + 1], 0); // a weight it does not read
+});
+
+Deno.test("optimistic initialization: every board of a new network is worth the initial value", () => {
+  const net = sharedNetwork(SHAPES["5x4"], { init: 320_000 });
+  fc.assert(fc.property(ranksArb, (r) => assertEquals(evaluate(net, ...fromRanks(r)), 320_000)));
+  // And it learns from there: greedy training lowers what it has seen.
+  trainGames(net, 2, 0.1, 0, 20);
+  assert(evaluate(net, ...fromRanks(new Array(16).fill(0).fill(1, 0, 2))) < 320_000);
 });
 
 Deno.test("property: the fast evaluation (8 images, runs of cells) equals the cell-by-cell one", () => {
@@ -204,10 +239,18 @@ Deno.test("learning works: 1,000 training games beat the untrained network and r
   trainGames(net, 1, 0.1, 0, 1000);
   const trained = summarize(greedyGames(net, evalSeed, evalGames)).meanScore;
   const random = randomPlayMean(evalGames, 5);
-  // Deterministic (seeded, one thread): measured 1,090 (random), 2,460 (untrained) and
+  // Deterministic (seeded, one thread): measured 1,090 (random), 3,184 (untrained) and
   // about 7,000 (trained); the margins hold far beyond any noise between seeds.
   assert(untrained > random, `untrained ${untrained} vs random ${random}`);
   assert(trained > 2 * untrained, `trained ${trained} vs untrained ${untrained}`);
+  // By temporal coherence, and from an optimistic start, it learns too (400 games).
+  for (const start of [{ tc: true }, { init: 50_000 }]) {
+    const other = sharedNetwork(SHAPES["5x4"], start);
+    trainGames(other, 1, start.tc ? 1 : 0.1, 0, 400);
+    const score = summarize(greedyGames(other, evalSeed, evalGames)).meanScore;
+    // Measured: 6,017 from the optimistic start (which first unlearns its optimism).
+    assert(score > 1.5 * untrained, `${JSON.stringify(start)}: ${score} vs untrained ${untrained}`);
+  }
 });
 
 Deno.test("a training is reproducible, and resumed after g games it goes on identically", () => {
@@ -253,8 +296,12 @@ Deno.test("the weights file: round trip, and clear errors for missing, truncated
   damaged[damaged.length - 3] ^= 1;
   fails(damaged, /checksum/);
   const newer = bytes.slice();
-  newer[8] = 2;
-  fails(newer, /version 2/);
+  newer[8] = 3;
+  fails(newer, /version 3/);
+  // Version 1 (no coherence section) still reads.
+  const older = bytes.slice();
+  older[8] = 1;
+  assertEquals(decodeWeights(older, "old.weights").net.weights, net.weights);
   const dir = Deno.makeTempDirSync();
   try {
     const e = assertThrows(() => loadWeights(`${dir}/none.weights`), WeightsError);
@@ -270,6 +317,50 @@ Deno.test("the weights file: round trip, and clear errors for missing, truncated
       });
     const err = assertThrows(opened, WeightsError);
     assert(err.message.includes("deno task train 2048"), err.message);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("the weights file keeps the coherence accumulators for training; a player skips them", () => {
+  const net = sharedNetwork(SHAPES["5x4"], { tc: true });
+  trainGames(net, 5, 1, 0, 30);
+  const bytes = encodeWeights(net, meta(30));
+  const trained = decodeWeights(bytes, "tc.weights", true);
+  const saved = decodeWeights(bytes, "tc.weights", true).net;
+  assertEquals(trained.meta.tc, true);
+  assertEquals(trained.net.weights, net.weights);
+  assertEquals(trained.net.coherence, net.coherence);
+  assert(trained.net.coherence!.buffer instanceof SharedArrayBuffer);
+  // Resumed from the file, a training goes on exactly as the one that did not stop.
+  trainGames(net, 5, 1, 30, 20);
+  trainGames(trained.net, 5, 1, 30, 20);
+  assertEquals(trained.net.weights, net.weights);
+  const played = decodeWeights(bytes, "tc.weights");
+  assertEquals(played.net.coherence, undefined);
+  // A damaged accumulator stops a training, not a player; a cut one stops both.
+  const damaged = bytes.slice();
+  damaged[damaged.length - 9] ^= 4;
+  assertEquals(
+    decodeWeights(damaged, "tc.weights").net.weights,
+    decodeWeights(bytes, "x").net.weights,
+  );
+  const e = assertThrows(() => decodeWeights(damaged, "tc.weights", true), WeightsError);
+  assert(/checksum mismatch in the coherence/.test(e.message), e.message);
+  const cut = assertThrows(
+    () => decodeWeights(bytes.subarray(0, bytes.length - 8), "t"),
+    WeightsError,
+  );
+  assert(/coherence accumulators has \d+ \(truncated/.test(cut.message), cut.message);
+  // loadWeights reads the same from a file.
+  const dir = Deno.makeTempDirSync();
+  try {
+    Deno.writeFileSync(`${dir}/tc.weights`, bytes);
+    const read = loadWeights(`${dir}/tc.weights`, true).net;
+    assert(read.coherence!.every((x, i) => x === saved.coherence![i]));
+    assert(loadWeights(`${dir}/tc.weights`).net.weights.every((x, i) => x === saved.weights[i]));
+    Deno.writeFileSync(`${dir}/tc.weights`, damaged);
+    assertThrows(() => loadWeights(`${dir}/tc.weights`, true), WeightsError);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

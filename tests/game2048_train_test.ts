@@ -69,6 +69,53 @@ Deno.test("train by game count: reproducible with one worker, and a resumed run 
   }
 });
 
+Deno.test("train --init V --tc: optimistic, by temporal coherence, resumed with its accumulators", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const opts = ["--workers", "1", "--seed", "6", "--init", "100000", "--tc"];
+    const whole = await train(["--games", "200", ...opts, "--out", `${dir}/a.w`]);
+    assertEquals(whole.code, 0, whole.stderr);
+    assertStringIncludes(
+      whole.stdout,
+      "alpha 1, every board starting at 100,000, temporal coherence",
+    );
+    const half = await train(["--games", "80", ...opts, "--out", `${dir}/b.w`]);
+    assertEquals(half.code, 0, half.stderr);
+    const rest = await train(["--games", "200", "--workers", "1", "--out", `${dir}/b.w`]);
+    assertEquals(rest.code, 0, rest.stderr);
+    assertStringIncludes(rest.stdout, "5x4 network (temporal coherence), seed 6, 80 games");
+    const a = loadWeights(`${dir}/a.w`, true), b = loadWeights(`${dir}/b.w`, true);
+    assertEquals(b.meta.init, 100000);
+    assertEquals(b.meta.tc, true);
+    assertEquals(b.net.weights, a.net.weights);
+    assertEquals(b.net.coherence, a.net.coherence);
+    const reinit = await train(["--games", "300", "--init", "5", "--out", `${dir}/b.w`]);
+    assertEquals(reinit.code, 2);
+    assertStringIncludes(reinit.stderr, "--init sets a new training");
+    // TD so far, temporal coherence from a resumed game on.
+    const td = await train([
+      "--games",
+      "50",
+      "--workers",
+      "1",
+      "--seed",
+      "6",
+      "--out",
+      `${dir}/c.w`,
+    ]);
+    assertEquals(td.code, 0, td.stderr);
+    const tc = await train(["--games", "90", "--tc", "--out", `${dir}/c.w`]);
+    assertEquals(tc.code, 0, tc.stderr);
+    assertStringIncludes(tc.stdout, "temporal coherence from game 50 on");
+    assertStringIncludes(tc.stdout, "learning rate 0.1 -> 1 from game 50");
+    const c = loadWeights(`${dir}/c.w`, true);
+    assertEquals(c.meta.tc, true);
+    assert(c.net.coherence!.some((x) => x !== 0));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("Ctrl-C writes a checkpoint and says how to resume; the resumed run continues the count", async () => {
   const dir = await Deno.makeTempDir();
   try {
@@ -129,6 +176,7 @@ Deno.test("train: usage errors name the option; a foreign file is refused and ke
       [["--net", "3x3"], "--net must be one of 4x6, 5x4, got '3x3'"],
       [["--games", "0"], "--games must be an integer from 1 to"],
       [["--alpha", "x"], "--alpha must be a number from"],
+      [["--init", "-1"], "--init must be a number from 0 to 1000000"],
       [["--workers", "0"], "--workers must be an integer from 1 to 256"],
       [["--colour", "red"], "unknown option --colour"],
     ];

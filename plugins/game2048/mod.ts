@@ -59,7 +59,7 @@ export const networkFile = (file: string): NTupleNetwork => {
   }
   let net = networks.get(path);
   if (net === undefined) {
-    const loaded = loadWeights(path, undefined, file);
+    const loaded = loadWeights(path, false, file);
     net = loaded.net;
     networks.set(path, net);
   }

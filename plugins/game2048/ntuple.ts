@@ -11,7 +11,7 @@
  * an afterstate (the board just after a slide, before the computer's tile) estimates the
  * score still to be made from there: a finished game is worth 0.
  *
- * Everything in the hot path (`evaluate`, `update`, `bestSlide`) works on the board's 8
+ * Everything in the hot path (`evaluate`, `learn`, `bestSlide`) works on the board's 8
  * images (mirrors and transposes by row tables and bit operations) and reads each tuple's
  * index as a few shift-and-mask runs of consecutive cells; nothing is allocated per call.
  *
@@ -95,18 +95,34 @@ export interface NTupleNetwork {
    * it goes in the index (`evaluate` reads the 8 symmetric boards this way).
    */
   readonly runs: Int32Array;
+  /**
+   * Temporal coherence's accumulators (Beal & Smith 1999; Jaśkowski 2018), when the
+   * network learns by it: per weight `i`, `E_i` (the sum of its errors) at `2i` and
+   * `A_i` (the sum of their absolute values) at `2i + 1`; weight `i` learns at the rate
+   * `|E_i| / A_i` (1 before its first update). Absent: plain TD, one rate for all.
+   */
+  readonly coherence?: Float32Array;
 }
 
 /**
  * A network of `shape` over `weights` (a fresh zeroed array by default; a shared one for
- * workers). Throws when the shape is not valid or `weights` has the wrong length.
+ * workers), learning by temporal coherence when `coherence` (two words per weight, see
+ * `NTupleNetwork.coherence`) is given. Throws when the shape is not valid or an array
+ * has the wrong length.
  */
-export const createNetwork = (shape: NTupleShape, weights?: Float32Array): NTupleNetwork => {
+export const createNetwork = (
+  shape: NTupleShape,
+  weights?: Float32Array,
+  coherence?: Float32Array,
+): NTupleNetwork => {
   const problem = shapeProblem(shape);
   if (problem !== undefined) throw new Error(`n-tuple shape: expected ${problem}`);
   const n = weightCount(shape);
   const w = weights ?? new Float32Array(n);
   if (w.length !== n) throw new Error(`n-tuple shape ${shape.name}: ${w.length} weights, not ${n}`);
+  if (coherence !== undefined && coherence.length !== 2 * n) {
+    throw new Error(`n-tuple shape ${shape.name}: ${coherence.length} accumulators, not ${2 * n}`);
+  }
   const m = shape.tuples.length, features = 8 * m;
   const base = new Int32Array(features), length = new Uint8Array(features), cells: number[] = [];
   let offset = 0, f = 0;
@@ -144,6 +160,7 @@ export const createNetwork = (shape: NTupleShape, weights?: Float32Array): NTupl
     cells: Uint8Array.from(cells),
     tupleBase,
     runs: Int32Array.from(runs),
+    coherence,
   };
 };
 
@@ -208,17 +225,13 @@ export const evaluate = (net: NTupleNetwork, lo: number, hi: number): number => 
   return v;
 };
 
-/** The weights a board reads, by feature (written by `update`). */
+/** The weights a board reads, by feature (written by `loadSlots`). */
 let slots = new Int32Array(64);
 
-/**
- * Adds `delta` to every weight the board reads (once per feature: a weight two features
- * read takes it twice), and returns the board's new value. A TD step adds
- * `alpha * error / features` (see `train.ts`).
- */
-export const update = (net: NTupleNetwork, lo: number, hi: number, delta: number): number => {
+/** Writes to `slots` the weight each of the board's features reads. */
+const loadSlots = (net: NTupleNetwork, lo: number, hi: number): void => {
   loadImages(lo, hi);
-  const { weights, tupleBase, runs, features } = net, m = tupleBase.length;
+  const { tupleBase, runs, features } = net, m = tupleBase.length;
   if (slots.length < features) slots = new Int32Array(features);
   let f = 0;
   for (let b = 0; b < 16; b += 2) {
@@ -229,14 +242,43 @@ export const update = (net: NTupleNetwork, lo: number, hi: number, delta: number
       for (let r = 0; r < count; r++, j += 4) {
         idx |= (((runs[j] === 0 ? wlo : whi) >>> runs[j + 1]) & runs[j + 2]) << runs[j + 3];
       }
-      const at = tupleBase[t] + idx;
-      slots[f++] = at;
-      weights[at] += delta;
+      slots[f++] = tupleBase[t] + idx;
     }
   }
-  // The new value once every weight is updated (features may share a weight).
+};
+
+/**
+ * One learning step on a board: with `error = target - value(board)`, every weight the
+ * board reads moves by `step * error` (once per feature: a weight two features read
+ * moves twice), scaled by the weight's coherence `|E_i| / A_i` when the network learns by
+ * temporal coherence (which then adds `error` to `E_i` and `|error|` to `A_i`). Returns
+ * the board's new value. A TD step is `alpha / features` (see `train.ts`).
+ */
+export const learn = (
+  net: NTupleNetwork,
+  lo: number,
+  hi: number,
+  target: number,
+  step: number,
+): number => {
+  loadSlots(net, lo, hi);
+  const { weights, features, coherence } = net;
   let v = 0;
-  for (let k = 0; k < f; k++) v += weights[slots[k]];
+  for (let k = 0; k < features; k++) v += weights[slots[k]];
+  const error = target - v, delta = step * error;
+  if (coherence === undefined) {
+    for (let k = 0; k < features; k++) weights[slots[k]] += delta;
+  } else {
+    const size = Math.abs(error);
+    for (let k = 0; k < features; k++) {
+      const at = slots[k], e = coherence[2 * at], a = coherence[2 * at + 1];
+      weights[at] += a > 0 ? delta * Math.abs(e) / a : delta;
+      coherence[2 * at] = e + error;
+      coherence[2 * at + 1] = a + size;
+    }
+  }
+  v = 0;
+  for (let k = 0; k < features; k++) v += weights[slots[k]];
   return v;
 };
 

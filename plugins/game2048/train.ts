@@ -4,7 +4,9 @@
  * game ends, its afterstates are updated from the last to the first (Yeh et al.'s
  * backward order), each towards the next slide's reward plus the next afterstate's new
  * value, the last towards 0: `V(s'_t) += alpha (r_{t+1} + V(s'_{t+1}) - V(s'_t))`, the
- * step split evenly over the board's features.
+ * step split evenly over the board's features. A network with coherence accumulators
+ * learns by temporal coherence instead (each weight at its own rate, `ntuple.ts`
+ * `learn`), and a new network may start optimistic (`sharedNetwork`'s `init`).
  *
  * Game `g` of a training with seed `S` draws its tiles from a generator seeded by `S` and
  * `g` alone, so one worker's training is reproducible, and one resumed from a checkpoint
@@ -22,11 +24,10 @@ import { fmix32 } from "../../core/hash.ts";
 import {
   bestSlide,
   createNetwork,
-  evaluate,
+  learn,
   newSlide,
   type NTupleNetwork,
   type NTupleShape,
-  update,
   weightCount,
 } from "./ntuple.ts";
 import type { TrainMeta } from "./weights.ts";
@@ -143,9 +144,7 @@ export const playGame = (
     const step = alpha / net.features;
     let target = 0;
     for (let i = t - 1; i >= 0; i--) {
-      const a = episode.lo[i], b = episode.hi[i];
-      const v = evaluate(net, a, b);
-      target = episode.reward[i] + update(net, a, b, step * (target - v));
+      target = episode.reward[i] + learn(net, episode.lo[i], episode.hi[i], target, step);
     }
   }
   result.score = score;
@@ -228,6 +227,8 @@ export const STOP = 2;
 export interface WorkerSetup {
   /** The shared weights. */
   readonly weights: SharedArrayBuffer;
+  /** The shared coherence accumulators (temporal coherence learning), if any. */
+  readonly coherence?: SharedArrayBuffer;
   /** The shared control words. */
   readonly control: SharedArrayBuffer;
   /** The tuples. */
@@ -289,12 +290,29 @@ export interface TrainOptions {
   readonly stop?: () => boolean;
 }
 
-/** The network with fresh shared weights (zero) for `shape`. */
-export const sharedNetwork = (shape: NTupleShape): NTupleNetwork =>
-  createNetwork(
-    shape,
-    new Float32Array(new SharedArrayBuffer(4 * weightCount(shape))),
-  );
+/** How a new training's network starts. */
+export interface NetworkStart {
+  /**
+   * Optimistic initialization (Guei, Chen & Wu 2022): every board starts worth `init`
+   * (each weight `init / features`), so the greedy player is drawn to what it has not
+   * seen yet; 0 (the default) starts from zero.
+   */
+  readonly init?: number;
+  /** Learn by temporal coherence (the network carries its accumulators). */
+  readonly tc?: boolean;
+}
+
+/**
+ * A network on `SharedArrayBuffer`s for `shape`: its weights (`init / features` each)
+ * and, with `tc`, its coherence accumulators (zero).
+ */
+export const sharedNetwork = (shape: NTupleShape, start: NetworkStart = {}): NTupleNetwork => {
+  const n = weightCount(shape);
+  const weights = new Float32Array(new SharedArrayBuffer(4 * n));
+  if (start.init) weights.fill(start.init / (8 * shape.tuples.length));
+  const coherence = start.tc ? new Float32Array(new SharedArrayBuffer(8 * n)) : undefined;
+  return createNetwork(shape, weights, coherence);
+};
 
 /**
  * Trains with `options.workers` workers until `games` games in all, `until`, or
@@ -305,6 +323,9 @@ export const trainNetwork = async (options: TrainOptions): Promise<TrainMeta> =>
   const { net, workers, window } = options;
   const weights = net.weights.buffer;
   if (!(weights instanceof SharedArrayBuffer)) throw new Error("the weights must be shared");
+  if (net.coherence !== undefined && !(net.coherence.buffer instanceof SharedArrayBuffer)) {
+    throw new Error("the coherence accumulators must be shared");
+  }
   const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL.size));
   let meta = options.meta;
   control[CONTROL.flag] = RUN;
@@ -356,6 +377,7 @@ export const trainNetwork = async (options: TrainOptions): Promise<TrainMeta> =>
     };
     const setup: WorkerSetup = {
       weights,
+      coherence: net.coherence?.buffer as SharedArrayBuffer | undefined,
       control: control.buffer as SharedArrayBuffer,
       shape: net.shape,
       seed: meta.seed,

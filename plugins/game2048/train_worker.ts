@@ -20,8 +20,12 @@ import {
 } from "./train.ts";
 
 self.onmessage = (e: MessageEvent<WorkerSetup>) => {
-  const { weights, control: shared, shape, seed, alpha } = e.data;
-  const net = createNetwork(shape, new Float32Array(weights));
+  const { weights, coherence, control: shared, shape, seed, alpha } = e.data;
+  const net = createNetwork(
+    shape,
+    new Float32Array(weights),
+    coherence === undefined ? undefined : new Float32Array(coherence),
+  );
   const control = new Int32Array(shared);
   const episode = new Episode();
   const result: GameResult = { score: 0, maxRank: 0, moves: 0 };

@@ -4,15 +4,18 @@
  * | bytes         | content                                                             |
  * | ------------- | ------------------------------------------------------------------- |
  * | 0-7           | magic `PLY2048N`                                                    |
- * | 8-11          | format version (u32, little-endian; this is version 1)              |
+ * | 8-11          | format version (u32, little-endian; this is version 2)              |
  * | 12-15         | number of tuples `m` (u32)                                          |
  * | 16-19         | byte length `L` of the metadata (u32)                               |
- * | 20-23         | checksum (u32) of every byte from 24 to the end                     |
+ * | 20-23         | checksum (u32) of every byte from 24 to the end of the weights      |
  * | 24 ..         | `m` tuples of 16 bytes: the cell count `n` (1-7), `n` cells (0-15), zeros |
  * | then          | `L` bytes of UTF-8 JSON metadata (`TrainMeta`), zeros to a multiple of 4 |
  * | then          | the weights: `sum 16^n` float32, little-endian, tuple after tuple   |
+ * | then          | only when the metadata says `"tc": true`: the coherence accumulators, |
+ * |               | two float32 per weight (`E_i`, `A_i`), then their checksum (u32)    |
  *
- * The checksum is `checksumWords` over those bytes read as little-endian u32 words. A
+ * The checksums are `checksumWords` over those bytes read as little-endian u32 words.
+ * Version 1 is version 2 without a coherence section; both are read. A
  * missing, truncated, foreign or damaged file is a `WeightsError` naming the file and
  * saying how to make one (`deno task train 2048 --out FILE`).
  *
@@ -22,8 +25,11 @@ import { createNetwork, type NTupleNetwork, type NTupleShape, weightCount } from
 
 /** The file's first 8 bytes. */
 export const MAGIC = "PLY2048N";
-/** The format version this module writes and reads. */
-export const VERSION = 1;
+/**
+ * The format version this module writes (2: version 1, and a coherence section when the
+ * metadata says `tc`); it reads 1 and 2.
+ */
+export const VERSION = 2;
 const FIXED = 24;
 const TUPLE_BYTES = 16;
 
@@ -49,6 +55,10 @@ export interface TrainMeta {
   readonly seed: number;
   /** The learning rate (per board; each of its features takes `alpha / features`). */
   readonly alpha: number;
+  /** The optimistic initial value of every board (0 or absent: none). */
+  readonly init?: number;
+  /** True when the network learns by temporal coherence (the file has its accumulators). */
+  readonly tc?: boolean;
   /** Games trained. */
   readonly games: number;
   /** Slides trained. */
@@ -92,13 +102,19 @@ export const checksumWords = (bytes: Uint8Array): number => {
   return (h ^ (h >>> 16)) >>> 0;
 };
 
-/** The bytes of a network's file. */
+/** The bytes of a network's file (with its coherence section when the network has one). */
 export const encodeWeights = (net: NTupleNetwork, meta: TrainMeta): Uint8Array => {
   const m = net.shape.tuples.length;
-  const metaBytes = new TextEncoder().encode(JSON.stringify(meta));
+  // The metadata says `"tc": true` exactly when the coherence section follows.
+  const { tc: _, ...rest } = meta;
+  const metaBytes = new TextEncoder().encode(
+    JSON.stringify(net.coherence === undefined ? rest : { ...rest, tc: true }),
+  );
   const metaPadded = (metaBytes.length + 3) & ~3;
   const head = FIXED + TUPLE_BYTES * m + metaPadded;
-  const bytes = new Uint8Array(head + 4 * net.weights.length);
+  const end = head + 4 * net.weights.length;
+  const coherence = net.coherence;
+  const bytes = new Uint8Array(end + (coherence === undefined ? 0 : 4 * coherence.length + 4));
   const view = new DataView(bytes.buffer);
   bytes.set(new TextEncoder().encode(MAGIC), 0);
   view.setUint32(8, VERSION, true);
@@ -110,95 +126,147 @@ export const encodeWeights = (net: NTupleNetwork, meta: TrainMeta): Uint8Array =
   });
   bytes.set(metaBytes, FIXED + TUPLE_BYTES * m);
   new Float32Array(bytes.buffer, head, net.weights.length).set(net.weights);
-  view.setUint32(20, checksumWords(bytes.subarray(FIXED)), true);
+  view.setUint32(20, checksumWords(bytes.subarray(FIXED, end)), true);
+  if (coherence !== undefined) {
+    new Float32Array(bytes.buffer, end, coherence.length).set(coherence);
+    const last = bytes.length - 4;
+    view.setUint32(last, checksumWords(bytes.subarray(end, last)), true);
+  }
   return bytes;
 };
 
 /** A network read from a file, with its training metadata. */
 export interface LoadedWeights {
-  /** The network. */
+  /** The network (with its coherence accumulators only when read for training). */
   readonly net: NTupleNetwork;
   /** Its training. */
   readonly meta: TrainMeta;
 }
 
+/** Where a file's bytes come from: its size, and a read of `length` bytes at `at`. */
+interface Source {
+  readonly size: number;
+  readonly read: (at: number, length: number) => Uint8Array;
+}
+
+const bytesSource = (bytes: Uint8Array): Source => ({
+  size: bytes.length,
+  read: (at, length) => bytes.subarray(at, at + length),
+});
+
 /**
- * Decodes a network's file (`file` names it in errors); the weights go to `into` when
- * given (a shared array for training workers, of the right length) or a fresh array.
+ * Decodes a network from `source` (`file` names it in errors). For `training`, the
+ * weights and the coherence accumulators (if the file has them) go to `SharedArrayBuffer`s
+ * for the workers; otherwise the weights stay where they were read, and a coherence
+ * section is neither read nor checked (a player does not need it).
  */
-export const decodeWeights = (
-  bytes: Uint8Array,
-  file: string,
-  into?: (shape: NTupleShape) => Float32Array,
-): LoadedWeights => {
-  if (bytes.length < FIXED || new TextDecoder().decode(bytes.subarray(0, 8)) !== MAGIC) {
+const decode = (source: Source, file: string, training: boolean): LoadedWeights => {
+  const fixed = source.read(0, FIXED);
+  if (fixed.length < FIXED || new TextDecoder().decode(fixed.subarray(0, 8)) !== MAGIC) {
     throw new WeightsError(file, "not a 2048 n-tuple network (no PLY2048N header)");
   }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const view = new DataView(fixed.buffer, fixed.byteOffset, FIXED);
   const version = view.getUint32(8, true);
-  if (version !== VERSION) {
-    throw new WeightsError(file, `format version ${version}, this program reads ${VERSION}`);
+  if (version < 1 || version > VERSION) {
+    throw new WeightsError(file, `format version ${version}, this program reads 1 to ${VERSION}`);
   }
   const m = view.getUint32(12, true), metaLength = view.getUint32(16, true);
+  if (m < 1 || m > 64 || metaLength > 1 << 26) throw new WeightsError(file, "damaged header");
   const head = FIXED + TUPLE_BYTES * m + ((metaLength + 3) & ~3);
-  if (m < 1 || m > 64 || bytes.length < head) throw new WeightsError(file, "truncated header");
+  if (source.size < head) throw new WeightsError(file, "truncated header");
+  const header = source.read(FIXED, head - FIXED);
   const tuples: number[][] = [];
   for (let i = 0; i < m; i++) {
-    const at = FIXED + TUPLE_BYTES * i, n = bytes[at];
+    const at = TUPLE_BYTES * i, n = header[at];
     if (n < 1 || n > 7) throw new WeightsError(file, `tuple ${i} has ${n} cells`);
-    tuples.push([...bytes.subarray(at + 1, at + 1 + n)]);
+    tuples.push([...header.subarray(at + 1, at + 1 + n)]);
   }
   let meta: TrainMeta;
   try {
-    const text = new TextDecoder().decode(
-      bytes.subarray(FIXED + TUPLE_BYTES * m, FIXED + TUPLE_BYTES * m + metaLength),
-    );
-    meta = JSON.parse(text);
+    const at = TUPLE_BYTES * m;
+    meta = JSON.parse(new TextDecoder().decode(header.subarray(at, at + metaLength)));
   } catch {
     throw new WeightsError(file, "damaged metadata");
   }
   const shape: NTupleShape = { name: String(meta.net ?? "custom"), tuples };
   const count = weightCount(shape);
-  if (bytes.length !== head + 4 * count) {
+  const tc = version >= 2 && meta.tc === true;
+  const end = head + 4 * count, size = end + (tc ? 8 * count + 4 : 0);
+  if (source.size !== size) {
     throw new WeightsError(
       file,
-      `${bytes.length} bytes, a ${shape.name} network has ${head + 4 * count} (truncated?)`,
+      `${source.size} bytes, a ${shape.name} network${
+        tc ? " with its coherence accumulators" : ""
+      } has ${size} (truncated?)`,
     );
   }
-  if (checksumWords(bytes.subarray(FIXED)) !== view.getUint32(20, true)) {
+  // One read from byte 24 to the end of the weights: the checksummed part.
+  const body = source.read(FIXED, end - FIXED);
+  if (checksumWords(body) !== view.getUint32(20, true)) {
     throw new WeightsError(file, "checksum mismatch (the file is damaged)");
   }
-  const aligned = (bytes.byteOffset + head) % 4 === 0;
-  const stored = aligned
-    ? new Float32Array(bytes.buffer, bytes.byteOffset + head, count)
-    : new Float32Array(bytes.slice(head).buffer);
-  // Without `into`, the weights stay where they were read (a 4x6 network is 268 MB: a
-  // copy costs a quarter of a second more, where a search's first move waits for it).
-  let weights = stored;
-  if (into !== undefined) {
-    weights = into(shape);
-    weights.set(stored);
+  const stored = (body.byteOffset + head - FIXED) % 4 === 0
+    ? new Float32Array(body.buffer, body.byteOffset + head - FIXED, count)
+    : new Float32Array(body.slice(head - FIXED).buffer);
+  if (!training) {
+    // The weights stay where they were read (a 4x6 network is 268 MB: a copy costs a
+    // quarter of a second more, where a search's first move waits for it).
+    return { net: createNetwork(shape, stored), meta };
   }
-  return { net: createNetwork(shape, weights), meta };
+  const weights = new Float32Array(new SharedArrayBuffer(4 * count));
+  weights.set(stored);
+  let coherence: Float32Array | undefined;
+  if (tc) {
+    const section = source.read(end, 8 * count + 4);
+    const sum = new DataView(section.buffer, section.byteOffset + 8 * count, 4).getUint32(0, true);
+    if (checksumWords(section.subarray(0, 8 * count)) !== sum) {
+      throw new WeightsError(file, "checksum mismatch in the coherence accumulators");
+    }
+    coherence = new Float32Array(new SharedArrayBuffer(8 * count));
+    coherence.set(new Float32Array(section.slice(0, 8 * count).buffer));
+  }
+  return { net: createNetwork(shape, weights, coherence), meta };
 };
 
 /**
- * Reads a network's file (errors as `decodeWeights`; a missing file is one too), named
- * `name` in errors (the path as the user typed it; default `file`).
+ * Decodes a network's file (`file` names it in errors); `training` as `loadWeights`.
  */
-export const loadWeights = (
-  file: string,
-  into?: (shape: NTupleShape) => Float32Array,
-  name: string = file,
-): LoadedWeights => {
-  let bytes: Uint8Array;
+export const decodeWeights = (bytes: Uint8Array, file: string, training = false): LoadedWeights =>
+  decode(bytesSource(bytes), file, training);
+
+/**
+ * Reads a network's file, named `name` in errors (the path as the user typed it; default
+ * `file`). For `training`, the weights and coherence accumulators are read into shared
+ * memory for the workers; to play, only the header and the weights are read (a missing
+ * file is an error too).
+ */
+export const loadWeights = (file: string, training = false, name: string = file): LoadedWeights => {
+  let handle: Deno.FsFile;
   try {
-    bytes = Deno.readFileSync(file);
+    handle = Deno.openSync(file);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) throw new WeightsError(name, "no such file");
     throw new WeightsError(name, e instanceof Error ? e.message : String(e));
   }
-  return decodeWeights(bytes, name, into);
+  try {
+    const source: Source = {
+      size: handle.statSync().size,
+      read: (at, length) => {
+        const buffer = new Uint8Array(length);
+        handle.seekSync(at, Deno.SeekMode.Start);
+        let done = 0;
+        while (done < length) {
+          const n = handle.readSync(buffer.subarray(done));
+          if (n === null) break;
+          done += n;
+        }
+        return buffer.subarray(0, done);
+      },
+    };
+    return decode(source, name, training);
+  } finally {
+    handle.close();
+  }
 };
 
 /** Writes a network's file whole: to a temporary file, then renamed over `file`. */
