@@ -143,13 +143,13 @@ export const playOne = (
 
 const USAGE = `Usage: deno run --allow-read --allow-write --allow-import bench/game2048_games.ts
          --p1 SPEC [--games N] [--seed S] [--width W] [--height H] [--eval E]
-         [--out FILE [--resume]]
+         [--weights FILE] [--out FILE [--resume]]
        deno run --allow-read --allow-import bench/game2048_games.ts --summary FILE
 `;
 
 const main = (): number => {
   const a = parseArgs(Deno.args, {
-    string: ["p1", "games", "seed", "width", "height", "eval", "out", "summary"],
+    string: ["p1", "games", "seed", "width", "height", "eval", "weights", "out", "summary"],
     boolean: ["resume", "help"],
   });
   if (a.help) {
@@ -170,6 +170,7 @@ const main = (): number => {
   if (typeof a.width === "string") options.width = Number(a.width);
   if (typeof a.height === "string") options.height = Number(a.height);
   if (typeof a.eval === "string") options.eval = a.eval;
+  if (typeof a.weights === "string") options.weights = a.weights;
   const out = typeof a.out === "string" ? a.out : undefined;
   const done = new Set(out && a.resume ? readRecords(out).map((r) => r.seed) : []);
   const records: GameRecord[] = [];
