@@ -93,16 +93,7 @@ Deno.test("train --init V --tc: optimistic, by temporal coherence, resumed with 
     assertEquals(reinit.code, 2);
     assertStringIncludes(reinit.stderr, "--init sets a new training");
     // TD so far, temporal coherence from a resumed game on.
-    const td = await train([
-      "--games",
-      "50",
-      "--workers",
-      "1",
-      "--seed",
-      "6",
-      "--out",
-      `${dir}/c.w`,
-    ]);
+    const td = await train([..."--games 50 --workers 1 --seed 6 --out".split(" "), `${dir}/c.w`]);
     assertEquals(td.code, 0, td.stderr);
     const tc = await train(["--games", "90", "--tc", "--out", `${dir}/c.w`]);
     assertEquals(tc.code, 0, tc.stderr);
