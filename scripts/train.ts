@@ -12,13 +12,14 @@
  */
 import { Effect } from "../core/deps.ts";
 import { Terminal } from "../core/terminal.ts";
-import { createNetwork, SHAPES, weightCount } from "../plugins/game2048/ntuple.ts";
+import { SHAPES, weightCount } from "../plugins/game2048/ntuple.ts";
 import {
   greedyGames,
   sharedNetwork,
   summarize,
   trainNetwork,
   type TrainTick,
+  withCoherence,
 } from "../plugins/game2048/train.ts";
 import {
   loadWeights,
@@ -225,7 +226,7 @@ const main = Effect.gen(function* () {
     if (tc && net.coherence === undefined) {
       // TD so far, temporal coherence from here on (Guei et al.'s "OTD+TC").
       yield* term.print(`temporal coherence from game ${num(meta.games)} on\n`);
-      net = createNetwork(net.shape, net.weights, sharedNetwork(net.shape, { tc }).coherence);
+      net = withCoherence(net);
       meta = { ...meta, tc };
     }
     if ((flags.alpha !== undefined || tc) && alpha !== meta.alpha) {

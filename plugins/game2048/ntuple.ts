@@ -164,6 +164,10 @@ export const createNetwork = (
   };
 };
 
+/** `n` float32 words on a `SharedArrayBuffer` (zero), for weights that workers share. */
+export const sharedFloats = (n: number): Float32Array =>
+  new Float32Array(new SharedArrayBuffer(4 * n));
+
 /** Each 16-bit row with its 4 cells in the reverse order (a mirror image). */
 const ROW_REVERSED: Uint16Array = (() => {
   const t = new Uint16Array(65536);

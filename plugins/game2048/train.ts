@@ -28,6 +28,7 @@ import {
   newSlide,
   type NTupleNetwork,
   type NTupleShape,
+  sharedFloats,
   weightCount,
 } from "./ntuple.ts";
 import type { TrainMeta } from "./weights.ts";
@@ -303,15 +304,20 @@ export interface NetworkStart {
 }
 
 /**
+ * `net` learning by temporal coherence from here on: its weights, with fresh (zero)
+ * shared accumulators.
+ */
+export const withCoherence = (net: NTupleNetwork): NTupleNetwork =>
+  createNetwork(net.shape, net.weights, sharedFloats(2 * net.weights.length));
+
+/**
  * A network on `SharedArrayBuffer`s for `shape`: its weights (`init / features` each)
- * and, with `tc`, its coherence accumulators (zero).
+ * and, with `tc`, its coherence accumulators (`withCoherence`).
  */
 export const sharedNetwork = (shape: NTupleShape, start: NetworkStart = {}): NTupleNetwork => {
-  const n = weightCount(shape);
-  const weights = new Float32Array(new SharedArrayBuffer(4 * n));
-  if (start.init) weights.fill(start.init / (8 * shape.tuples.length));
-  const coherence = start.tc ? new Float32Array(new SharedArrayBuffer(8 * n)) : undefined;
-  return createNetwork(shape, weights, coherence);
+  const net = createNetwork(shape, sharedFloats(weightCount(shape)));
+  if (start.init) net.weights.fill(start.init / net.features);
+  return start.tc ? withCoherence(net) : net;
 };
 
 /**

@@ -21,7 +21,13 @@
  *
  * @module
  */
-import { createNetwork, type NTupleNetwork, type NTupleShape, weightCount } from "./ntuple.ts";
+import {
+  createNetwork,
+  type NTupleNetwork,
+  type NTupleShape,
+  sharedFloats,
+  weightCount,
+} from "./ntuple.ts";
 
 /** The file's first 8 bytes. */
 export const MAGIC = "PLY2048N";
@@ -213,7 +219,7 @@ const decode = (source: Source, file: string, training: boolean): LoadedWeights 
     // quarter of a second more, where a search's first move waits for it).
     return { net: createNetwork(shape, stored), meta };
   }
-  const weights = new Float32Array(new SharedArrayBuffer(4 * count));
+  const weights = sharedFloats(count);
   weights.set(stored);
   let coherence: Float32Array | undefined;
   if (tc) {
@@ -222,7 +228,7 @@ const decode = (source: Source, file: string, training: boolean): LoadedWeights 
     if (checksumWords(section.subarray(0, 8 * count)) !== sum) {
       throw new WeightsError(file, "checksum mismatch in the coherence accumulators");
     }
-    coherence = new Float32Array(new SharedArrayBuffer(8 * count));
+    coherence = sharedFloats(2 * count);
     coherence.set(new Float32Array(section.slice(0, 8 * count).buffer));
   }
   return { net: createNetwork(shape, weights, coherence), meta };
