@@ -147,11 +147,12 @@ Deno.test("optimistic initialization: every board of a new network is worth the 
   assert(evaluate(net, ...fromRanks(new Array(16).fill(0).fill(1, 0, 2))) < 320_000);
 });
 
-Deno.test("property: the fast evaluation (8 images, runs of cells) equals the cell-by-cell one", () => {
+Deno.test("property: the compiled evaluation (8 images, runs of cells) equals the cell-by-cell one", () => {
   const shapes = [
     SHAPES["5x4"],
     { name: "odd", tuples: [[6, 7, 8, 9], [0, 5, 10, 15], [3], [12, 13, 14, 15, 11], [9, 8, 1]] },
     { name: "rows", tuples: [[8, 9, 10, 11, 12], [0, 4, 8]] },
+    { name: "across", tuples: [[5, 6, 7, 8, 9, 10], [15, 0], [2, 1, 0, 7, 6]] },
   ];
   for (const shape of shapes) {
     const net = createNetwork(shape);
@@ -162,6 +163,8 @@ Deno.test("property: the fast evaluation (8 images, runs of cells) equals the ce
       fc.property(ranksArb, (r) => {
         const [lo, hi] = fromRanks(r);
         assertEquals(evaluate(net, lo, hi), evaluateByCells(net, lo, hi));
+        // A step of 0 re-reads the weights the features read (`slotsOf`): the same sum.
+        assertEquals(learn(net, lo, hi, 1e6, 0), evaluate(net, lo, hi));
       }),
       { numRuns: 300 },
     );

@@ -12,8 +12,9 @@
  * score still to be made from there: a finished game is worth 0.
  *
  * Everything in the hot path (`evaluate`, `learn`, `bestSlide`) works on the board's 8
- * images (mirrors and transposes by row tables and bit operations) and reads each tuple's
- * index as a few shift-and-mask runs of consecutive cells; nothing is allocated per call.
+ * images (mirrors and transposes by bit operations) and reads each tuple's index as a few
+ * shift-and-mask runs of consecutive cells, in code compiled for the network's shape
+ * (`compileShape`); nothing is allocated per call.
  *
  * @module
  */
@@ -87,14 +88,13 @@ export interface NTupleNetwork {
   readonly length: Uint8Array;
   /** The features' cells, one after the other (the tuple's cells under the symmetry). */
   readonly cells: Uint8Array;
-  /** Each tuple's first weight. */
-  readonly tupleBase: Int32Array;
   /**
-   * Each tuple's index as runs of consecutive cells in one word of the board: per tuple
-   * the number of runs, then per run the word (0 lo, 1 hi), its shift, its mask and where
-   * it goes in the index (`evaluate` reads the 8 symmetric boards this way).
+   * The network's value of compact board `lo`, `hi`: the hot path of `evaluate`,
+   * compiled for the shape (see `compileShape`).
    */
-  readonly runs: Int32Array;
+  readonly value: (lo: number, hi: number) => number;
+  /** Writes to `out` the weight each feature of board `lo`, `hi` reads (compiled too). */
+  readonly slotsOf: (out: Int32Array, lo: number, hi: number) => void;
   /**
    * Temporal coherence's accumulators (Beal & Smith 1999; Jaśkowski 2018), when the
    * network learns by it: per weight `i`, `E_i` (the sum of its errors) at `2i` and
@@ -134,23 +134,7 @@ export const createNetwork = (
     }
     offset += 16 ** t.length;
   }
-  const tupleBase = new Int32Array(m), runs: number[] = [];
-  offset = 0;
-  shape.tuples.forEach((t, i) => {
-    tupleBase[i] = offset;
-    offset += 16 ** t.length;
-    const at = runs.length;
-    runs.push(0);
-    for (let k = 0; k < t.length;) {
-      let len = 1;
-      while (k + len < t.length && t[k + len] === t[k] + len && (t[k] >> 3) === (t[k + len] >> 3)) {
-        len++;
-      }
-      runs.push(t[k] >> 3, 4 * (t[k] & 7), len === 8 ? -1 : (1 << (4 * len)) - 1, 4 * k);
-      runs[at]++;
-      k += len;
-    }
-  });
+  const { value, slotsOf } = compileShape(shape, w);
   return {
     shape,
     weights: w,
@@ -158,8 +142,8 @@ export const createNetwork = (
     base,
     length,
     cells: Uint8Array.from(cells),
-    tupleBase,
-    runs: Int32Array.from(runs),
+    value,
+    slotsOf,
     coherence,
   };
 };
@@ -168,88 +152,87 @@ export const createNetwork = (
 export const sharedFloats = (n: number): Float32Array =>
   new Float32Array(new SharedArrayBuffer(4 * n));
 
-/** Each 16-bit row with its 4 cells in the reverse order (a mirror image). */
-const ROW_REVERSED: Uint16Array = (() => {
-  const t = new Uint16Array(65536);
-  for (let r = 0; r < 65536; r++) {
-    t[r] = ((r & 15) << 12) | (((r >>> 4) & 15) << 8) | (((r >>> 8) & 15) << 4) | (r >>> 12);
-  }
-  return t;
-})();
-
-/** The 8 symmetric images of the board, as `[lo, hi]` pairs (written by `loadImages`). */
-const images = new Int32Array(16);
-
 /**
- * Writes the board's 8 images under the square's symmetries to `images`: the board and
- * its column mirror, row mirror and both, then the transposes of these four.
+ * The source of a tuple's index on image `i` (words `a{i}`, `b{i}`): the tuple's cells
+ * in runs of consecutive cells within one word, each read by one shift and mask and put
+ * at its place in the index (cells 0-5 are simply `a & 0xffffff`).
  */
-const loadImages = (lo: number, hi: number): void => {
-  for (let t = 0; t < 2; t++) {
-    if (t === 1) {
-      const a = transposeLo(lo, hi), b = transposeHi(lo, hi);
-      lo = a;
-      hi = b;
-    }
-    const o = 8 * t;
-    images[o] = lo;
-    images[o + 1] = hi;
-    const mlo = ROW_REVERSED[lo & 0xffff] | (ROW_REVERSED[lo >>> 16] << 16);
-    const mhi = ROW_REVERSED[hi & 0xffff] | (ROW_REVERSED[hi >>> 16] << 16);
-    images[o + 2] = mlo;
-    images[o + 3] = mhi;
-    // Rows in the reverse order: row 0 <-> row 3, row 1 <-> row 2.
-    images[o + 4] = (hi >>> 16) | (hi << 16);
-    images[o + 5] = (lo >>> 16) | (lo << 16);
-    images[o + 6] = (mhi >>> 16) | (mhi << 16);
-    images[o + 7] = (mlo >>> 16) | (mlo << 16);
+const indexSource = (tuple: readonly number[], i: number): string => {
+  const parts: string[] = [];
+  for (let k = 0; k < tuple.length;) {
+    let len = 1;
+    while (
+      k + len < tuple.length && tuple[k + len] === tuple[k] + len &&
+      (tuple[k] >> 3) === (tuple[k + len] >> 3)
+    ) len++;
+    const word = `${tuple[k] >> 3 ? "b" : "a"}${i}`, shift = 4 * (tuple[k] & 7);
+    let run = shift === 0 ? word : `(${word} >>> ${shift})`;
+    if (shift + 4 * len < 32) run = `(${run} & ${(2 ** (4 * len) - 1) >>> 0})`;
+    parts.push(k === 0 ? run : `(${run} << ${4 * k})`);
+    k += len;
   }
+  return parts.join(" | ");
 };
 
 /**
- * The network's value of compact board `lo`, `hi` (an afterstate: the score to come):
- * each tuple's weights read on the board's 8 images, each index made of a few
- * shift-and-mask runs (`runs`).
+ * The source that puts the board's 8 images under the square's symmetries in `a0`-`a7`
+ * (low words) and `b0`-`b7` (high words): the board, its column mirror (each row's
+ * nibbles reversed), its row mirror (the rows in reverse order) and both, then the same
+ * four of the transposed board.
  */
-export const evaluate = (net: NTupleNetwork, lo: number, hi: number): number => {
-  loadImages(lo, hi);
-  const { weights, tupleBase, runs } = net, m = tupleBase.length;
-  let v = 0;
-  for (let b = 0; b < 16; b += 2) {
-    const wlo = images[b], whi = images[b + 1];
-    for (let t = 0, j = 0; t < m; t++) {
-      const count = runs[j++];
-      let idx = 0;
-      for (let r = 0; r < count; r++, j += 4) {
-        idx |= (((runs[j] === 0 ? wlo : whi) >>> runs[j + 1]) & runs[j + 2]) << runs[j + 3];
-      }
-      v += weights[tupleBase[t] + idx];
+const IMAGES_SOURCE = [0, 4].map((o) => {
+  const [lo, hi] = o === 0 ? ["lo", "hi"] : ["tLo(lo, hi)", "tHi(lo, hi)"];
+  const mirror = (x: string) =>
+    `((((${x} & 0x0f0f0f0f) << 4) | ((${x} >>> 4) & 0x0f0f0f0f)) & 0x00ff00ff) << 8 | ` +
+    `((((${x} & 0x0f0f0f0f) << 4) | ((${x} >>> 4) & 0x0f0f0f0f)) >>> 8) & 0x00ff00ff`;
+  const swap = (x: string) => `(${x} >>> 16) | (${x} << 16)`;
+  return [
+    `const a${o} = ${lo}, b${o} = ${hi};`,
+    `const a${o + 1} = ${mirror(`a${o}`)}, b${o + 1} = ${mirror(`b${o}`)};`,
+    `const a${o + 2} = ${swap(`b${o}`)}, b${o + 2} = ${swap(`a${o}`)};`,
+    `const a${o + 3} = ${swap(`b${o + 1}`)}, b${o + 3} = ${swap(`a${o + 1}`)};`,
+  ].join("\n");
+}).join("\n");
+
+/**
+ * The hot functions of a network of `shape` over `weights`, compiled (`new Function`) so
+ * that every feature's index is a few constant shifts and masks of one image's words and
+ * the 8 images are plain locals: `value` (the board's value; the sum image after image,
+ * tuple after tuple) and `slotsOf` (the weight each feature reads, in the same order).
+ * About twice as fast as reading the tuples from tables at run time; nothing allocates.
+ */
+const compileShape = (
+  shape: NTupleShape,
+  weights: Float32Array,
+): Pick<NTupleNetwork, "value" | "slotsOf"> => {
+  const reads: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    let offset = 0;
+    for (const t of shape.tuples) {
+      reads.push(`${offset} + (${indexSource(t, i)})`);
+      offset += 16 ** t.length;
     }
   }
-  return v;
+  const value = `(lo, hi) => {\n${IMAGES_SOURCE}\nreturn ${
+    reads.map((r) => `w[${r}]`).join(" +\n")
+  };\n}`;
+  const slotsOf = `(out, lo, hi) => {\n${IMAGES_SOURCE}\n${
+    reads.map((r, f) => `out[${f}] = ${r};`).join("\n")
+  }\n}`;
+  const make = (source: string) =>
+    new Function("w", "tLo", "tHi", `"use strict";\nreturn ${source};`)(
+      weights,
+      transposeLo,
+      transposeHi,
+    );
+  return { value: make(value), slotsOf: make(slotsOf) };
 };
 
-/** The weights a board reads, by feature (written by `loadSlots`). */
+/** The network's value of compact board `lo`, `hi` (an afterstate: the score to come). */
+export const evaluate = (net: NTupleNetwork, lo: number, hi: number): number => net.value(lo, hi);
+
+/** The weights a board reads, by feature (written by `net.slotsOf`). */
 let slots = new Int32Array(64);
-
-/** Writes to `slots` the weight each of the board's features reads. */
-const loadSlots = (net: NTupleNetwork, lo: number, hi: number): void => {
-  loadImages(lo, hi);
-  const { tupleBase, runs, features } = net, m = tupleBase.length;
-  if (slots.length < features) slots = new Int32Array(features);
-  let f = 0;
-  for (let b = 0; b < 16; b += 2) {
-    const wlo = images[b], whi = images[b + 1];
-    for (let t = 0, j = 0; t < m; t++) {
-      const count = runs[j++];
-      let idx = 0;
-      for (let r = 0; r < count; r++, j += 4) {
-        idx |= (((runs[j] === 0 ? wlo : whi) >>> runs[j + 1]) & runs[j + 2]) << runs[j + 3];
-      }
-      slots[f++] = tupleBase[t] + idx;
-    }
-  }
-};
 
 /**
  * One learning step on a board: with `error = target - value(board)`, every weight the
@@ -265,8 +248,9 @@ export const learn = (
   target: number,
   step: number,
 ): number => {
-  loadSlots(net, lo, hi);
   const { weights, features, coherence } = net;
+  if (slots.length < features) slots = new Int32Array(features);
+  net.slotsOf(slots, lo, hi);
   let v = 0;
   for (let k = 0; k < features; k++) v += weights[slots[k]];
   const error = target - v, delta = step * error;
