@@ -42,7 +42,7 @@ import { StatusLine } from "./display.ts";
 
 const USAGE = `Usage: deno task train 2048 [--net 4x6|5x4] [--games N] [--hours H] [--workers W]
                         [--out FILE] [--seed S] [--alpha A] [--checkpoint MIN]
-                        [--window N] [--chart FILE] [--init V] [--tc]
+                        [--window N] [--chart FILE] [--init V] [--tc] [--late P]
        deno task train 2048 --greedy N [--out FILE] [--chart FILE]
 Trains 2048's n-tuple network (TD(0) on afterstates) and writes it to FILE, which
 deno task match 2048 --eval ntuple --weights FILE then plays with.
@@ -62,6 +62,10 @@ deno task match 2048 --eval ntuple --weights FILE then plays with.
   --tc              learn by temporal coherence (a rate per weight, |E|/A; the file keeps
                     the accumulators: 3 times its size); on a resumed TD training, TC
                     from there on (alpha 1 unless --alpha is given)
+  --late P          late starts: a share P (0-0.9) of the games start from a position
+                    where an earlier game first made 8192 or 16384, to train the late
+                    game more (default 0; given on a resumed training, from there on);
+                    the figures count only the games from the empty board
   --checkpoint MIN  minutes between checkpoints (default 5)
   --window N        games per point of the curve and of the progress figures (default 1000)
   --chart FILE      also write the training curve there (SVG)
@@ -85,11 +89,11 @@ const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 
 /** The progress line: games, speed, and the last window's figures. */
 export const progressLine = (t: TrainTick): string =>
-  `games ${num(t.games)} (${t.gamesPerSecond.toFixed(1)}/s, ${clock(t.ms)}): last ${
-    num(t.window)
-  }: mean score ${num(t.meanScore)}, 2048 ${pct(t.reached[0])}, 8192 ${pct(t.reached[2])}, 16384 ${
-    pct(t.reached[3])
-  }`;
+  `games ${num(t.games)} (${t.gamesPerSecond.toFixed(1)}/s, ${clock(t.ms)}${
+    t.lateGames > 0 ? `; ${num(t.lateGames)} started late` : ""
+  }): last ${num(t.window)}: mean score ${num(t.meanScore)}, 2048 ${pct(t.reached[0])}, 8192 ${
+    pct(t.reached[2])
+  }, 16384 ${pct(t.reached[3])}`;
 
 const main = Effect.gen(function* () {
   const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, {
@@ -106,6 +110,7 @@ const main = Effect.gen(function* () {
       "chart",
       "greedy",
       "init",
+      "late",
     ],
     boolean: ["tc"],
     positionals: 1,
@@ -147,6 +152,7 @@ const main = Effect.gen(function* () {
   // Temporal coherence's rates |E|/A are at most 1: its meta rate is 1 (Jaśkowski 2018).
   const alpha = yield* numberFlag(flags, "alpha", tc ? 1 : 0.1, 1e-6, 10);
   const init = yield* numberFlag(flags, "init", 0, 0, 1_000_000);
+  const late = yield* numberFlag(flags, "late", 0, 0, 0.9);
   const checkpointMin = yield* numberFlag(flags, "checkpoint", 5, 0.01, 1440);
   const window = yield* intFlag(flags, "window", 1000, 1, 1_000_000);
   const typed = typeof flags.out === "string" ? flags.out : `out/2048-${netName}.weights`;
@@ -233,6 +239,10 @@ const main = Effect.gen(function* () {
       yield* term.print(`learning rate ${meta.alpha} -> ${alpha} from game ${num(meta.games)}\n`);
       meta = { ...meta, alpha };
     }
+    if (flags.late !== undefined && late !== (meta.late ?? 0)) {
+      yield* term.print(`late starts ${meta.late ?? 0} -> ${late} from game ${num(meta.games)}\n`);
+      meta = { ...meta, late };
+    }
   } else {
     try {
       Deno.mkdirSync(out.replace(/[\\/][^\\/]*$/, "") || ".", { recursive: true });
@@ -243,13 +253,26 @@ const main = Effect.gen(function* () {
     }
     const seed = seedFlag ?? (crypto.getRandomValues(new Uint32Array(1))[0]);
     net = sharedNetwork(SHAPES[netName], { init, tc });
-    meta = { net: netName, seed, alpha, init, tc, games: 0, moves: 0, ms: 0, history: [] };
+    meta = {
+      net: netName,
+      seed,
+      alpha,
+      init,
+      tc,
+      ...(late > 0 ? { late } : {}),
+      games: 0,
+      moves: 0,
+      ms: 0,
+      history: [],
+    };
     yield* term.print(
       `training a new ${netName} network (${num(weightCount(SHAPES[netName]))} weights, ${
         (4 * weightCount(SHAPES[netName]) / 2 ** 20).toFixed(1)
       } MB), seed ${seed}, alpha ${alpha}${
         init > 0 ? `, every board starting at ${num(init)}` : ""
-      }${tc ? ", temporal coherence" : ""}, into ${typed}\n`,
+      }${tc ? ", temporal coherence" : ""}${
+        late > 0 ? `, late starts ${late}` : ""
+      }, into ${typed}\n`,
     );
   }
   if (games !== undefined && meta.games >= games) {

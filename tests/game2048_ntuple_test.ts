@@ -23,7 +23,17 @@ import {
   withNetwork,
 } from "../plugins/game2048/ntuple.ts";
 import { COMPUTER_TURN, createGame, slideCells, SLIDER_TURN } from "../plugins/game2048/rules.ts";
-import { greedyGames, sharedNetwork, summarize, trainGames } from "../plugins/game2048/train.ts";
+import {
+  Episode,
+  greedyGames,
+  playGame,
+  POOL_SIZE,
+  sharedNetwork,
+  StartPool,
+  summarize,
+  trainGames,
+  trainNetwork,
+} from "../plugins/game2048/train.ts";
 import {
   decodeWeights,
   encodeWeights,
@@ -265,6 +275,81 @@ Deno.test("a training is reproducible, and resumed after g games it goes on iden
   // Another seed, other games.
   const c = createNetwork(SHAPES["5x4"]);
   assert(trainGames(c, 4, 0.1, 0, 20).some((r, i) => r.score !== ra[i].score));
+});
+
+/** A position one slide from 8192: two 4096s side by side, and a few small tiles. */
+const NEAR_8192 = fromRanks([12, 12, 3, 1, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
+
+/** A pool (not shared) holding `boards`. */
+const poolOf = (...boards: [number, number][]): StartPool => {
+  const pool = new StartPool(new ArrayBuffer(4 * (2 + 2 * POOL_SIZE)));
+  for (const [lo, hi] of boards) pool.add(lo, hi);
+  return pool;
+};
+
+Deno.test("late starts: a game starts from a saved position, and one that makes 8192 is saved", () => {
+  const net = createNetwork(SHAPES["5x4"]); // all zero: the greedy slide scores most
+  const episode = new Episode(), result = { score: 0, maxRank: 0, moves: 0, late: false };
+  const pool = poolOf(NEAR_8192);
+  playGame(net, 8, 0, 0, episode, result, { share: 0.9, pool });
+  assert(result.late);
+  // Its first afterstate is a slide of the saved position: left, which makes the 8192.
+  const out = new Int32Array(2);
+  slideBoard(NEAR_8192[0], NEAR_8192[1], 0, out);
+  assertEquals([episode.lo[0], episode.hi[0]], [out[0], out[1]]);
+  // The board after that slide and the computer's tile joined the pool.
+  assertEquals(pool.size, 2);
+  const saved = unpackCells(pool.words[4], pool.words[5]);
+  assertEquals(saved.slice(0, 4), [8192, 8, 2, 0]);
+  assertEquals(saved.filter((v) => v !== 0).length, 5 + 1);
+  // A share of 0 draws nothing: the game is the one without late starts, from the empty board.
+  const plain = playGame(net, 8, 1, 0, episode, { ...result });
+  const none = playGame(net, 8, 1, 0, episode, { ...result }, { share: 0, pool });
+  assertEquals(none, plain);
+  assert(!none.late);
+  // The pool keeps the last POOL_SIZE positions.
+  const full = poolOf();
+  for (let i = 0; i < POOL_SIZE + 3; i++) full.add(i, -i);
+  assertEquals(full.size, POOL_SIZE);
+  assertEquals([full.words[2], full.words[3]], [POOL_SIZE, -POOL_SIZE]);
+  assertEquals(full.saved().length, 2 + 2 * POOL_SIZE);
+});
+
+Deno.test("late starts: a training is reproducible, and resumed with its saved pool it goes on identically", async () => {
+  const start = () =>
+    poolOf(NEAR_8192, fromRanks([13, 12, 12, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+  const a = createNetwork(SHAPES["5x4"]), b = createNetwork(SHAPES["5x4"]);
+  const pa = start(), pb = start();
+  const ra = trainGames(a, 3, 0.1, 0, 150, { share: 0.5, pool: pa });
+  const first = trainGames(b, 3, 0.1, 0, 60, { share: 0.5, pool: pb });
+  const resumed = new StartPool(new ArrayBuffer(4 * (2 + 2 * POOL_SIZE)), pb.saved());
+  const rb = [...first, ...trainGames(b, 3, 0.1, 60, 90, { share: 0.5, pool: resumed })];
+  assertEquals(rb, ra);
+  assertEquals(b.weights, a.weights);
+  assertEquals(resumed.saved(), pa.saved());
+  // About half the games started late (the seeded draws), and some made a new 8192 or 16384.
+  const lateGames = ra.filter((r) => r.late).length;
+  assert(lateGames > 50 && lateGames < 100, `${lateGames} late games of 150`);
+  assert(pa.size > 2, `${pa.size} positions`);
+  // The same training on a worker thread (`trainNetwork`): the checkpoint's pool handed
+  // to the worker, the same weights, and the worker's pool back in the checkpoint.
+  const c = sharedNetwork(SHAPES["5x4"]);
+  const saves: TrainMeta[] = [];
+  const final = await trainNetwork({
+    net: c,
+    meta: { ...meta(0), seed: 3, late: 0.5, starts: [start().saved()], moves: 0, history: [] },
+    workers: 1,
+    games: 150,
+    window: 50,
+    checkpointMs: 3_600_000,
+    save: (m) => saves.push(m),
+  });
+  assertEquals(c.weights, a.weights);
+  assertEquals(final.starts, [pa.saved()]);
+  assertEquals(final.games, 150);
+  // The figures count the games from the empty board only.
+  assertEquals(final.history.at(-1)!.window, 50);
+  assertEquals(final.history.length, Math.floor((150 - lateGames) / 50));
 });
 
 const meta = (games: number): TrainMeta => ({

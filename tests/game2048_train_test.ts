@@ -95,12 +95,26 @@ Deno.test("train --init V --tc: optimistic, by temporal coherence, resumed with 
     // TD so far, temporal coherence from a resumed game on.
     const td = await train([..."--games 50 --workers 1 --seed 6 --out".split(" "), `${dir}/c.w`]);
     assertEquals(td.code, 0, td.stderr);
-    const tc = await train(["--games", "90", "--tc", "--out", `${dir}/c.w`]);
+    const tc = await train([
+      "--games",
+      "90",
+      "--workers",
+      "2",
+      "--tc",
+      "--late",
+      "0.3",
+      "--out",
+      `${dir}/c.w`,
+    ]);
     assertEquals(tc.code, 0, tc.stderr);
     assertStringIncludes(tc.stdout, "temporal coherence from game 50 on");
     assertStringIncludes(tc.stdout, "learning rate 0.1 -> 1 from game 50");
+    assertStringIncludes(tc.stdout, "late starts 0 -> 0.3 from game 50");
     const c = loadWeights(`${dir}/c.w`, true);
     assertEquals(c.meta.tc, true);
+    // Late starts on, the workers' pools kept (empty: no game of this size made 8192).
+    assertEquals(c.meta.late, 0.3);
+    assertEquals(c.meta.starts?.length, 2);
     assert(c.net.coherence!.some((x) => x !== 0));
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -168,6 +182,7 @@ Deno.test("train: usage errors name the option; a foreign file is refused and ke
       [["--games", "0"], "--games must be an integer from 1 to"],
       [["--alpha", "x"], "--alpha must be a number from"],
       [["--init", "-1"], "--init must be a number from 0 to 1000000"],
+      [["--late", "1"], "--late must be a number from 0 to 0.9"],
       [["--workers", "0"], "--workers must be an integer from 1 to 256"],
       [["--colour", "red"], "unknown option --colour"],
     ];

@@ -6,7 +6,8 @@
  * value, the last towards 0: `V(s'_t) += alpha (r_{t+1} + V(s'_{t+1}) - V(s'_t))`, the
  * step split evenly over the board's features. A network with coherence accumulators
  * learns by temporal coherence instead (each weight at its own rate, `ntuple.ts`
- * `learn`), and a new network may start optimistic (`sharedNetwork`'s `init`).
+ * `learn`), a new network may start optimistic (`sharedNetwork`'s `init`), and a share
+ * of the games may start late, from positions of earlier games (`LateStarts`).
  *
  * Game `g` of a training with seed `S` draws its tiles from a generator seeded by `S` and
  * `g` alone, so one worker's training is reproducible, and one resumed from a checkpoint
@@ -41,6 +42,8 @@ export interface GameResult {
   maxRank: number;
   /** Slides played. */
   moves: number;
+  /** True when the game started from a saved position (`LateStarts`), not the empty board. */
+  late: boolean;
 }
 
 /** The afterstates of one game, grown as needed (one set per worker). */
@@ -64,6 +67,65 @@ export class Episode {
     this.hi = grow(this.hi, (k) => new Int32Array(k));
     this.reward = grow(this.reward, (k) => new Float64Array(k));
   }
+}
+
+/** How many positions a `StartPool` keeps. */
+export const POOL_SIZE = 1024;
+
+/** The ranks whose first appearance in a game saves its position (8192 and 16384). */
+const LATE_RANKS = [13, 14];
+
+/**
+ * Positions for late starts: a ring of the last `POOL_SIZE` boards (the board the slider
+ * faces just after a game's largest tile first became 8192 or 16384), in one `Int32Array`
+ * — `[count, next, lo, hi, lo, hi, ...]` — on a shared buffer, so that the main thread
+ * can save a worker's pool in a checkpoint while the worker waits.
+ */
+export class StartPool {
+  /** The pool's words. */
+  readonly words: Int32Array;
+
+  /** A pool over `buffer` (a new shared one by default), filled from `saved` if given. */
+  constructor(
+    buffer: ArrayBufferLike = new SharedArrayBuffer(4 * (2 + 2 * POOL_SIZE)),
+    saved?: readonly number[],
+  ) {
+    this.words = new Int32Array(buffer);
+    if (saved !== undefined) this.words.set(saved.slice(0, this.words.length));
+  }
+
+  /** The number of positions held. */
+  get size(): number {
+    return this.words[0];
+  }
+
+  /** Adds a position, replacing the oldest when full. */
+  add(lo: number, hi: number): void {
+    const w = this.words, at = w[1];
+    w[2 + 2 * at] = lo;
+    w[3 + 2 * at] = hi;
+    w[1] = (at + 1) % POOL_SIZE;
+    if (w[0] < POOL_SIZE) w[0]++;
+  }
+
+  /** The pool's words up to its last position (what a checkpoint keeps). */
+  saved(): number[] {
+    return [...this.words.subarray(0, 2 + 2 * this.size)];
+  }
+}
+
+/**
+ * Late starts (in the spirit of Jaśkowski 2018's carousel shaping and Yeh et al. 2017's
+ * staged training): a share of the training games start not from the empty board but
+ * from a position of an earlier game where 8192 or 16384 first appeared, so that the
+ * late game, which a fresh game reaches only after thousands of slides, is trained
+ * more often.
+ */
+export interface LateStarts {
+  /** The share of games that start late (when the pool has positions). */
+  readonly share: number;
+  /** The positions, which every game (fresh or late) adds to. */
+  readonly pool: StartPool;
 }
 
 // The game's tile generator (mulberry32), in module variables: no closure per game.
@@ -109,10 +171,20 @@ const placeTile = (lo: number, hi: number, out: Int32Array): boolean => {
 const slide = newSlide();
 const board = new Int32Array(2);
 
+/** The largest rank on a compact board. */
+const maxRankOf = (lo: number, hi: number): number => {
+  let m = 0;
+  for (let i = 0; i < 32; i += 4) m = Math.max(m, (lo >>> i) & 15, (hi >>> i) & 15);
+  return m;
+};
+
 /**
  * Plays game `game` of a training seeded `seed` greedily with `net`, and when `alpha > 0`
  * updates the network by TD(0) on its afterstates, backwards (see the module notes).
- * The game starts as the protocol's, with one tile on the empty board.
+ * The game starts as the protocol's, with one tile on the empty board, or with `late`
+ * (a share above 0) and the seed's draw, from a position of its pool; either way its
+ * positions where 8192 or 16384 first appear go to the pool. The score of a late game
+ * counts from its start.
  */
 export const playGame = (
   net: NTupleNetwork,
@@ -121,10 +193,25 @@ export const playGame = (
   alpha: number,
   episode: Episode,
   result: GameResult,
+  late?: LateStarts,
 ): GameResult => {
   seedGame(seed, game);
-  placeTile(0, 0, board);
-  let lo = board[0], hi = board[1], score = 0, t = 0, maxRank = 0;
+  let lo = 0, hi = 0, score = 0, t = 0, started = false;
+  if (late !== undefined && late.share > 0) {
+    const size = late.pool.size, r = random();
+    if (r < late.share && size > 0) {
+      const k = 2 + 2 * Math.floor(random() * size);
+      lo = late.pool.words[k];
+      hi = late.pool.words[k + 1];
+      started = true;
+    }
+  }
+  if (!started) {
+    placeTile(0, 0, board);
+    lo = board[0];
+    hi = board[1];
+  }
+  let top = maxRankOf(lo, hi); // the largest rank so far
   for (;;) {
     bestSlide(net, lo, hi, slide);
     if (slide.dir < 0) break;
@@ -137,9 +224,14 @@ export const playGame = (
     placeTile(slide.lo, slide.hi, board);
     lo = board[0];
     hi = board[1];
-  }
-  for (let i = 0; i < 32; i += 4) {
-    maxRank = Math.max(maxRank, (lo >>> i) & 15, (hi >>> i) & 15);
+    // Only a slide that scores 8192 or more can make a new 8192 or 16384.
+    if (slide.reward >= 8192) {
+      const m = maxRankOf(lo, hi);
+      if (m > top) {
+        top = m;
+        if (late !== undefined && LATE_RANKS.includes(m)) late.pool.add(lo, hi);
+      }
+    }
   }
   if (alpha > 0) {
     const step = alpha / net.features;
@@ -149,8 +241,9 @@ export const playGame = (
     }
   }
   result.score = score;
-  result.maxRank = maxRank;
+  result.maxRank = maxRankOf(lo, hi);
   result.moves = t;
+  result.late = started;
   return result;
 };
 
@@ -180,14 +273,16 @@ export const greedyGames = (
 ): GameResult[] => {
   const episode = new Episode(), out: GameResult[] = [];
   for (let g = 0; g < games; g++) {
-    out.push(playGame(net, seed, first + g, 0, episode, { score: 0, maxRank: 0, moves: 0 }));
+    out.push(
+      playGame(net, seed, first + g, 0, episode, { score: 0, maxRank: 0, moves: 0, late: false }),
+    );
   }
   return out;
 };
 
 /**
  * Trains `net` in this thread on games `first` to `first + games - 1` (the tests' and
- * a single sitting's path; `trainNetwork` runs workers).
+ * a single sitting's path; `trainNetwork` runs workers), with late starts if given.
  */
 export const trainGames = (
   net: NTupleNetwork,
@@ -195,10 +290,12 @@ export const trainGames = (
   alpha: number,
   first: number,
   games: number,
+  late?: LateStarts,
 ): GameResult[] => {
   const episode = new Episode(), out: GameResult[] = [];
   for (let g = first; g < first + games; g++) {
-    out.push(playGame(net, seed, g, alpha, episode, { score: 0, maxRank: 0, moves: 0 }));
+    const result = { score: 0, maxRank: 0, moves: 0, late: false };
+    out.push(playGame(net, seed, g, alpha, episode, result, late));
   }
   return out;
 };
@@ -238,15 +335,22 @@ export interface WorkerSetup {
   readonly seed: number;
   /** The learning rate. */
   readonly alpha: number;
+  /** The share of late starts (0: none). */
+  readonly late: number;
+  /** The worker's `StartPool` words. */
+  readonly pool: SharedArrayBuffer;
 }
 
-/** What a worker reports: its finished games (flat: score, max rank, moves) and why. */
+/** What a worker reports: its finished games (flat: score, max rank, moves, late) and why. */
 export interface WorkerReport {
   /** `games` (still playing), `paused`, or `done` (limit reached or stopped). */
   readonly kind: "games" | "paused" | "done";
-  /** Score, max rank and slides of each game, one after the other. */
+  /** Score, max rank, slides and late start (1 or 0) of each game, one after the other. */
   readonly results: readonly number[];
 }
+
+/** Numbers per game in `WorkerReport.results`. */
+export const REPORT_FIELDS = 4;
 
 /** The training's progress, as the main thread sees it. */
 export interface TrainTick {
@@ -258,6 +362,8 @@ export interface TrainTick {
   readonly ms: number;
   /** Games per second in this sitting. */
   readonly gamesPerSecond: number;
+  /** Games of this sitting that started late. */
+  readonly lateGames: number;
   /** The last window's figures. */
   readonly window: number;
   /** The last window's mean score. */
@@ -334,13 +440,21 @@ export const trainNetwork = async (options: TrainOptions): Promise<TrainMeta> =>
   }
   const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL.size));
   let meta = options.meta;
+  // Each worker's late-start positions, from the checkpoint's (a pool beyond the number
+  // of workers is dropped: the pools refill as games reach 8192).
+  const pools = Array.from(
+    { length: workers },
+    (_, i) => new StartPool(undefined, meta.starts?.[i]),
+  );
   control[CONTROL.flag] = RUN;
   control[CONTROL.next] = meta.games;
   control[CONTROL.limit] = options.games ?? -1;
   const start = performance.now(), startGames = meta.games, startMs = meta.ms;
   let games = meta.games, moves = meta.moves;
-  // The last window's games, and the curve's points added since the checkpoint.
+  // The last window's games (from the empty board: a late start's score is not a game's),
+  // and the curve's points added since the checkpoint.
   const recent: { score: number; maxRank: number }[] = [];
+  let lateGames = 0;
   const history = [...meta.history];
   let sinceWindow = 0;
   let waiting: (() => void) | undefined;
@@ -348,10 +462,14 @@ export const trainNetwork = async (options: TrainOptions): Promise<TrainMeta> =>
   let done = 0;
   const handles: Worker[] = [];
   const onReport = (r: WorkerReport) => {
-    for (let i = 0; i < r.results.length; i += 3) {
+    for (let i = 0; i < r.results.length; i += REPORT_FIELDS) {
       const g = { score: r.results[i], maxRank: r.results[i + 1] };
       games++;
       moves += r.results[i + 2];
+      if (r.results[i + 3] === 1) {
+        lateGames++;
+        continue;
+      }
       recent.push(g);
       if (recent.length > window) recent.shift();
       if (++sinceWindow === window) {
@@ -388,6 +506,8 @@ export const trainNetwork = async (options: TrainOptions): Promise<TrainMeta> =>
       shape: net.shape,
       seed: meta.seed,
       alpha: meta.alpha,
+      late: meta.late ?? 0,
+      pool: pools[i].words.buffer as SharedArrayBuffer,
     };
     w.postMessage(setup);
     handles.push(w);
@@ -398,6 +518,7 @@ export const trainNetwork = async (options: TrainOptions): Promise<TrainMeta> =>
     moves,
     ms: Math.round(startMs + performance.now() - start),
     history: [...history],
+    ...(meta.late || meta.starts !== undefined ? { starts: pools.map((p) => p.saved()) } : {}),
   });
   // Every worker paused (or done): the weights hold exactly games 0..games-1.
   const settle = (flag: number) =>
@@ -416,6 +537,7 @@ export const trainNetwork = async (options: TrainOptions): Promise<TrainMeta> =>
       moves,
       ms: startMs + performance.now() - start,
       gamesPerSecond: secs > 0 ? (games - startGames) / secs : 0,
+      lateGames,
       window: recent.length,
       meanScore: s.meanScore,
       reached: s.reached,

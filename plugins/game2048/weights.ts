@@ -65,6 +65,10 @@ export interface TrainMeta {
   readonly init?: number;
   /** True when the network learns by temporal coherence (the file has its accumulators). */
   readonly tc?: boolean;
+  /** The share of training games that start late, from a saved position (0 or absent: none). */
+  readonly late?: number;
+  /** Each worker's late-start positions (`train.ts` `StartPool` words). */
+  readonly starts?: readonly (readonly number[])[];
   /** Games trained. */
   readonly games: number;
   /** Slides trained. */
