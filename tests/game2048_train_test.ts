@@ -96,14 +96,7 @@ Deno.test("train --init V --tc: optimistic, by temporal coherence, resumed with 
     const td = await train([..."--games 50 --workers 1 --seed 6 --out".split(" "), `${dir}/c.w`]);
     assertEquals(td.code, 0, td.stderr);
     const tc = await train([
-      "--games",
-      "90",
-      "--workers",
-      "2",
-      "--tc",
-      "--late",
-      "0.3",
-      "--out",
+      ..."--games 90 --workers 2 --tc --late 0.3 --out".split(" "),
       `${dir}/c.w`,
     ]);
     assertEquals(tc.code, 0, tc.stderr);

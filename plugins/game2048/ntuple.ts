@@ -182,13 +182,15 @@ const indexSource = (tuple: readonly number[], i: number): string => {
  */
 const IMAGES_SOURCE = [0, 4].map((o) => {
   const [lo, hi] = o === 0 ? ["lo", "hi"] : ["tLo(lo, hi)", "tHi(lo, hi)"];
-  const mirror = (x: string) =>
-    `((((${x} & 0x0f0f0f0f) << 4) | ((${x} >>> 4) & 0x0f0f0f0f)) & 0x00ff00ff) << 8 | ` +
-    `((((${x} & 0x0f0f0f0f) << 4) | ((${x} >>> 4) & 0x0f0f0f0f)) >>> 8) & 0x00ff00ff`;
+  // A row's 4 nibbles reversed: the nibbles of each byte swapped (into `p`, `q`), then the
+  // two bytes of each row.
+  const nibbles = (x: string) => `((${x} & 0x0f0f0f0f) << 4) | ((${x} >>> 4) & 0x0f0f0f0f)`;
+  const bytes = (x: string) => `((${x} & 0x00ff00ff) << 8) | ((${x} >>> 8) & 0x00ff00ff)`;
   const swap = (x: string) => `(${x} >>> 16) | (${x} << 16)`;
   return [
     `const a${o} = ${lo}, b${o} = ${hi};`,
-    `const a${o + 1} = ${mirror(`a${o}`)}, b${o + 1} = ${mirror(`b${o}`)};`,
+    `const p${o} = ${nibbles(`a${o}`)}, q${o} = ${nibbles(`b${o}`)};`,
+    `const a${o + 1} = ${bytes(`p${o}`)}, b${o + 1} = ${bytes(`q${o}`)};`,
     `const a${o + 2} = ${swap(`b${o}`)}, b${o + 2} = ${swap(`a${o}`)};`,
     `const a${o + 3} = ${swap(`b${o + 1}`)}, b${o + 3} = ${swap(`a${o + 1}`)};`,
   ].join("\n");
