@@ -20,7 +20,7 @@ import { parseArgs } from "../scripts/deps.ts";
 import { Effect, Result } from "../core/deps.ts";
 import { runGame } from "../core/match.ts";
 import { randomAgent, searchAgent } from "../core/players/agents.ts";
-import { parseSpec } from "../core/players/spec.ts";
+import { parseSpec, searchOptionsOf } from "../core/players/spec.ts";
 import { makeGame } from "../core/plugin.ts";
 import { builtinStrategies } from "../core/search/strategies.ts";
 import plugin from "../plugins/game2048/mod.ts";
@@ -114,12 +114,9 @@ export const playOne = (
     throw new Error(`expected a search spec such as expectimax:7, got ${spec}`);
   }
   const { game, options: decoded } = Effect.runSync(makeGame(plugin, options));
-  const agent = searchAgent<readonly number[]>(strategies[p.strategy], {
-    ...(p.depth !== undefined ? { depth: p.depth } : {}),
-    ...(p.iterations !== undefined ? { iterations: p.iterations } : {}),
-    ...(p.timeMs !== undefined ? { timeMs: p.timeMs } : {}),
-    ...(p.params !== undefined ? { params: p.params } : {}),
-  }, { ttMb: 1 });
+  const agent = searchAgent<readonly number[]>(strategies[p.strategy], searchOptionsOf(p), {
+    ttMb: 1,
+  });
   const { transcript } = Effect.runSync(
     runGame(game, [agent, randomAgent()], { seed, options: decoded, gameId: "2048" }),
   );

@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertThrows } from "@std/assert";
 import fc from "fast-check";
 import { packCells, slideBoard, unpackCells } from "../plugins/game2048/board.ts";
-import { fastExpectimax } from "../plugins/game2048/expectimax.ts";
+import { autoSlides, fastExpectimax } from "../plugins/game2048/expectimax.ts";
 import plugin from "../plugins/game2048/mod.ts";
 import {
   bestSlide,
@@ -522,4 +522,30 @@ Deno.test("the fast expectimax with network leaves equals a plain recursion; at 
   const chance = [...unpackCells(...fromRanks(last)), COMPUTER_TURN, 0];
   assertEquals(reference(net, ...fromRanks(last), 2, false), 0);
   assertEquals(fastExpectimax(game, chance, { depth: 2, minProbability: 0 }).value, 0);
+});
+
+Deno.test("with network leaves a time budget alone chooses the depth; slides=K and the hand-made evaluation keep a cap", () => {
+  const net = createNetwork(SHAPES["5x4"]);
+  trainGames(net, 8, 0.1, 0, 50);
+  // An opening board: the board's cap is 2 slides (3 plies).
+  const cells = [2, 4, 0, 0, 0, 8, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0];
+  assertEquals(autoSlides(16, 12, 3), 2);
+  const state = [...cells, SLIDER_TURN, 0];
+  // Deepen with an unbounded budget until the third iteration has reported, then stop:
+  // a handshake on the iterations, not a clock.
+  const depths = (network: boolean, params?: Record<string, number>): number[] => {
+    const game = createGame(4, 4, "monotone");
+    const seen: number[] = [];
+    fastExpectimax(network ? withNetwork(game, net) : game, state, {
+      timeMs: 1e9,
+      params,
+      onIteration: (it) => seen.push(it.depth),
+      shouldStop: () => seen.length >= 3,
+    });
+    return seen;
+  };
+  assertEquals(depths(true), [1, 3, 5]);
+  assertEquals(depths(false), [1, 3]);
+  assertEquals(depths(true, { slides: 2 }), [1, 3]);
+  assertEquals(depths(false, { slides: 3 }), [1, 3, 5]);
 });

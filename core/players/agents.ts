@@ -14,7 +14,7 @@ import { alphabetaStrategy } from "../search/strategies.ts";
 import { type Progress, search } from "../engine/engine.ts";
 import type { SearchFailed } from "../errors.ts";
 import { Terminal } from "../terminal.ts";
-import { formatSpec, type PlayerSpec } from "./spec.ts";
+import { formatSpec, type PlayerSpec, searchOptionsOf } from "./spec.ts";
 
 /** What a player decided. */
 export type Choice =
@@ -273,12 +273,10 @@ export const agentFromSpec = <S>(
       return randomAgent();
     case "search":
       if (spec.strategy === "randombest") return randomBestAgent(spec.depth ?? 4);
-      return searchAgent(strategies[spec.strategy], {
-        ...(spec.depth !== undefined ? { depth: spec.depth } : {}),
-        ...(spec.iterations !== undefined ? { iterations: spec.iterations } : {}),
-        ...(spec.timeMs !== undefined ? { timeMs: spec.timeMs } : {}),
-        ...(spec.params !== undefined ? { params: spec.params } : {}),
-      }, { ...options, name: formatSpec(spec) });
+      return searchAgent(strategies[spec.strategy], searchOptionsOf(spec), {
+        ...options,
+        name: formatSpec(spec),
+      });
   }
 };
 

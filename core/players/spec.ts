@@ -24,7 +24,7 @@
  * @module
  */
 import { Result } from "../deps.ts";
-import type { Strategy, StrategyParam } from "../search/types.ts";
+import type { SearchOptions, Strategy, StrategyParam } from "../search/types.ts";
 
 /** A parsed player spec. */
 export type PlayerSpec =
@@ -42,6 +42,26 @@ export type PlayerSpec =
     /** Strategy parameters, from `,NAME=VALUE` suffixes (`young_bros:9,par=2`). */
     readonly params?: Readonly<Record<string, number>>;
   };
+
+/** A search spec (`alphabeta:6`, `expectimax:50ms,slides=5`). */
+export type SearchSpec = Extract<PlayerSpec, { readonly kind: "search" }>;
+
+/**
+ * The search options a search spec sets: its depth, iterations or time, and parameters.
+ *
+ * @example
+ * ```ts
+ * import { searchOptionsOf } from "./spec.ts";
+ * const o = searchOptionsOf({ kind: "search", strategy: "alphabeta", timeMs: 50 });
+ * if (o.timeMs !== 50 || "depth" in o) throw new Error();
+ * ```
+ */
+export const searchOptionsOf = (spec: SearchSpec): SearchOptions => ({
+  ...(spec.depth !== undefined ? { depth: spec.depth } : {}),
+  ...(spec.iterations !== undefined ? { iterations: spec.iterations } : {}),
+  ...(spec.timeMs !== undefined ? { timeMs: spec.timeMs } : {}),
+  ...(spec.params !== undefined ? { params: spec.params } : {}),
+});
 
 /** The default time per move for a search spec without a budget. */
 export const DEFAULT_TIME_MS = 1000;

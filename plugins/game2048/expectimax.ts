@@ -16,11 +16,13 @@
  *   (`expectimax:100ms`) iterative deepening over 1, 3, 5, ... plies (each iteration one
  *   more slide) up to a cap set by the board (`autoSlides`: deeper as the board fills),
  *   stopping early when the next iteration would not fit the budget. The budget is an
- *   upper bound: on most moves the cap ends the search well before it. Without either,
- *   the cap alone sets the depth.
+ *   upper bound: on most moves the cap ends the search well before it. With network
+ *   leaves there is no cap: the budget alone chooses the depth (each iteration costs
+ *   several times the one before, so a search ends on average at about a third of its
+ *   budget). Without either, the cap alone sets the depth.
  *
  * Spec parameters: `,cutoff=P` sets the probability cut-off (0 turns it off) and
- * `,slides=K` replaces the board's cap by K slides (`expectimax:1s,slides=6`).
+ * `,slides=K` sets the cap to K slides, with or without a network (`expectimax:1s,slides=6`).
  *
  * Leaves take the game's evaluation (`eval` option): seed 001's gradient, or "monotone".
  * With `minProbability: 0` the value equals seed 001's tree expectimax
@@ -508,10 +510,12 @@ const makeEngine = () => {
       ? [empty4(compact[0], compact[1]), distinctTiles4(compact[0], compact[1])]
       : shape(state, n);
     const slides = options.params?.slides;
-    const cap = 2 *
-        (slides !== undefined
-          ? Math.max(1, Math.min(31, Math.round(slides)))
-          : autoSlides(n, empty, distinct)) - 1;
+    // With network leaves and a time budget, the time alone chooses the depth.
+    const cap = slides !== undefined
+      ? 2 * Math.max(1, Math.min(31, Math.round(slides))) - 1
+      : net !== undefined && compact !== undefined && options.timeMs !== undefined
+      ? MAX_PLIES
+      : 2 * autoSlides(n, empty, distinct) - 1;
     const plan: number[] = [];
     if (options.timeMs === undefined) plan.push(Math.min(MAX_PLIES, options.depth ?? cap));
     else {
@@ -551,7 +555,7 @@ const makeEngine = () => {
       const factor = lastNodes > 0 ? Math.max(2, grown / lastNodes) : 8;
       lastMs = ms;
       lastNodes = grown;
-      if (options.timeMs !== undefined && now + lastMs * factor > deadline) break;
+      if (options.timeMs !== undefined && now + lastMs * factor >= deadline) break;
       stoppable = true;
     }
     if (result === undefined) {
