@@ -18,13 +18,14 @@
  */
 import { parseArgs } from "../scripts/deps.ts";
 import { Effect, Result } from "../core/deps.ts";
+import { CHANCE, pickChance } from "../core/game.ts";
 import { makeGame } from "../core/plugin.ts";
 import { parseSpec, searchOptionsOf } from "../core/players/spec.ts";
 import { makeRng } from "../core/rng.ts";
 import type { SearchOptions } from "../core/search/types.ts";
 import { compactFits, fastExpectimax } from "../plugins/game2048/expectimax.ts";
 import plugin from "../plugins/game2048/mod.ts";
-import { type Game2048, is2048, SLIDER_TURN, type State2048 } from "../plugins/game2048/rules.ts";
+import { type Game2048, is2048, type State2048 } from "../plugins/game2048/rules.ts";
 
 /** One budget's figures over the sampled positions. */
 export interface BudgetRow {
@@ -63,15 +64,12 @@ export const samplePositions = (
     const rng = makeRng(seed + g);
     let s = game.initial(), slides = 0;
     for (;;) {
-      if (s[game.width * game.height] === SLIDER_TURN) {
+      if (game.toMove(s) === CHANCE) {
+        s = game.play(s, pickChance(game.chances(s), rng.next()));
+      } else {
         if (game.moves(s).length === 0) break;
         if (slides++ % every === 0 && compactFits(s) !== undefined) out.push(s);
         s = game.play(s, fastExpectimax(game, s, { depth: 1 }).move!);
-      } else {
-        const chances = game.chances(s);
-        let r = rng.next(), k = 0;
-        while (k < chances.length - 1 && r >= chances[k].p) r -= chances[k++].p;
-        s = game.play(s, chances[k].move);
       }
     }
   }

@@ -1,8 +1,9 @@
 /**
  * A training worker (`train.ts` `trainNetwork`): given the shared weights, control words
- * and its pool of late-start positions (`StartPool`), it claims games one at a time, plays and learns each (`playGame`), reports the
- * results about every quarter second, and on `PAUSE` reports and waits (`Atomics.wait`)
- * until the flag changes; on `STOP`, or past the last game, it reports and ends.
+ * and its pool of late-start positions (`StartPool`), it claims games one at a time,
+ * plays and learns each (`playGame`), reports the results about every quarter second,
+ * and on `PAUSE` reports and waits (`Atomics.wait`) until the flag changes; on `STOP`, or
+ * past the last game, it reports and ends.
  *
  * @module
  */
