@@ -12,7 +12,7 @@
  */
 import { Effect } from "../core/deps.ts";
 import { Terminal } from "../core/terminal.ts";
-import { SHAPES, weightCount } from "../plugins/game2048/ntuple.ts";
+import { MAX_STAGES, SHAPES, stagesOf, weightCount } from "../plugins/game2048/ntuple.ts";
 import {
   greedyGames,
   sharedNetwork,
@@ -20,6 +20,7 @@ import {
   trainNetwork,
   type TrainTick,
   withCoherence,
+  withStages,
 } from "../plugins/game2048/train.ts";
 import {
   loadWeights,
@@ -43,6 +44,7 @@ import { StatusLine } from "./display.ts";
 const USAGE = `Usage: deno task train 2048 [--net 4x6|5x4] [--games N] [--hours H] [--workers W]
                         [--out FILE] [--seed S] [--alpha A] [--checkpoint MIN]
                         [--window N] [--chart FILE] [--init V] [--tc] [--late P]
+                        [--stages S]
        deno task train 2048 --greedy N [--out FILE] [--chart FILE]
 Trains 2048's n-tuple network (TD(0) on afterstates) and writes it to FILE, which
 deno task match 2048 --eval ntuple --weights FILE then plays with.
@@ -66,6 +68,11 @@ deno task match 2048 --eval ntuple --weights FILE then plays with.
                     where an earlier game first made 8192 or 16384, to train the late
                     game more (default 0; given on a resumed training, from there on);
                     the figures count only the games from the empty board
+  --stages S        multi-stage weights (Yeh et al. 2017): 1 (default), 2 (one set of
+                    tables before the first 16384, one after) or 3 (and one more from
+                    16384 and 8192 together); the file grows S times. On a resumed
+                    training, more stages than the file has adds them, each a copy of
+                    its last stage (weight promotion), from there on
   --checkpoint MIN  minutes between checkpoints (default 5)
   --window N        games per point of the curve and of the progress figures (default 1000)
   --chart FILE      also write the training curve there (SVG)
@@ -111,6 +118,7 @@ const main = Effect.gen(function* () {
       "greedy",
       "init",
       "late",
+      "stages",
     ],
     boolean: ["tc"],
     positionals: 1,
@@ -153,6 +161,7 @@ const main = Effect.gen(function* () {
   const alpha = yield* numberFlag(flags, "alpha", tc ? 1 : 0.1, 1e-6, 10);
   const init = yield* numberFlag(flags, "init", 0, 0, 1_000_000);
   const late = yield* numberFlag(flags, "late", 0, 0, 0.9);
+  const stages = yield* intFlag(flags, "stages", 1, 1, MAX_STAGES);
   const checkpointMin = yield* numberFlag(flags, "checkpoint", 5, 0.01, 1440);
   const window = yield* intFlag(flags, "window", 1000, 1, 1_000_000);
   const typed = typeof flags.out === "string" ? flags.out : `out/2048-${netName}.weights`;
@@ -226,14 +235,31 @@ const main = Effect.gen(function* () {
     }
     yield* term.print(
       `resuming ${typed}: ${meta.net} network${
-        meta.tc ? " (temporal coherence)" : ""
-      }, seed ${meta.seed}, ${num(meta.games)} games trained (${clock(meta.ms)})\n`,
+        stagesOf(net.shape) > 1 ? ` of ${stagesOf(net.shape)} stages` : ""
+      }${meta.tc ? " (temporal coherence)" : ""}, seed ${meta.seed}, ${
+        num(meta.games)
+      } games trained (${clock(meta.ms)})\n`,
     );
     if (tc && net.coherence === undefined) {
       // TD so far, temporal coherence from here on (Guei et al.'s "OTD+TC").
       yield* term.print(`temporal coherence from game ${num(meta.games)} on\n`);
       net = withCoherence(net);
       meta = { ...meta, tc };
+    }
+    const had = stagesOf(net.shape);
+    if (flags.stages !== undefined && stages !== had) {
+      if (stages < had) {
+        return yield* new UsageError({
+          message: `--stages ${stages}, but ${typed} holds a network of ${had} stages, and ` +
+            `stages cannot be merged (resume it without --stages, or give another --out)`,
+        });
+      }
+      yield* term.print(
+        `stages ${had} -> ${stages} from game ${num(meta.games)} (each new stage a copy of ` +
+          `stage ${had})\n`,
+      );
+      net = withStages(net, stages);
+      meta = { ...meta, stages };
     }
     if ((flags.alpha !== undefined || tc) && alpha !== meta.alpha) {
       yield* term.print(`learning rate ${meta.alpha} -> ${alpha} from game ${num(meta.games)}\n`);
@@ -252,13 +278,15 @@ const main = Effect.gen(function* () {
       });
     }
     const seed = seedFlag ?? (crypto.getRandomValues(new Uint32Array(1))[0]);
-    net = sharedNetwork(SHAPES[netName], { init, tc });
+    const shape = { ...SHAPES[netName], stages };
+    net = sharedNetwork(shape, { init, tc });
     meta = {
       net: netName,
       seed,
       alpha,
       init,
       tc,
+      ...(stages > 1 ? { stages } : {}),
       ...(late > 0 ? { late } : {}),
       games: 0,
       moves: 0,
@@ -266,8 +294,10 @@ const main = Effect.gen(function* () {
       history: [],
     };
     yield* term.print(
-      `training a new ${netName} network (${num(weightCount(SHAPES[netName]))} weights, ${
-        (4 * weightCount(SHAPES[netName]) / 2 ** 20).toFixed(1)
+      `training a new ${netName} network${stages > 1 ? ` of ${stages} stages` : ""} (${
+        num(weightCount(shape))
+      } weights, ${
+        (4 * weightCount(shape) / 2 ** 20).toFixed(1)
       } MB), seed ${seed}, alpha ${alpha}${
         init > 0 ? `, every board starting at ${num(init)}` : ""
       }${tc ? ", temporal coherence" : ""}${

@@ -19,6 +19,7 @@ import {
   type NTupleNetwork,
   potential,
   SHAPES,
+  stageOf,
   symmetricCell,
   withNetwork,
 } from "../plugins/game2048/ntuple.ts";
@@ -33,6 +34,7 @@ import {
   summarize,
   trainGames,
   trainNetwork,
+  withStages,
 } from "../plugins/game2048/train.ts";
 import {
   decodeWeights,
@@ -163,6 +165,8 @@ Deno.test("property: the compiled evaluation (8 images, runs of cells) equals th
     { name: "odd", tuples: [[6, 7, 8, 9], [0, 5, 10, 15], [3], [12, 13, 14, 15, 11], [9, 8, 1]] },
     { name: "rows", tuples: [[8, 9, 10, 11, 12], [0, 4, 8]] },
     { name: "across", tuples: [[5, 6, 7, 8, 9, 10], [15, 0], [2, 1, 0, 7, 6]] },
+    { ...SHAPES["5x4"], stages: 3 },
+    { name: "staged", tuples: [[9, 8, 1], [15, 0]], stages: 2 },
   ];
   for (const shape of shapes) {
     const net = createNetwork(shape);
@@ -179,6 +183,80 @@ Deno.test("property: the compiled evaluation (8 images, runs of cells) equals th
       { numRuns: 300 },
     );
   }
+});
+
+Deno.test("multi-stage weights: a board reads its stage's tables, 16384 opening the second, 16384 and 8192 the third", () => {
+  const board = (...ranks: number[]) =>
+    fromRanks([...ranks, ...new Array(16 - ranks.length).fill(0)]);
+  const cases: [number[], number, number][] = [
+    // ranks, the stage of 2 stages, of 3 (0-based)
+    [[1, 2], 0, 0],
+    [[13, 12, 11], 0, 0], // an 8192 alone is still the first stage
+    [[15, 13], 0, 0], // 32768 and 8192: no 16384
+    [[14, 1], 1, 1],
+    [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 14], 1, 1], // the last cell
+    [[14, 12, 11], 1, 1],
+    [[14, 13], 1, 2],
+    [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 15, 14], 1, 2],
+  ];
+  const net3 = createNetwork({ ...SHAPES["5x4"], stages: 3 });
+  // Every weight of stage k is k + 1: a board's value is 40 (features) times its stage + 1.
+  for (let k = 0; k < 3; k++) {
+    net3.weights.fill(k + 1, k * net3.stageSize, (k + 1) * net3.stageSize);
+  }
+  for (const [ranks, two, three] of cases) {
+    const [lo, hi] = board(...ranks);
+    assertEquals(stageOf(1, lo, hi), 0);
+    assertEquals(stageOf(2, lo, hi), two, `${ranks}`);
+    assertEquals(stageOf(3, lo, hi), three, `${ranks}`);
+    assertEquals(evaluate(net3, lo, hi), 40 * (three + 1), `${ranks}`);
+  }
+  assertEquals(net3.weights.length, 3 * 5 * 16 ** 4);
+  assertThrows(() => createNetwork({ ...SHAPES["5x4"], stages: 4 }), Error, "1 to 3 stages");
+});
+
+Deno.test("weight promotion: added stages start as copies (every value kept), then learn apart", () => {
+  const net = sharedNetwork(SHAPES["5x4"], { tc: true });
+  trainGames(net, 9, 1, 0, 40);
+  const staged = withStages(net, 3);
+  assertEquals(staged.shape.stages, 3);
+  for (let k = 0; k < 3; k++) {
+    const at = k * staged.stageSize;
+    assertEquals(staged.weights.subarray(at, at + staged.stageSize), net.weights);
+    assertEquals(
+      staged.coherence!.subarray(2 * at, 2 * (at + staged.stageSize)),
+      net.coherence,
+    );
+  }
+  fc.assert(
+    fc.property(ranksArb, (r) => {
+      const [lo, hi] = fromRanks(r);
+      assertEquals(evaluate(staged, lo, hi), evaluate(net, lo, hi));
+    }),
+    { numRuns: 200 },
+  );
+  // A step on a third-stage board moves the third stage's weights only.
+  const late = fromRanks([14, 13, 12, 11, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  const early = fromRanks([12, 13, 12, 11, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  const second = fromRanks([14, 12, 12, 11, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  const before = [early, second].map((b) => evaluate(staged, ...b));
+  // (as a copy of the one-stage network learns it: the same weights, the same rates).
+  const single = withStages(net, 1);
+  const target = evaluate(net, ...late) + 5000;
+  learn(staged, ...late, target, 1 / staged.features);
+  learn(single, ...late, target, 1 / single.features);
+  assert(evaluate(staged, ...late) > evaluate(net, ...late));
+  assertEquals(evaluate(staged, ...late), evaluate(single, ...late));
+  assertEquals([early, second].map((b) => evaluate(staged, ...b)), before);
+  assertEquals(staged.weights.subarray(0, 2 * staged.stageSize), withStages(net, 2).weights);
+  assertThrows(() => withStages(staged, 2), Error, "cannot lose stages");
+  // From two stages to three, the new one copies the last.
+  const two = withStages(net, 2), size = two.stageSize;
+  learn(two, ...second, evaluate(two, ...second) + 900, 1 / two.features);
+  const three = withStages(two, 3);
+  assertEquals(three.weights.subarray(0, 2 * size), two.weights);
+  assertEquals(three.weights.subarray(2 * size), two.weights.subarray(size));
+  assertEquals(evaluate(three, ...late), evaluate(two, ...late));
 });
 
 Deno.test("a feature reads its tuple's cells: a weight changed shows in exactly the boards that read it", () => {
@@ -384,12 +462,14 @@ Deno.test("the weights file: round trip, and clear errors for missing, truncated
   damaged[damaged.length - 3] ^= 1;
   fails(damaged, /checksum/);
   const newer = bytes.slice();
-  newer[8] = 3;
-  fails(newer, /version 3/);
-  // Version 1 (no coherence section) still reads.
-  const older = bytes.slice();
-  older[8] = 1;
-  assertEquals(decodeWeights(older, "old.weights").net.weights, net.weights);
+  newer[8] = 4;
+  fails(newer, /version 4/);
+  // Versions 1 (no coherence section) and 2 (one stage) still read.
+  for (const version of [1, 2]) {
+    const older = bytes.slice();
+    older[8] = version;
+    assertEquals(decodeWeights(older, "old.weights").net.weights, net.weights);
+  }
   const dir = Deno.makeTempDirSync();
   try {
     const e = assertThrows(() => loadWeights(`${dir}/none.weights`), WeightsError);
@@ -452,6 +532,29 @@ Deno.test("the weights file keeps the coherence accumulators for training; a pla
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test("the weights file keeps a network's stages; a file of unknown stages is refused", () => {
+  const net = withStages(sharedNetwork(SHAPES["5x4"], { tc: true }), 2);
+  trainGames(net, 3, 1, 0, 10);
+  const bytes = encodeWeights(net, meta(10));
+  const back = decodeWeights(bytes, "ms.weights", true);
+  assertEquals(back.meta.stages, 2);
+  assertEquals(back.net.shape.stages, 2);
+  assertEquals(back.net.weights, net.weights);
+  assertEquals(back.net.coherence, net.coherence);
+  const e = assertThrows(
+    () => decodeWeights(bytes.subarray(0, 50_000), "ms.weights"),
+    WeightsError,
+  );
+  assert(e.message.includes("a 5x4 network of 2 stages with its coherence"), e.message);
+  // The metadata names the stages; 4 is not a network this program makes.
+  const text = new TextDecoder().decode(bytes.subarray(24 + 16 * 5, 24 + 16 * 5 + 400));
+  assert(text.includes('"stages":2'), text);
+  const four = bytes.slice();
+  four.set(new TextEncoder().encode('"stages":4'), 24 + 16 * 5 + text.indexOf('"stages":2'));
+  const f = assertThrows(() => decodeWeights(four, "ms.weights"), WeightsError);
+  assert(f.message.includes("4 stages, this program reads 1 to 3"), f.message);
 });
 
 /** A plain expectimax over compact boards with the network's leaves (no cut-off, no cache). */

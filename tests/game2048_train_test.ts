@@ -114,6 +114,46 @@ Deno.test("train --init V --tc: optimistic, by temporal coherence, resumed with 
   }
 });
 
+Deno.test("train --stages: a new multi-stage network, stages added on a resume (never removed)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const fresh = await train([
+      ..."--games 30 --workers 1 --stages 2 --out".split(" "),
+      `${dir}/a.w`,
+    ]);
+    assertEquals(fresh.code, 0, fresh.stderr);
+    assertStringIncludes(fresh.stdout, "training a new 5x4 network of 2 stages (655,360 weights");
+    assertEquals(loadWeights(`${dir}/a.w`).net.shape.stages, 2);
+    const one = await train([..."--games 30 --workers 1 --tc --out".split(" "), `${dir}/b.w`]);
+    assertEquals(one.code, 0, one.stderr);
+    const before = loadWeights(`${dir}/b.w`, true).net;
+    const more = await train([
+      ..."--games 40 --workers 1 --stages 3 --out".split(" "),
+      `${dir}/b.w`,
+    ]);
+    assertEquals(more.code, 0, more.stderr);
+    assertStringIncludes(
+      more.stdout,
+      "stages 1 -> 3 from game 30 (each new stage a copy of stage 1)",
+    );
+    const after = loadWeights(`${dir}/b.w`, true);
+    assertEquals(after.meta.stages, 3);
+    assertEquals(after.net.weights.length, 3 * before.weights.length);
+    // No game of a 5x4 network reaches 16384: the later stages are still the copies.
+    const size = before.weights.length;
+    assertEquals(after.net.weights.subarray(2 * size), before.weights);
+    assertEquals(after.net.weights.subarray(size, 2 * size), before.weights);
+    const resumed = await train(["--games", "50", "--workers", "1", "--out", `${dir}/b.w`]);
+    assertEquals(resumed.code, 0, resumed.stderr);
+    assertStringIncludes(resumed.stdout, "5x4 network of 3 stages (temporal coherence)");
+    const fewer = await train(["--games", "60", "--stages", "2", "--out", `${dir}/b.w`]);
+    assertEquals(fewer.code, 2);
+    assertStringIncludes(fewer.stderr, "holds a network of 3 stages, and stages cannot be merged");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("Ctrl-C writes a checkpoint and says how to resume; the resumed run continues the count", async () => {
   const dir = await Deno.makeTempDir();
   try {
@@ -176,6 +216,7 @@ Deno.test("train: usage errors name the option; a foreign file is refused and ke
       [["--alpha", "x"], "--alpha must be a number from"],
       [["--init", "-1"], "--init must be a number from 0 to 1000000"],
       [["--late", "1"], "--late must be a number from 0 to 0.9"],
+      [["--stages", "4"], "--stages must be an integer from 1 to 3"],
       [["--workers", "0"], "--workers must be an integer from 1 to 256"],
       [["--colour", "red"], "unknown option --colour"],
     ];

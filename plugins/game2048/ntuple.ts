@@ -9,7 +9,9 @@
  * `y * 4 + x` at nibble `y * 4 + x`). The weights are a `Float32Array`, on a
  * `SharedArrayBuffer` when training workers share them (updated lock-free). The value of
  * an afterstate (the board just after a slide, before the computer's tile) estimates the
- * score still to be made from there: a finished game is worth 0.
+ * score still to be made from there: a finished game is worth 0. A network of several
+ * stages (Yeh et al. 2017) has one set of tables per stage, and a board reads its stage's
+ * (`stageOf`: a 16384 opens the second, a 16384 and an 8192 the third).
  *
  * Everything in the hot path (`evaluate`, `learn`, `bestSlide`) works on the board's 8
  * images (mirrors and transposes by bit operations) and reads each tuple's index as a few
@@ -26,6 +28,11 @@ export interface NTupleShape {
   readonly name: string;
   /** The tuples, each 1-7 distinct cells. */
   readonly tuples: readonly (readonly number[])[];
+  /**
+   * Stages (1-3, default 1): each stage has tables of its own, and a board reads the
+   * tables of its stage (`stageOf`): multi-stage weights, as Yeh et al. 2017's.
+   */
+  readonly stages?: number;
 }
 
 /**
@@ -59,12 +66,52 @@ export const symmetricCell = (cell: number, sym: number): number => {
   return y * 4 + x;
 };
 
-/** The number of weights of a shape (`16^n` per tuple of `n` cells). */
-export const weightCount = (shape: NTupleShape): number =>
+/**
+ * The ranks that open each stage after the first (Yeh et al. 2017's three stages): a
+ * board is in stage 2 when it has a 16384 (rank 14), in stage 3 when it has a 16384 and
+ * an 8192 (rank 13), in stage 1 otherwise. A network of 2 stages splits at the 16384 only.
+ */
+export const STAGE_RANKS: readonly (readonly number[])[] = [[14], [14, 13]];
+
+/** The largest number of stages (`STAGE_RANKS`' length plus one). */
+export const MAX_STAGES = STAGE_RANKS.length + 1;
+
+/** A shape's number of stages. */
+export const stagesOf = (shape: NTupleShape): number => shape.stages ?? 1;
+
+/** The number of weights of one stage of a shape (`16^n` per tuple of `n` cells). */
+export const stageWeightCount = (shape: NTupleShape): number =>
   shape.tuples.reduce((s, t) => s + 16 ** t.length, 0);
+
+/** The number of weights of a shape: every stage's tables. */
+export const weightCount = (shape: NTupleShape): number =>
+  stagesOf(shape) * stageWeightCount(shape);
+
+/**
+ * The stage (0-based) of compact board `lo`, `hi` in a network of `stages` stages: the
+ * last stage whose `STAGE_RANKS` are all on the board. Read cell by cell (the reference
+ * for the compiled test of `compileShape`).
+ */
+export const stageOf = (stages: number, lo: number, hi: number): number => {
+  let stage = 0;
+  for (let k = 1; k < stages; k++) {
+    const present = STAGE_RANKS[k - 1].every((r) => {
+      for (let i = 0; i < 32; i += 4) {
+        if (((lo >>> i) & 15) === r || ((hi >>> i) & 15) === r) return true;
+      }
+      return false;
+    });
+    if (present) stage = k;
+  }
+  return stage;
+};
 
 /** Checks a shape: 1-64 tuples of 1-7 distinct cells 0-15; an error message or undefined. */
 export const shapeProblem = (shape: NTupleShape): string | undefined => {
+  const stages = stagesOf(shape);
+  if (!Number.isInteger(stages) || stages < 1 || stages > MAX_STAGES) {
+    return `1 to ${MAX_STAGES} stages`;
+  }
   if (shape.tuples.length < 1 || shape.tuples.length > 64) return "1 to 64 tuples";
   for (const t of shape.tuples) {
     if (t.length < 1 || t.length > 7) return "tuples of 1 to 7 cells";
@@ -78,12 +125,17 @@ export const shapeProblem = (shape: NTupleShape): string | undefined => {
 export interface NTupleNetwork {
   /** The tuples. */
   readonly shape: NTupleShape;
-  /** The weights, tuple after tuple (`16^n` each, index `sum rank_k << 4k`). */
+  /**
+   * The weights: stage after stage, each tuple after tuple (`16^n` each, index
+   * `sum rank_k << 4k`).
+   */
   readonly weights: Float32Array;
   /** The number of features (`8` symmetries times the tuples). */
   readonly features: number;
-  /** Each feature's first weight (its tuple's table). */
+  /** Each feature's first weight (its tuple's table in the first stage). */
   readonly base: Int32Array;
+  /** The weights of one stage (the next stage's tables start that much further). */
+  readonly stageSize: number;
   /** Each feature's number of cells. */
   readonly length: Uint8Array;
   /** The features' cells, one after the other (the tuple's cells under the symmetry). */
@@ -140,6 +192,7 @@ export const createNetwork = (
     weights: w,
     features,
     base,
+    stageSize: stageWeightCount(shape),
     length,
     cells: Uint8Array.from(cells),
     value,
@@ -197,11 +250,39 @@ const IMAGES_SOURCE = [0, 4].map((o) => {
 }).join("\n");
 
 /**
+ * The source of a test that rank `r` is on board `lo`, `hi`: a word xor `r` in every
+ * nibble has a zero nibble exactly where the rank is, and `(v - 0x1111...) & ~v &
+ * 0x8888...` is not zero exactly when `v` has a zero nibble (the lowest zero nibble
+ * borrows and sets its top bit; no other nibble sets one without a zero nibble below).
+ */
+const hasRankSource = (r: number): string => {
+  const x = `(lo ^ ${(r * 0x11111111) | 0})`, y = `(hi ^ ${(r * 0x11111111) | 0})`;
+  const zero = (v: string) => `((${v} - 0x11111111) & ~${v})`;
+  return `((${zero(x)} | ${zero(y)}) & 0x88888888) !== 0`;
+};
+
+/**
+ * The source of the board's stage (`stageOf`) as `pick(k)` for stage `k`: nested tests,
+ * the last stage first (one stage: `pick(0)`, no test at all).
+ */
+const stageSource = (shape: NTupleShape, pick: (k: number) => string): string => {
+  let source = pick(0);
+  for (let k = 1; k < stagesOf(shape); k++) {
+    const test = STAGE_RANKS[k - 1].map(hasRankSource).join(" && ");
+    source = `(${test} ? ${pick(k)} : ${source})`;
+  }
+  return source;
+};
+
+/**
  * The hot functions of a network of `shape` over `weights`, compiled (`new Function`) so
  * that every feature's index is a few constant shifts and masks of one image's words and
  * the 8 images are plain locals: `value` (the board's value; the sum image after image,
- * tuple after tuple) and `slotsOf` (the weight each feature reads, in the same order).
- * About twice as fast as reading the tuples from tables at run time; nothing allocates.
+ * tuple after tuple) and `slotsOf` (the weight each feature reads, in the same order),
+ * both in the tables of the board's stage. `value` reads one stage's view of the weights
+ * (`w0`, `w1`, ...: no addition per read; a network of one stage reads `w0` directly);
+ * `slotsOf` adds the stage's first weight. About twice as fast as reading the tuples from
+ * tables at run time; nothing allocates.
  */
 const compileShape = (
   shape: NTupleShape,
@@ -215,15 +296,22 @@ const compileShape = (
       offset += 16 ** t.length;
     }
   }
-  const value = `(lo, hi) => {\n${IMAGES_SOURCE}\nreturn ${
-    reads.map((r) => `w[${r}]`).join(" +\n")
-  };\n}`;
-  const slotsOf = `(out, lo, hi) => {\n${IMAGES_SOURCE}\n${
-    reads.map((r, f) => `out[${f}] = ${r};`).join("\n")
-  }\n}`;
+  const stages = stagesOf(shape), size = stageWeightCount(shape);
+  const views = Array.from({ length: stages }, (_, k) => `const w${k} = W[${k}];`).join("\n");
+  const value = `(lo, hi) => {\nconst w = ${
+    stageSource(shape, (k) => `w${k}`)
+  };\n${IMAGES_SOURCE}\nreturn ${reads.map((r) => `w[${r}]`).join(" +\n")};\n}`;
+  const first = stages === 1 ? "" : "st + ";
+  const slotsOf = `(out, lo, hi) => {\nconst st = ${
+    stageSource(shape, (k) => `${k * size}`)
+  };\n${IMAGES_SOURCE}\n${reads.map((r, f) => `out[${f}] = ${first}${r};`).join("\n")}\n}`;
+  const stageViews = Array.from(
+    { length: stages },
+    (_, k) => weights.subarray(k * size, (k + 1) * size),
+  );
   const make = (source: string) =>
-    new Function("w", "tLo", "tHi", `"use strict";\nreturn ${source};`)(
-      weights,
+    new Function("W", "tLo", "tHi", `"use strict";\n${views}\nreturn ${source};`)(
+      stageViews,
       transposeLo,
       transposeHi,
     );
@@ -283,18 +371,19 @@ const loadRanks = (lo: number, hi: number): void => {
 };
 
 /**
- * `evaluate` the plain way, for the tests: each feature's cells (the tuple's cells under
- * `symmetricCell`) read one by one from the board's ranks.
+ * `evaluate` the plain way, for the tests: the stage by `stageOf`, each feature's cells
+ * (the tuple's cells under `symmetricCell`) read one by one from the board's ranks.
  */
 export const evaluateByCells = (net: NTupleNetwork, lo: number, hi: number): number => {
   loadRanks(lo, hi);
   const { weights, base, length, cells, features } = net;
+  const st = stageOf(stagesOf(net.shape), lo, hi) * net.stageSize;
   let v = 0, j = 0;
   for (let f = 0; f < features; f++) {
     const len = length[f];
     let idx = 0;
     for (let k = 0; k < len; k++) idx |= ranks[cells[j++]] << (4 * k);
-    v += weights[base[f] + idx];
+    v += weights[st + base[f] + idx];
   }
   return v;
 };

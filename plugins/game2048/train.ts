@@ -30,6 +30,7 @@ import {
   type NTupleNetwork,
   type NTupleShape,
   sharedFloats,
+  stagesOf,
   weightCount,
 } from "./ntuple.ts";
 import type { TrainMeta } from "./weights.ts";
@@ -415,6 +416,29 @@ export interface NetworkStart {
  */
 export const withCoherence = (net: NTupleNetwork): NTupleNetwork =>
   createNetwork(net.shape, net.weights, sharedFloats(2 * net.weights.length));
+
+/**
+ * `net` with `stages` stages (at least as many as it has), on `SharedArrayBuffer`s: each
+ * new stage starts as a copy of the network's last stage, weights and coherence
+ * accumulators alike (Jaśkowski 2018's weight promotion, done once for every weight when
+ * the stages are added), so the network values every board as before, and from here on
+ * each stage learns from its own boards only.
+ */
+export const withStages = (net: NTupleNetwork, stages: number): NTupleNetwork => {
+  const from = stagesOf(net.shape), size = net.stageSize;
+  if (stages < from) throw new Error(`a network of ${from} stages cannot lose stages`);
+  const weights = sharedFloats(stages * size);
+  const coherence = net.coherence && sharedFloats(2 * stages * size);
+  for (let k = 0; k < stages; k++) {
+    const source = Math.min(k, from - 1);
+    weights.set(net.weights.subarray(source * size, (source + 1) * size), k * size);
+    coherence?.set(
+      net.coherence!.subarray(2 * source * size, 2 * (source + 1) * size),
+      2 * k * size,
+    );
+  }
+  return createNetwork({ ...net.shape, stages }, weights, coherence);
+};
 
 /**
  * A network on `SharedArrayBuffer`s for `shape`: its weights (`init / features` each)

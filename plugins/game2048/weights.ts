@@ -4,18 +4,20 @@
  * | bytes         | content                                                             |
  * | ------------- | ------------------------------------------------------------------- |
  * | 0-7           | magic `PLY2048N`                                                    |
- * | 8-11          | format version (u32, little-endian; this is version 2)              |
+ * | 8-11          | format version (u32, little-endian; this is version 3)              |
  * | 12-15         | number of tuples `m` (u32)                                          |
  * | 16-19         | byte length `L` of the metadata (u32)                               |
  * | 20-23         | checksum (u32) of every byte from 24 to the end of the weights      |
  * | 24 ..         | `m` tuples of 16 bytes: the cell count `n` (1-7), `n` cells (0-15), zeros |
  * | then          | `L` bytes of UTF-8 JSON metadata (`TrainMeta`), zeros to a multiple of 4 |
- * | then          | the weights: `sum 16^n` float32, little-endian, tuple after tuple   |
+ * | then          | the weights: `stages * sum 16^n` float32, little-endian, stage      |
+ * |               | after stage, tuple after tuple (`stages` in the metadata, default 1) |
  * | then          | only when the metadata says `"tc": true`: the coherence accumulators, |
  * |               | two float32 per weight (`E_i`, `A_i`), then their checksum (u32)    |
  *
  * The checksums are `checksumWords` over those bytes read as little-endian u32 words.
- * Version 1 is version 2 without a coherence section; both are read. A
+ * Version 1 is version 2 without a coherence section, version 2 is version 3 of one
+ * stage; all three are read. A
  * missing, truncated, foreign or damaged file is a `WeightsError` naming the file and
  * saying how to make one (`deno task train 2048 --out FILE`).
  *
@@ -23,19 +25,21 @@
  */
 import {
   createNetwork,
+  MAX_STAGES,
   type NTupleNetwork,
   type NTupleShape,
   sharedFloats,
+  stagesOf,
   weightCount,
 } from "./ntuple.ts";
 
 /** The file's first 8 bytes. */
 export const MAGIC = "PLY2048N";
 /**
- * The format version this module writes (2: version 1, and a coherence section when the
- * metadata says `tc`); it reads 1 and 2.
+ * The format version this module writes (3: version 1, a coherence section when the
+ * metadata says `tc` (2), and the stages the metadata gives (3)); it reads 1 to 3.
  */
-export const VERSION = 2;
+export const VERSION = 3;
 const FIXED = 24;
 const TUPLE_BYTES = 16;
 
@@ -65,6 +69,8 @@ export interface TrainMeta {
   readonly init?: number;
   /** True when the network learns by temporal coherence (the file has its accumulators). */
   readonly tc?: boolean;
+  /** The network's stages (`ntuple.ts` `NTupleShape.stages`; absent: 1). */
+  readonly stages?: number;
   /** The share of training games that start late, from a saved position (0 or absent: none). */
   readonly late?: number;
   /** Each worker's late-start positions (`train.ts` `StartPool` words). */
@@ -115,10 +121,16 @@ export const checksumWords = (bytes: Uint8Array): number => {
 /** The bytes of a network's file (with its coherence section when the network has one). */
 export const encodeWeights = (net: NTupleNetwork, meta: TrainMeta): Uint8Array => {
   const m = net.shape.tuples.length;
-  // The metadata says `"tc": true` exactly when the coherence section follows.
-  const { tc: _, ...rest } = meta;
+  // The metadata says `"tc": true` exactly when the coherence section follows, and gives
+  // the network's stages when there are several.
+  const { tc: _, stages: __, ...rest } = meta;
+  const stages = stagesOf(net.shape);
   const metaBytes = new TextEncoder().encode(
-    JSON.stringify(net.coherence === undefined ? rest : { ...rest, tc: true }),
+    JSON.stringify({
+      ...rest,
+      ...(net.coherence === undefined ? {} : { tc: true }),
+      ...(stages > 1 ? { stages } : {}),
+    }),
   );
   const metaPadded = (metaBytes.length + 3) & ~3;
   const head = FIXED + TUPLE_BYTES * m + metaPadded;
@@ -198,14 +210,18 @@ const decode = (source: Source, file: string, training: boolean): LoadedWeights 
   } catch {
     throw new WeightsError(file, "damaged metadata");
   }
-  const shape: NTupleShape = { name: String(meta.net ?? "custom"), tuples };
+  const stages = version >= 3 ? meta.stages ?? 1 : 1;
+  if (!Number.isInteger(stages) || stages < 1 || stages > MAX_STAGES) {
+    throw new WeightsError(file, `${stages} stages, this program reads 1 to ${MAX_STAGES}`);
+  }
+  const shape: NTupleShape = { name: String(meta.net ?? "custom"), tuples, stages };
   const count = weightCount(shape);
   const tc = version >= 2 && meta.tc === true;
   const end = head + 4 * count, size = end + (tc ? 8 * count + 4 : 0);
   if (source.size !== size) {
     throw new WeightsError(
       file,
-      `${source.size} bytes, a ${shape.name} network${
+      `${source.size} bytes, a ${shape.name} network${stages > 1 ? ` of ${stages} stages` : ""}${
         tc ? " with its coherence accumulators" : ""
       } has ${size} (truncated?)`,
     );
