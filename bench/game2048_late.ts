@@ -33,6 +33,7 @@ import { type Game2048, is2048, SLIDER_TURN } from "../plugins/game2048/rules.ts
 import {
   Episode,
   type GameResult,
+  maxRankOf,
   playGame,
   POOL_SIZE,
   StartPool,
@@ -55,19 +56,12 @@ export interface LateRow {
   readonly slides: number;
 }
 
-/** The largest rank on a compact board. */
-const maxRank = (lo: number, hi: number): number => {
-  let m = 0;
-  for (let i = 0; i < 32; i += 4) m = Math.max(m, (lo >>> i) & 15, (hi >>> i) & 15);
-  return m;
-};
-
 /** The positions of largest rank `rank` in a checkpoint's late-start pools (at most a pool). */
 export const poolOf = (file: string, rank: number): StartPool => {
   const pool = new StartPool();
   for (const words of loadWeights(file).meta.starts ?? []) {
     for (let k = 2; k + 1 < words.length && pool.size < POOL_SIZE; k += 2) {
-      if (maxRank(words[k], words[k + 1]) === rank) pool.add(words[k], words[k + 1]);
+      if (maxRankOf(words[k], words[k + 1]) === rank) pool.add(words[k], words[k + 1]);
     }
   }
   return pool;

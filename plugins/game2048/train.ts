@@ -173,7 +173,7 @@ const slide = newSlide();
 const board = new Int32Array(2);
 
 /** The largest rank on a compact board. */
-const maxRankOf = (lo: number, hi: number): number => {
+export const maxRankOf = (lo: number, hi: number): number => {
   let m = 0;
   for (let i = 0; i < 32; i += 4) m = Math.max(m, (lo >>> i) & 15, (hi >>> i) & 15);
   return m;
