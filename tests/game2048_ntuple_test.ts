@@ -20,6 +20,7 @@ import {
   potential,
   SHAPES,
   stageOf,
+  stageWeightCount,
   symmetricCell,
   withNetwork,
 } from "../plugins/game2048/ntuple.ts";
@@ -202,7 +203,11 @@ Deno.test("multi-stage weights: a board reads its stage's tables, 16384 opening 
   const net3 = createNetwork({ ...SHAPES["5x4"], stages: 3 });
   // Every weight of stage k is k + 1: a board's value is 40 (features) times its stage + 1.
   for (let k = 0; k < 3; k++) {
-    net3.weights.fill(k + 1, k * net3.stageSize, (k + 1) * net3.stageSize);
+    net3.weights.fill(
+      k + 1,
+      k * stageWeightCount(net3.shape),
+      (k + 1) * stageWeightCount(net3.shape),
+    );
   }
   for (const [ranks, two, three] of cases) {
     const [lo, hi] = board(...ranks);
@@ -221,10 +226,10 @@ Deno.test("weight promotion: added stages start as copies (every value kept), th
   const staged = withStages(net, 3);
   assertEquals(staged.shape.stages, 3);
   for (let k = 0; k < 3; k++) {
-    const at = k * staged.stageSize;
-    assertEquals(staged.weights.subarray(at, at + staged.stageSize), net.weights);
+    const at = k * stageWeightCount(staged.shape);
+    assertEquals(staged.weights.subarray(at, at + stageWeightCount(staged.shape)), net.weights);
     assertEquals(
-      staged.coherence!.subarray(2 * at, 2 * (at + staged.stageSize)),
+      staged.coherence!.subarray(2 * at, 2 * (at + stageWeightCount(staged.shape))),
       net.coherence,
     );
   }
@@ -248,10 +253,13 @@ Deno.test("weight promotion: added stages start as copies (every value kept), th
   assert(evaluate(staged, ...late) > evaluate(net, ...late));
   assertEquals(evaluate(staged, ...late), evaluate(single, ...late));
   assertEquals([early, second].map((b) => evaluate(staged, ...b)), before);
-  assertEquals(staged.weights.subarray(0, 2 * staged.stageSize), withStages(net, 2).weights);
+  assertEquals(
+    staged.weights.subarray(0, 2 * stageWeightCount(staged.shape)),
+    withStages(net, 2).weights,
+  );
   assertThrows(() => withStages(staged, 2), Error, "cannot lose stages");
   // From two stages to three, the new one copies the last.
-  const two = withStages(net, 2), size = two.stageSize;
+  const two = withStages(net, 2), size = stageWeightCount(two.shape);
   learn(two, ...second, evaluate(two, ...second) + 900, 1 / two.features);
   const three = withStages(two, 3);
   assertEquals(three.weights.subarray(0, 2 * size), two.weights);

@@ -134,8 +134,6 @@ export interface NTupleNetwork {
   readonly features: number;
   /** Each feature's first weight (its tuple's table in the first stage). */
   readonly base: Int32Array;
-  /** The weights of one stage (the next stage's tables start that much further). */
-  readonly stageSize: number;
   /** Each feature's number of cells. */
   readonly length: Uint8Array;
   /** The features' cells, one after the other (the tuple's cells under the symmetry). */
@@ -192,7 +190,6 @@ export const createNetwork = (
     weights: w,
     features,
     base,
-    stageSize: stageWeightCount(shape),
     length,
     cells: Uint8Array.from(cells),
     value,
@@ -377,7 +374,7 @@ const loadRanks = (lo: number, hi: number): void => {
 export const evaluateByCells = (net: NTupleNetwork, lo: number, hi: number): number => {
   loadRanks(lo, hi);
   const { weights, base, length, cells, features } = net;
-  const st = stageOf(stagesOf(net.shape), lo, hi) * net.stageSize;
+  const st = stageOf(stagesOf(net.shape), lo, hi) * stageWeightCount(net.shape);
   let v = 0, j = 0;
   for (let f = 0; f < features; f++) {
     const len = length[f];

@@ -31,6 +31,7 @@ import {
   type NTupleShape,
   sharedFloats,
   stagesOf,
+  stageWeightCount,
   weightCount,
 } from "./ntuple.ts";
 import type { TrainMeta } from "./weights.ts";
@@ -425,7 +426,7 @@ export const withCoherence = (net: NTupleNetwork): NTupleNetwork =>
  * each stage learns from its own boards only.
  */
 export const withStages = (net: NTupleNetwork, stages: number): NTupleNetwork => {
-  const from = stagesOf(net.shape), size = net.stageSize;
+  const from = stagesOf(net.shape), size = stageWeightCount(net.shape);
   if (stages < from) throw new Error(`a network of ${from} stages cannot lose stages`);
   const weights = sharedFloats(stages * size);
   const coherence = net.coherence && sharedFloats(2 * stages * size);
