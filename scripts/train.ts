@@ -44,8 +44,9 @@ import { StatusLine } from "./display.ts";
 const USAGE = `Usage: deno task train 2048 [--net 4x6|5x4] [--games N] [--hours H] [--workers W]
                         [--out FILE] [--seed S] [--alpha A] [--checkpoint MIN]
                         [--window N] [--chart FILE] [--init V] [--tc] [--late P]
-                        [--stages S]
+                        [--stages S] [--from PACKED]
        deno task train 2048 --greedy N [--out FILE] [--chart FILE]
+       deno task train 2048 --pack PACKED [--keep K] [--out FILE]
 Trains 2048's n-tuple network (TD(0) on afterstates) and writes it to FILE, which
 deno task match 2048 --eval ntuple --weights FILE then plays with.
 
@@ -76,8 +77,16 @@ deno task match 2048 --eval ntuple --weights FILE then plays with.
   --checkpoint MIN  minutes between checkpoints (default 5)
   --window N        games per point of the curve and of the progress figures (default 1000)
   --chart FILE      also write the training curve there (SVG)
+  --from PACKED     start --out (a new file) from the network of PACKED (a packed one,
+                    or any network file): its weights, seed, games and curve, with
+                    fresh coherence accumulators when it learned by --tc
   --greedy N        train nothing: play N games greedily (one ply) with the network of
                     --out, on tiles no training game had, and report the tiles reached
+  --pack PACKED     train nothing: write the network of --out to PACKED as a packed
+                    network (weights rounded to 16-bit multiples of 8, deflated; no
+                    coherence accumulators), small enough to keep or ship
+  --keep K          with --pack: keep only the K weights that learned most (by their
+                    coherence accumulators), the others 0
 Ctrl-C finishes the games in play, writes a checkpoint and says how to resume (exit code
 130). With one worker a training is reproducible; several workers update the shared
 weights without locks, which is faster but not bit-reproducible.
@@ -102,6 +111,26 @@ export const progressLine = (t: TrainTick): string =>
     pct(t.reached[2])
   }, 16384 ${pct(t.reached[3])}`;
 
+/** The network of `file` (`loadWeights`), or undefined after printing why it cannot be read. */
+const networkOrError = (file: string, training: boolean, typed: string) =>
+  Effect.sync(() => {
+    try {
+      return loadWeights(file, training, typed);
+    } catch (e) {
+      if (!(e instanceof WeightsError)) throw e;
+      console.error(`error: ${e.message}`);
+      return undefined;
+    }
+  });
+
+/** Makes the folder of file `path` (`what` names it in the error). */
+const folderOf = (path: string, what: string) =>
+  Effect.try({
+    try: () => Deno.mkdirSync(path.replace(/[\\/][^\\/]*$/, "") || ".", { recursive: true }),
+    catch: (e) =>
+      new UsageError({ message: `${what}: ${e instanceof Error ? e.message : String(e)}` }),
+  });
+
 const main = Effect.gen(function* () {
   const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, {
     string: [
@@ -119,6 +148,9 @@ const main = Effect.gen(function* () {
       "init",
       "late",
       "stages",
+      "from",
+      "pack",
+      "keep",
     ],
     boolean: ["tc"],
     positionals: 1,
@@ -170,14 +202,8 @@ const main = Effect.gen(function* () {
 
   if (flags.greedy !== undefined) {
     const n = yield* intFlag(flags, "greedy", 0, 1, 10_000_000);
-    let loaded;
-    try {
-      loaded = loadWeights(out, false, typed);
-    } catch (e) {
-      if (!(e instanceof WeightsError)) throw e;
-      yield* Effect.sync(() => console.error(`error: ${e.message}`));
-      return 2;
-    }
+    const loaded = yield* networkOrError(out, false, typed);
+    if (loaded === undefined) return 2;
     if (chart !== undefined) Deno.writeTextFileSync(chart, curveSvg(loaded.meta));
     const t0 = performance.now();
     // Games 2^31 on: tiles that no training game (numbered from 0) had.
@@ -197,25 +223,82 @@ const main = Effect.gen(function* () {
     return 0;
   }
 
-  // Resume from the file if it is there; a foreign or damaged file is never overwritten.
+  if (flags.keep !== undefined && flags.pack === undefined) {
+    return yield* new UsageError({ message: "--keep goes with --pack" });
+  }
+  if (flags.pack !== undefined) {
+    if (typeof flags.pack !== "string") {
+      return yield* new UsageError({ message: "--pack needs a file" });
+    }
+    const keep = flags.keep === undefined
+      ? undefined
+      : yield* intFlag(flags, "keep", 0, 1, 2 ** 31 - 1);
+    const loaded = yield* networkOrError(out, true, typed);
+    if (loaded === undefined) return 2;
+    if (keep !== undefined && loaded.net.coherence === undefined) {
+      return yield* new UsageError({
+        message: `--keep ranks the weights by their coherence accumulators, and ${typed} ` +
+          `has none (trained without --tc): pack it whole, without --keep`,
+      });
+    }
+    const packed = userPath(flags.pack);
+    yield* folderOf(packed, `--pack ${flags.pack}`);
+    const bytes = yield* Effect.try({
+      try: () => saveWeights(packed, loaded.net, loaded.meta, { keep }),
+      catch: (e) =>
+        new UsageError({
+          message: `--pack ${flags.pack}: ${e instanceof Error ? e.message : String(e)}`,
+        }),
+    });
+    const stored = loadWeights(packed, false, flags.pack);
+    const kept = stored.net.weights.reduce((n, w) => (w === 0 ? n : n + 1), 0);
+    yield* term.print(
+      `${flags.pack}: the ${loaded.meta.net} network of ${typed} after ${
+        num(loaded.meta.games)
+      } games, packed into ${(bytes / 2 ** 20).toFixed(2)} MB: ${num(kept)} weights ` +
+        `(multiples of ${stored.meta.packed!.unit}; ${
+          num(stored.meta.packed!.pruned)
+        } that learned least set to 0)\n`,
+    );
+    return 0;
+  }
+
+  // Resume from the file if it is there (or start it from --from); a foreign or damaged
+  // file is never overwritten.
   let exists = false;
   try {
     exists = Deno.statSync(out).isFile;
   } catch {
     exists = false;
   }
+  const from = typeof flags.from === "string" ? flags.from : undefined;
+  if (flags.from !== undefined && from === undefined) {
+    return yield* new UsageError({ message: "--from needs a file" });
+  }
+  if (from !== undefined && exists) {
+    return yield* new UsageError({
+      message: `--from starts a new training file, but ${typed} exists (resume it without ` +
+        `--from, or give another --out)`,
+    });
+  }
+  if (!exists) yield* folderOf(out, `--out ${typed}`);
   let meta: TrainMeta;
   let net;
-  if (exists) {
+  if (exists || from !== undefined) {
+    const source = from ?? typed;
     try {
-      const loaded = loadWeights(out, true, typed);
+      const loaded = loadWeights(from === undefined ? out : userPath(from), true, source);
       net = loaded.net;
-      meta = loaded.meta;
+      // A packed network's note is not the training's: the checkpoints are whole.
+      const { packed: _, ...rest } = loaded.meta;
+      meta = rest;
     } catch (e) {
       if (!(e instanceof WeightsError)) throw e;
       yield* Effect.sync(() =>
         console.error(
-          `error: ${e.file}: ${e.problem}; not overwritten: move it away or give another --out`,
+          from === undefined
+            ? `error: ${e.file}: ${e.problem}; not overwritten: move it away or give another --out`
+            : `error: ${e.message}`,
         )
       );
       return 2;
@@ -234,13 +317,21 @@ const main = Effect.gen(function* () {
       }
     }
     yield* term.print(
-      `resuming ${typed}: ${meta.net} network${
+      `${
+        from === undefined ? "resuming" : `starting ${typed} from`
+      } ${source}: ${meta.net} network${
         stagesOf(net.shape) > 1 ? ` of ${stagesOf(net.shape)} stages` : ""
       }${meta.tc ? " (temporal coherence)" : ""}, seed ${meta.seed}, ${
         num(meta.games)
       } games trained (${clock(meta.ms)})\n`,
     );
-    if (tc && net.coherence === undefined) {
+    if (from !== undefined && meta.tc === true && net.coherence === undefined) {
+      // A packed network keeps no accumulators: they start afresh.
+      yield* term.print(
+        `temporal coherence with fresh accumulators from game ${num(meta.games)} on\n`,
+      );
+      net = withCoherence(net);
+    } else if (tc && net.coherence === undefined) {
       // TD so far, temporal coherence from here on (Guei et al.'s "OTD+TC").
       yield* term.print(`temporal coherence from game ${num(meta.games)} on\n`);
       net = withCoherence(net);
@@ -270,13 +361,6 @@ const main = Effect.gen(function* () {
       meta = { ...meta, late };
     }
   } else {
-    try {
-      Deno.mkdirSync(out.replace(/[\\/][^\\/]*$/, "") || ".", { recursive: true });
-    } catch (e) {
-      return yield* new UsageError({
-        message: `--out ${typed}: ${e instanceof Error ? e.message : String(e)}`,
-      });
-    }
     const seed = seedFlag ?? (crypto.getRandomValues(new Uint32Array(1))[0]);
     const shape = { ...SHAPES[netName], stages };
     net = sharedNetwork(shape, { init, tc });

@@ -38,9 +38,12 @@ import {
   withStages,
 } from "../plugins/game2048/train.ts";
 import {
+  checksumWords,
   decodeWeights,
+  encodePacked,
   encodeWeights,
   loadWeights,
+  PACK_UNIT,
   type TrainMeta,
   WeightsError,
 } from "../plugins/game2048/weights.ts";
@@ -470,8 +473,8 @@ Deno.test("the weights file: round trip, and clear errors for missing, truncated
   damaged[damaged.length - 3] ^= 1;
   fails(damaged, /checksum/);
   const newer = bytes.slice();
-  newer[8] = 4;
-  fails(newer, /version 4/);
+  newer[8] = 5;
+  fails(newer, /version 5, this program reads 1 to 4/);
   // Versions 1 (no coherence section) and 2 (one stage) still read.
   for (const version of [1, 2]) {
     const older = bytes.slice();
@@ -496,6 +499,89 @@ Deno.test("the weights file: round trip, and clear errors for missing, truncated
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test("a packed network: its weights rounded to the unit, zeros kept, and read for a training", () => {
+  const net = sharedNetwork(SHAPES["5x4"], { tc: true });
+  trainGames(net, 7, 1, 0, 200);
+  const m: TrainMeta = { ...meta(200), tc: true };
+  const bytes = encodePacked(net, m);
+  const back = decodeWeights(bytes, "p.weights");
+  assertEquals(back.meta.packed, { pruned: 0, unit: PACK_UNIT });
+  const { packed: _, ...rest } = back.meta;
+  assertEquals(rest, m);
+  let nonzero = 0;
+  for (let i = 0; i < net.weights.length; i++) {
+    const w = net.weights[i];
+    if (w !== 0) nonzero++;
+    assertEquals(back.net.weights[i], Math.round(w / PACK_UNIT) * PACK_UNIT, `weight ${i}`);
+  }
+  assert(nonzero > 1000, `${nonzero}`);
+  // Deflated: far smaller than the float32 weights (1.3 MB), a fraction of them trained.
+  assert(bytes.length < nonzero * 3, `${bytes.length} bytes for ${nonzero} weights`);
+  // Read for a training: shared weights, no accumulators (the file has none).
+  const training = decodeWeights(bytes, "p.weights", true).net;
+  assert(training.weights.buffer instanceof SharedArrayBuffer);
+  assertEquals(training.coherence, undefined);
+  assertEquals(training.weights, back.net.weights);
+  // A weight too large for 16 bits of the unit raises the unit.
+  const big = createNetwork(SHAPES["5x4"]);
+  big.weights[3] = 1e6;
+  big.weights[9] = -5;
+  const wide = decodeWeights(encodePacked(big, meta(1)), "w");
+  assert(wide.meta.packed!.unit > PACK_UNIT);
+  assert(Math.abs(wide.net.weights[3] - 1e6) <= wide.meta.packed!.unit / 2);
+  assertEquals(wide.net.weights[9], 0);
+});
+
+Deno.test("a packed network keeps the weights that learned most; damaged files are named", () => {
+  const net = sharedNetwork(SHAPES["5x4"], { tc: true });
+  trainGames(net, 9, 1, 0, 100);
+  const { weights, coherence } = net;
+  // Whole nonzero weights, so that a unit of 1 keeps every weight it keeps exactly.
+  for (let i = 0; i < weights.length; i++) {
+    if (weights[i] !== 0) {
+      weights[i] = Math.sign(weights[i]) * Math.max(1, Math.round(Math.abs(weights[i])));
+    }
+  }
+  const keep = 500;
+  const bytes = encodePacked(net, meta(100), { keep, unit: 1 });
+  const back = decodeWeights(bytes, "p.weights");
+  let nonzero = 0, kept = 0, leastKept = Infinity, mostDropped = -Infinity;
+  for (let i = 0; i < weights.length; i++) {
+    if (weights[i] === 0) continue;
+    nonzero++;
+    const a = coherence![2 * i + 1];
+    if (back.net.weights[i] !== 0) {
+      kept++;
+      leastKept = Math.min(leastKept, a);
+      assertEquals(back.net.weights[i], weights[i]);
+    } else mostDropped = Math.max(mostDropped, a);
+  }
+  assertEquals(back.meta.packed!.unit, 1);
+  assert(kept <= keep && kept > keep - 5, `${kept} kept`);
+  assert(leastKept > mostDropped, `${leastKept} against ${mostDropped}`);
+  assertEquals(back.meta.packed!.pruned, nonzero - kept);
+  // Keeping more than there are keeps them all; a network without accumulators cannot rank.
+  assertEquals(
+    decodeWeights(encodePacked(net, meta(1), { keep: 1e8 }), "x").meta.packed!.pruned,
+    0,
+  );
+  const td = integerNet(3);
+  assertThrows(() => encodePacked(td, meta(1), { keep: 10 }), Error, "coherence accumulators");
+  const fails = (b: Uint8Array, what: RegExp) => {
+    const e = assertThrows(() => decodeWeights(b, "p.weights"), WeightsError);
+    assert(what.test(e.message), e.message);
+    assert(e.message.startsWith("p.weights: "), e.message);
+  };
+  fails(bytes.subarray(0, bytes.length - 4), /truncated/);
+  const damaged = bytes.slice();
+  damaged[damaged.length - 40] ^= 16;
+  fails(damaged, /checksum mismatch/);
+  // A damaged stream behind a right checksum (as a faulty writer would leave it).
+  const view = new DataView(damaged.buffer);
+  view.setUint32(20, checksumWords(damaged.subarray(24)), true);
+  fails(damaged, /damaged packed weights/);
 });
 
 Deno.test("the weights file keeps the coherence accumulators for training; a player skips them", () => {

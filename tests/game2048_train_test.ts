@@ -4,10 +4,14 @@
  * very weights of one run straight through), Ctrl-C (a handshake on the progress line,
  * then SIGINT) keeping a checkpoint that a second run continues, usage errors naming the
  * option, a foreign file refused and not overwritten, and the match script's error for a
- * missing network. Small networks (5x4, 1.3 MB) and a few hundred games: seconds each.
+ * missing network; a packed network (`--pack`, `--keep`) that plays and that a new training
+ * starts from (`--from`), and the packed 4x6 network that ships. Small networks (5x4, 1.3
+ * MB) and a few hundred games: seconds each.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { loadWeights } from "../plugins/game2048/weights.ts";
+import { DEFAULT_WEIGHTS } from "../plugins/game2048/mod.ts";
+import { greedyGames, summarize } from "../plugins/game2048/train.ts";
 import { runTask, startTask } from "./tools/task.ts";
 
 const train = (args: string[]) => runTask("train", ["2048", "--net", "5x4", ...args]);
@@ -289,4 +293,95 @@ Deno.test("match --eval ntuple --weights FILE: a relative file is read from wher
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("train --pack: a packed network plays, and a new training starts from it with --from", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const made = await train(
+      `--tc --games 300 --window 100 --workers 1 --seed 5 --out ${dir}/a.w`.split(" "),
+    );
+    assertEquals(made.code, 0, made.stderr);
+    const packed = `${dir}/ship/a.packed`;
+    const pack = await train(["--out", `${dir}/a.w`, "--pack", packed, "--keep", "2000"]);
+    assertEquals(pack.code, 0, pack.stderr);
+    const said = pack.stdout.match(
+      /packed into [\d.]+ MB: ([\d,]+) weights \(multiples of 8; ([\d,]+) that learned least set to 0\)/,
+    );
+    assert(said !== null, pack.stdout);
+    const kept = Number(said[1].replaceAll(",", ""));
+    assert(kept <= 2000 && kept > 1000, pack.stdout);
+    const loaded = loadWeights(packed);
+    assertEquals(loaded.meta.games, 300);
+    assertEquals(loaded.meta.packed?.pruned, Number(said[2].replaceAll(",", "")));
+    assertEquals(loaded.net.weights.filter((w) => w !== 0).length, kept);
+    // It plays: greedy, and under the match script.
+    const greedy = await train(["--greedy", "10", "--out", packed]);
+    assertEquals(greedy.code, 0, greedy.stderr);
+    assertStringIncludes(greedy.stdout, "10 greedy games (one ply)");
+    const match = await runTask(
+      "match",
+      `2048 --eval ntuple --weights ${packed} --p1 expectimax:1 --games 1 --json`.split(" "),
+    );
+    assertEquals(match.code, 0, match.stderr);
+    assertEquals(JSON.parse(match.stdout).finished, 1);
+    // A new training from it: its seed, its games and its curve, fresh accumulators.
+    const from = await train(
+      `--from ${packed} --games 400 --window 100 --workers 1 --out ${dir}/b.w`.split(" "),
+    );
+    assertEquals(from.code, 0, from.stderr);
+    assertStringIncludes(from.stdout, `starting ${dir}/b.w from ${packed}`);
+    assertStringIncludes(from.stdout, "temporal coherence with fresh accumulators from game 300");
+    assertStringIncludes(from.stdout, "400 games trained (100 in this sitting");
+    const b = loadWeights(`${dir}/b.w`, true);
+    assertEquals([b.meta.games, b.meta.seed, b.meta.packed], [400, 5, undefined]);
+    assert(b.net.coherence !== undefined);
+    assertEquals([loaded.meta.history.length, b.meta.history.length], [3, 4]);
+    // Mistakes: named, nothing overwritten.
+    const cases: [string[], string][] = [
+      [
+        ["--from", packed, "--out", `${dir}/b.w`],
+        `--from starts a new training file, but ${dir}/b.w exists`,
+      ],
+      [["--from", `${dir}/none.w`, "--out", `${dir}/c.w`], `${dir}/none.w: no such file`],
+      [["--keep", "5", "--out", `${dir}/a.w`], "--keep goes with --pack"],
+      [
+        ["--pack", `${dir}/x.p`, "--keep", "0", "--out", `${dir}/a.w`],
+        "--keep must be an integer from 1",
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const r = await train(args);
+      assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+      assertStringIncludes(r.stderr, message);
+    }
+    const td = await train(["--games", "20", "--workers", "1", "--out", `${dir}/td.w`]);
+    assertEquals(td.code, 0, td.stderr);
+    const r = await train(["--out", `${dir}/td.w`, "--pack", `${dir}/td.p`, "--keep", "10"]);
+    assertEquals(r.code, 2);
+    assertStringIncludes(
+      r.stderr,
+      "has none (trained without --tc): pack it whole, without --keep",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the network that ships: a packed 4x6 network, --eval ntuple's default, far above random play", async () => {
+  const { net, meta } = loadWeights(new URL(`../${DEFAULT_WEIGHTS}`, import.meta.url).pathname);
+  assertEquals([net.shape.name, meta.net], ["4x6", "4x6"]);
+  assert(meta.packed !== undefined && meta.games > 0);
+  // Three greedy games on tiles no training game had: random play scores about 1,000.
+  const s = summarize(greedyGames(net, meta.seed, 3, 2 ** 31));
+  assert(s.meanScore > 20_000, `mean score ${s.meanScore}`);
+  assertEquals(s.reached[0], 1, "every game reaches 2048");
+  // The match script reads it without --weights.
+  const r = await runTask(
+    "match",
+    "2048 --eval ntuple --p1 expectimax:1 --games 1 --seed 3 --json".split(" "),
+  );
+  assertEquals(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assertEquals(out.finished, 1);
 });

@@ -32,8 +32,11 @@ const size = (what: string) =>
     .annotate({ description: what })
     .pipe(Schema.withDecodingDefaultKey(Effect.succeed(4)));
 
-/** The network `--eval ntuple` reads without `--weights`, relative to the repository. */
-export const DEFAULT_WEIGHTS = "out/2048-4x6.weights";
+/**
+ * The network `--eval ntuple` reads without `--weights`, relative to the repository: the
+ * packed 4x6 network that ships with ply (see the README: how it was trained and packed).
+ */
+export const DEFAULT_WEIGHTS = "plugins/game2048/nets/4x6.weights";
 
 /** Networks loaded in this thread, by file (a 4x6 network is 268 MB: read it once). */
 const networks = new Map<string, NTupleNetwork>();
@@ -80,7 +83,7 @@ export const Game2048Options = Schema.Struct({
   weights: Schema.optionalKey(
     Schema.Union([Schema.String, Schema.Number]).annotate({
       description: "the n-tuple network's file for --eval ntuple (made by deno task train " +
-        `2048; default ${DEFAULT_WEIGHTS})`,
+        `2048; default ${DEFAULT_WEIGHTS}, the network that ships with ply)`,
     }),
   ),
 });

@@ -17,12 +17,29 @@
  *
  * The checksums are `checksumWords` over those bytes read as little-endian u32 words.
  * Version 1 is version 2 without a coherence section, version 2 is version 3 of one
- * stage; all three are read. A
+ * stage; all three are read.
+ *
+ * Version 4 is a **packed** network, small enough to ship (`encodePacked`): the same
+ * header, tuples and metadata, then instead of the weights
+ *
+ * | bytes | content                                                                   |
+ * | ----- | ------------------------------------------------------------------------- |
+ * | 0-3   | `K`, the number of weights stored (u32); every other weight is 0          |
+ * | 4-7   | the unit (f32): a stored weight is a 16-bit integer times the unit        |
+ * | 8-11  | `G`, the byte length of the index stream (u32)                            |
+ * | 12-15 | `Z`, the byte length of the compressed data (u32)                         |
+ * | 16-   | `Z` bytes of zlib (deflate): the index stream (each stored weight's gap   |
+ * |       | from the one before, minus one, from -1, as LEB128), then the `K` low     |
+ * |       | bytes of the integers, then their `K` high bytes; zeros to a multiple of 4 |
+ *
+ * and the checksum at 20 covers every byte from 24 to the end of the file. A packed file
+ * has no coherence section. A
  * missing, truncated, foreign or damaged file is a `WeightsError` naming the file and
  * saying how to make one (`deno task train 2048 --out FILE`).
  *
  * @module
  */
+import { deflateSync, inflateSync } from "node:zlib";
 import {
   createNetwork,
   MAX_STAGES,
@@ -40,7 +57,10 @@ export const MAGIC = "PLY2048N";
  * metadata says `tc` (2), and the stages the metadata gives (3)); it reads 1 to 3.
  */
 export const VERSION = 3;
+/** The format version of a packed network (`encodePacked`). */
+export const PACKED_VERSION = 4;
 const FIXED = 24;
+const PACKED_FIELDS = 16;
 const TUPLE_BYTES = 16;
 
 /** A point of the training curve: the last window's figures after `games` games. */
@@ -83,6 +103,11 @@ export interface TrainMeta {
   readonly ms: number;
   /** The training curve. */
   readonly history: readonly CurvePoint[];
+  /**
+   * Only in a packed network (`encodePacked`): the number of weights the packing set
+   * to 0 (those that learned least), and the unit its weights were rounded to.
+   */
+  readonly packed?: { readonly pruned: number; readonly unit: number };
 }
 
 /** A weights file that cannot be read; the message names the file and what to run. */
@@ -118,28 +143,29 @@ export const checksumWords = (bytes: Uint8Array): number => {
   return (h ^ (h >>> 16)) >>> 0;
 };
 
-/** The bytes of a network's file (with its coherence section when the network has one). */
-export const encodeWeights = (net: NTupleNetwork, meta: TrainMeta): Uint8Array => {
+/**
+ * A file of `net`'s shape: the header (format `version`), tuples and `meta` written,
+ * followed by `body` zero bytes for the caller to fill from `head`. The metadata says
+ * `"tc": true` exactly when `tc`, and gives the network's stages when there are several.
+ */
+const fileWithHeader = (
+  net: NTupleNetwork,
+  meta: TrainMeta,
+  version: number,
+  tc: boolean,
+  body: number,
+): { bytes: Uint8Array; view: DataView; head: number } => {
   const m = net.shape.tuples.length;
-  // The metadata says `"tc": true` exactly when the coherence section follows, and gives
-  // the network's stages when there are several.
   const { tc: _, stages: __, ...rest } = meta;
   const stages = stagesOf(net.shape);
   const metaBytes = new TextEncoder().encode(
-    JSON.stringify({
-      ...rest,
-      ...(net.coherence === undefined ? {} : { tc: true }),
-      ...(stages > 1 ? { stages } : {}),
-    }),
+    JSON.stringify({ ...rest, ...(tc ? { tc: true } : {}), ...(stages > 1 ? { stages } : {}) }),
   );
-  const metaPadded = (metaBytes.length + 3) & ~3;
-  const head = FIXED + TUPLE_BYTES * m + metaPadded;
-  const end = head + 4 * net.weights.length;
-  const coherence = net.coherence;
-  const bytes = new Uint8Array(end + (coherence === undefined ? 0 : 4 * coherence.length + 4));
+  const head = FIXED + TUPLE_BYTES * m + ((metaBytes.length + 3) & ~3);
+  const bytes = new Uint8Array(head + body);
   const view = new DataView(bytes.buffer);
   bytes.set(new TextEncoder().encode(MAGIC), 0);
-  view.setUint32(8, VERSION, true);
+  view.setUint32(8, version, true);
   view.setUint32(12, m, true);
   view.setUint32(16, metaBytes.length, true);
   net.shape.tuples.forEach((t, i) => {
@@ -147,6 +173,21 @@ export const encodeWeights = (net: NTupleNetwork, meta: TrainMeta): Uint8Array =
     t.forEach((c, k) => (bytes[FIXED + TUPLE_BYTES * i + 1 + k] = c));
   });
   bytes.set(metaBytes, FIXED + TUPLE_BYTES * m);
+  return { bytes, view, head };
+};
+
+/** The bytes of a network's file (with its coherence section when the network has one). */
+export const encodeWeights = (net: NTupleNetwork, meta: TrainMeta): Uint8Array => {
+  const coherence = net.coherence;
+  const weightBytes = 4 * net.weights.length;
+  const { bytes, view, head } = fileWithHeader(
+    net,
+    meta,
+    VERSION,
+    coherence !== undefined,
+    weightBytes + (coherence === undefined ? 0 : 4 * coherence.length + 4),
+  );
+  const end = head + weightBytes;
   new Float32Array(bytes.buffer, head, net.weights.length).set(net.weights);
   view.setUint32(20, checksumWords(bytes.subarray(FIXED, end)), true);
   if (coherence !== undefined) {
@@ -154,6 +195,105 @@ export const encodeWeights = (net: NTupleNetwork, meta: TrainMeta): Uint8Array =
     const last = bytes.length - 4;
     view.setUint32(last, checksumWords(bytes.subarray(end, last)), true);
   }
+  return bytes;
+};
+
+/** How `encodePacked` packs a network. */
+export interface PackOptions {
+  /**
+   * Keep at most this many weights, those that learned most (the largest sums of error
+   * sizes in the coherence accumulators, which the network must then have), and set the
+   * others to 0. Default: every weight that is not 0.
+   */
+  readonly keep?: number;
+  /** Round every weight to a multiple of this (default 8, or more if 16 bits need it). */
+  readonly unit?: number;
+}
+
+/** The default unit of a packed network's weights (score points). */
+export const PACK_UNIT = 8;
+
+/**
+ * The largest `A` (coherence accumulator: the sum of a weight's error sizes) among the
+ * nonzero weights of `net` that are not the `keep` with the largest: a weight is kept
+ * when its `A` is above it (ties with the largest left out are left out too, so at most
+ * `keep` are kept). `-Infinity` when there are `keep` nonzero weights or fewer.
+ */
+const keepThreshold = (net: NTupleNetwork, keep: number): number => {
+  const { weights, coherence } = net;
+  let nonzero = 0;
+  for (let i = 0; i < weights.length; i++) if (weights[i] !== 0) nonzero++;
+  if (nonzero <= keep) return -Infinity;
+  if (coherence === undefined) {
+    throw new Error(
+      "only a network with coherence accumulators (trained with --tc) can be pruned",
+    );
+  }
+  const sizes = new Float32Array(nonzero);
+  for (let i = 0, k = 0; i < weights.length; i++) {
+    if (weights[i] !== 0) sizes[k++] = coherence[2 * i + 1];
+  }
+  sizes.sort();
+  return sizes[nonzero - keep - 1];
+};
+
+/**
+ * The bytes of `net` as a packed network (format version 4, see the module notes): its
+ * weights rounded to multiples of a unit, only the nonzero ones stored, deflated; with
+ * `keep`, only the weights that learned most. The coherence accumulators are not kept;
+ * the metadata records how many weights were dropped and the unit.
+ */
+export const encodePacked = (
+  net: NTupleNetwork,
+  meta: TrainMeta,
+  options: PackOptions = {},
+): Uint8Array => {
+  const { weights, coherence } = net;
+  const threshold = options.keep === undefined ? -Infinity : keepThreshold(net, options.keep);
+  let largest = 0;
+  for (let i = 0; i < weights.length; i++) largest = Math.max(largest, Math.abs(weights[i]));
+  // A unit a float32 holds exactly, large enough for every weight to fit 16 bits.
+  const unit = Math.fround(Math.max(options.unit ?? PACK_UNIT, largest / 32000));
+  const gaps: number[] = [], values: number[] = [];
+  let last = -1, pruned = 0;
+  for (let i = 0; i < weights.length; i++) {
+    if (weights[i] === 0) continue;
+    if (threshold > -Infinity && !(coherence![2 * i + 1] > threshold)) {
+      pruned++;
+      continue;
+    }
+    const q = Math.round(weights[i] / unit);
+    if (q === 0) continue;
+    for (let gap = i - last - 1;; gap = Math.floor(gap / 128)) {
+      if (gap < 128) {
+        gaps.push(gap);
+        break;
+      }
+      gaps.push((gap & 127) | 128);
+    }
+    last = i;
+    values.push(q);
+  }
+  const k = values.length, raw = new Uint8Array(gaps.length + 2 * k);
+  raw.set(gaps);
+  for (let j = 0; j < k; j++) {
+    raw[gaps.length + j] = values[j] & 255;
+    raw[gaps.length + k + j] = (values[j] >> 8) & 255;
+  }
+  const data = deflateSync(raw, { level: 9 });
+  const { bytes, view, head } = fileWithHeader(
+    net,
+    { ...meta, packed: { pruned, unit } },
+    PACKED_VERSION,
+    meta.tc === true,
+    PACKED_FIELDS + ((data.length + 3) & ~3),
+  );
+  view.setUint32(head, k, true);
+  view.setFloat32(head + 4, unit, true);
+  view.setUint32(head + 8, gaps.length, true);
+  view.setUint32(head + 12, data.length, true);
+  bytes.set(data, head + PACKED_FIELDS);
+  view.setUint32(20, checksumWords(bytes.subarray(FIXED)), true);
   return bytes;
 };
 
@@ -176,6 +316,61 @@ const bytesSource = (bytes: Uint8Array): Source => ({
   read: (at, length) => bytes.subarray(at, at + length),
 });
 
+const damagedPack = (file: string) => new WeightsError(file, "damaged packed weights");
+
+/**
+ * The `count` weights of a packed file (`source`, named `file` in errors) whose packed
+ * section starts at `head`: on a `SharedArrayBuffer` for `training`.
+ */
+const unpack = (
+  source: Source,
+  file: string,
+  head: number,
+  count: number,
+  training: boolean,
+): Float32Array => {
+  if (source.size < head + PACKED_FIELDS) throw new WeightsError(file, "truncated");
+  const all = source.read(FIXED, source.size - FIXED);
+  const view = new DataView(all.buffer, all.byteOffset + head - FIXED, PACKED_FIELDS);
+  const k = view.getUint32(0, true), unit = view.getFloat32(4, true);
+  const g = view.getUint32(8, true), z = view.getUint32(12, true);
+  const size = head + PACKED_FIELDS + ((z + 3) & ~3);
+  if (source.size !== size) {
+    throw new WeightsError(
+      file,
+      `${source.size} bytes, its packed weights need ${size} (truncated?)`,
+    );
+  }
+  const sum = new DataView(source.read(20, 4).slice().buffer).getUint32(0, true);
+  if (checksumWords(all) !== sum) {
+    throw new WeightsError(file, "checksum mismatch (the file is damaged)");
+  }
+  let raw: Uint8Array;
+  try {
+    const at = head - FIXED + PACKED_FIELDS;
+    raw = inflateSync(all.subarray(at, at + z));
+  } catch {
+    raw = new Uint8Array(0);
+  }
+  if (raw.length !== g + 2 * k) throw damagedPack(file);
+  const weights = training ? sharedFloats(count) : new Float32Array(count);
+  let i = -1, at = 0;
+  for (let j = 0; j < k; j++) {
+    let gap = 0, scale = 1, byte;
+    do {
+      if (at >= g) throw damagedPack(file);
+      byte = raw[at++];
+      gap += (byte & 127) * scale;
+      scale *= 128;
+    } while (byte >= 128);
+    i += gap + 1;
+    if (i >= count) throw damagedPack(file);
+    weights[i] = (((raw[g + k + j] << 24) >> 16) | raw[g + j]) * unit;
+  }
+  if (at !== g) throw damagedPack(file);
+  return weights;
+};
+
 /**
  * Decodes a network from `source` (`file` names it in errors). For `training`, the
  * weights and the coherence accumulators (if the file has them) go to `SharedArrayBuffer`s
@@ -189,8 +384,11 @@ const decode = (source: Source, file: string, training: boolean): LoadedWeights 
   }
   const view = new DataView(fixed.buffer, fixed.byteOffset, FIXED);
   const version = view.getUint32(8, true);
-  if (version < 1 || version > VERSION) {
-    throw new WeightsError(file, `format version ${version}, this program reads 1 to ${VERSION}`);
+  if (version < 1 || version > PACKED_VERSION) {
+    throw new WeightsError(
+      file,
+      `format version ${version}, this program reads 1 to ${PACKED_VERSION}`,
+    );
   }
   const m = view.getUint32(12, true), metaLength = view.getUint32(16, true);
   if (m < 1 || m > 64 || metaLength > 1 << 26) throw new WeightsError(file, "damaged header");
@@ -216,6 +414,9 @@ const decode = (source: Source, file: string, training: boolean): LoadedWeights 
   }
   const shape: NTupleShape = { name: String(meta.net ?? "custom"), tuples, stages };
   const count = weightCount(shape);
+  if (version === PACKED_VERSION) {
+    return { net: createNetwork(shape, unpack(source, file, head, count, training)), meta };
+  }
   const tc = version >= 2 && meta.tc === true;
   const end = head + 4 * count, size = end + (tc ? 8 * count + 4 : 0);
   if (source.size !== size) {
@@ -295,9 +496,19 @@ export const loadWeights = (file: string, training = false, name: string = file)
   }
 };
 
-/** Writes a network's file whole: to a temporary file, then renamed over `file`. */
-export const saveWeights = (file: string, net: NTupleNetwork, meta: TrainMeta): void => {
+/**
+ * Writes a network's file whole: to a temporary file, then renamed over `file`; packed
+ * (`encodePacked`) when `pack` is given. Returns the file's size.
+ */
+export const saveWeights = (
+  file: string,
+  net: NTupleNetwork,
+  meta: TrainMeta,
+  pack?: PackOptions,
+): number => {
   const tmp = `${file}.tmp-${Deno.pid}`;
-  Deno.writeFileSync(tmp, encodeWeights(net, meta));
+  const bytes = pack === undefined ? encodeWeights(net, meta) : encodePacked(net, meta, pack);
+  Deno.writeFileSync(tmp, bytes);
   Deno.renameSync(tmp, file);
+  return bytes.length;
 };
