@@ -250,6 +250,7 @@ const main = Effect.gen(function* () {
           message: `--pack ${flags.pack}: ${e instanceof Error ? e.message : String(e)}`,
         }),
     });
+    // Read back: the figures reported are those of the file as written.
     const stored = loadWeights(packed, false, flags.pack);
     const kept = stored.net.weights.reduce((n, w) => (w === 0 ? n : n + 1), 0);
     yield* term.print(

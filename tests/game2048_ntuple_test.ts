@@ -529,8 +529,8 @@ Deno.test("a packed network: its weights rounded to the unit, zeros kept, and re
   big.weights[3] = 1e6;
   big.weights[9] = -5;
   const wide = decodeWeights(encodePacked(big, meta(1)), "w");
-  assert(wide.meta.packed!.unit > PACK_UNIT);
-  assert(Math.abs(wide.net.weights[3] - 1e6) <= wide.meta.packed!.unit / 2);
+  assert(wide.meta.packed!.unit! > PACK_UNIT);
+  assert(Math.abs(wide.net.weights[3] - 1e6) <= wide.meta.packed!.unit! / 2);
   assertEquals(wide.net.weights[9], 0);
 });
 

@@ -105,9 +105,10 @@ export interface TrainMeta {
   readonly history: readonly CurvePoint[];
   /**
    * Only in a packed network (`encodePacked`): the number of weights the packing set
-   * to 0 (those that learned least), and the unit its weights were rounded to.
+   * to 0 (those that learned least); and, as read (from the packed section, where it is
+   * stored), the unit its weights were rounded to.
    */
-  readonly packed?: { readonly pruned: number; readonly unit: number };
+  readonly packed?: { readonly pruned: number; readonly unit?: number };
 }
 
 /** A weights file that cannot be read; the message names the file and what to run. */
@@ -241,7 +242,7 @@ const keepThreshold = (net: NTupleNetwork, keep: number): number => {
  * The bytes of `net` as a packed network (format version 4, see the module notes): its
  * weights rounded to multiples of a unit, only the nonzero ones stored, deflated; with
  * `keep`, only the weights that learned most. The coherence accumulators are not kept;
- * the metadata records how many weights were dropped and the unit.
+ * the metadata records how many weights were dropped.
  */
 export const encodePacked = (
   net: NTupleNetwork,
@@ -283,7 +284,7 @@ export const encodePacked = (
   const data = deflateSync(raw, { level: 9 });
   const { bytes, view, head } = fileWithHeader(
     net,
-    { ...meta, packed: { pruned, unit } },
+    { ...meta, packed: { pruned } },
     PACKED_VERSION,
     meta.tc === true,
     PACKED_FIELDS + ((data.length + 3) & ~3),
@@ -319,8 +320,9 @@ const bytesSource = (bytes: Uint8Array): Source => ({
 const damagedPack = (file: string) => new WeightsError(file, "damaged packed weights");
 
 /**
- * The `count` weights of a packed file (`source`, named `file` in errors) whose packed
- * section starts at `head`: on a `SharedArrayBuffer` for `training`.
+ * The `count` weights of a packed file (`source`, named `file` in errors, checksum `sum`)
+ * whose packed section starts at `head` (on a `SharedArrayBuffer` for `training`), and
+ * their unit.
  */
 const unpack = (
   source: Source,
@@ -328,7 +330,8 @@ const unpack = (
   head: number,
   count: number,
   training: boolean,
-): Float32Array => {
+  sum: number,
+): { weights: Float32Array; unit: number } => {
   if (source.size < head + PACKED_FIELDS) throw new WeightsError(file, "truncated");
   const all = source.read(FIXED, source.size - FIXED);
   const view = new DataView(all.buffer, all.byteOffset + head - FIXED, PACKED_FIELDS);
@@ -341,7 +344,6 @@ const unpack = (
       `${source.size} bytes, its packed weights need ${size} (truncated?)`,
     );
   }
-  const sum = new DataView(source.read(20, 4).slice().buffer).getUint32(0, true);
   if (checksumWords(all) !== sum) {
     throw new WeightsError(file, "checksum mismatch (the file is damaged)");
   }
@@ -368,7 +370,7 @@ const unpack = (
     weights[i] = (((raw[g + k + j] << 24) >> 16) | raw[g + j]) * unit;
   }
   if (at !== g) throw damagedPack(file);
-  return weights;
+  return { weights, unit };
 };
 
 /**
@@ -415,7 +417,18 @@ const decode = (source: Source, file: string, training: boolean): LoadedWeights 
   const shape: NTupleShape = { name: String(meta.net ?? "custom"), tuples, stages };
   const count = weightCount(shape);
   if (version === PACKED_VERSION) {
-    return { net: createNetwork(shape, unpack(source, file, head, count, training)), meta };
+    const { weights, unit } = unpack(
+      source,
+      file,
+      head,
+      count,
+      training,
+      view.getUint32(20, true),
+    );
+    return {
+      net: createNetwork(shape, weights),
+      meta: { ...meta, packed: { pruned: meta.packed?.pruned ?? 0, unit } },
+    };
   }
   const tc = version >= 2 && meta.tc === true;
   const end = head + 4 * count, size = end + (tc ? 8 * count + 4 : 0);
