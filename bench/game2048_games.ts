@@ -12,7 +12,8 @@
  * `--out` file as one JSON line (seed, moves, seconds, statistics), so a long run can be
  * summarized while it goes (`--summary FILE`) and resumed (`--resume`: skips the seeds
  * already in the file). The summary gives the share of games reaching each tile, the
- * mean score, the time per move and the moves per second.
+ * mean and median score and the mean's standard error, the time per move and the moves
+ * per second; `--summary` also reads the `games.jsonl` of `deno task match 2048 --out DIR`.
  *
  * @module
  */
@@ -24,7 +25,10 @@ import { parseSpec, searchOptionsOf } from "../core/players/spec.ts";
 import { makeGame } from "../core/plugin.ts";
 import { builtinStrategies } from "../core/search/strategies.ts";
 import plugin from "../plugins/game2048/mod.ts";
+import type { GameRecord as SeriesGame } from "../core/tournament/runner.ts";
+import type { Transcript } from "../core/transcript.ts";
 import { MILESTONES } from "../plugins/game2048/rules.ts";
+import { standardError } from "../plugins/game2048/train.ts";
 
 /** One finished game as the `--out` file stores it. */
 export interface GameRecord {
@@ -54,6 +58,8 @@ export interface Summary {
   readonly meanScore: number;
   /** Median score. */
   readonly medianScore: number;
+  /** Standard error of the mean score (the sample standard deviation over the root of n). */
+  readonly scoreError: number;
   /** Mean number of slides per game. */
   readonly meanMoves: number;
   /** Milliseconds per slide over all games. */
@@ -81,6 +87,7 @@ export const summarize = (records: readonly GameRecord[]): Summary => {
     reached,
     meanScore: n === 0 ? 0 : Math.round(scores.reduce((a, b) => a + b, 0) / n),
     medianScore: n === 0 ? 0 : scores[Math.floor(n / 2)],
+    scoreError: Math.round(standardError(scores)),
     meanMoves: n === 0 ? 0 : Math.round(moves / n),
     msPerMove: moves === 0 ? 0 : Math.round((seconds * 1000 / moves) * 100) / 100,
     movesPerSecond: seconds === 0 ? 0 : Math.round((moves / seconds) * 10) / 10,
@@ -88,7 +95,24 @@ export const summarize = (records: readonly GameRecord[]): Summary => {
   };
 };
 
-/** Reads the records of a JSON-lines file (missing file: none). */
+/** A finished game's transcript as a record of this script. */
+const recordOf = (seed: number, t: Transcript): GameRecord => {
+  const slides = t.moves.filter((m) => m.by === 0);
+  return {
+    seed,
+    p1: t.players[0],
+    options: t.options,
+    moves: slides.length,
+    seconds: Math.round(slides.reduce((a, m) => a + m.ms, 0)) / 1000,
+    stats: t.stats ?? {},
+    reason: t.result.reason,
+  };
+};
+
+/**
+ * Reads the records of a JSON-lines file (missing file: none): this script's `--out`, or
+ * the `games.jsonl` of `deno task match 2048 ... --out DIR`.
+ */
 export const readRecords = (path: string): GameRecord[] => {
   let text = "";
   try {
@@ -97,7 +121,10 @@ export const readRecords = (path: string): GameRecord[] => {
     if (e instanceof Deno.errors.NotFound) return [];
     throw e;
   }
-  return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+  return text.split("\n").filter((l) => l.trim() !== "").map((l) => {
+    const r: GameRecord | SeriesGame = JSON.parse(l);
+    return "transcript" in r ? recordOf(r.seed, r.transcript) : r;
+  });
 };
 
 /** Plays one seeded game and returns its record. */
@@ -120,22 +147,7 @@ export const playOne = (
   const { transcript } = Effect.runSync(
     runGame(game, [agent, randomAgent()], { seed, options: decoded, gameId: "2048" }),
   );
-  let moves = 0, ms = 0;
-  for (const m of transcript.moves) {
-    if (m.by === 0) {
-      moves++;
-      ms += m.ms;
-    }
-  }
-  return {
-    seed,
-    p1: spec,
-    options: decoded,
-    moves,
-    seconds: Math.round(ms) / 1000,
-    stats: transcript.stats ?? {},
-    reason: transcript.result.reason,
-  };
+  return { ...recordOf(seed, transcript), p1: spec, options: decoded };
 };
 
 const USAGE = `Usage: deno run --allow-read --allow-write --allow-import bench/game2048_games.ts

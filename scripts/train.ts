@@ -214,9 +214,9 @@ const main = Effect.gen(function* () {
       `${typed}: ${loaded.meta.net} network after ${num(loaded.meta.games)} training games ` +
         `(${clock(loaded.meta.ms)})\n${num(n)} greedy games (one ply): mean score ${
           num(s.meanScore)
-        }; reached 2048 ${pct(s.reached[0])}, 4096 ${pct(s.reached[1])}, 8192 ${
-          pct(s.reached[2])
-        }, 16384 ${pct(s.reached[3])}, 32768 ${pct(s.reached[4])}; ${
+        } (± ${num(s.scoreError)}); reached 2048 ${pct(s.reached[0])}, 4096 ${
+          pct(s.reached[1])
+        }, 8192 ${pct(s.reached[2])}, 16384 ${pct(s.reached[3])}, 32768 ${pct(s.reached[4])}; ${
           num(moves / (ms / 1000))
         } moves/s\n`,
     );

@@ -8,10 +8,16 @@
  * starts from (`--from`), and the packed 4x6 network that ships. Small networks (5x4, 1.3
  * MB) and a few hundred games: seconds each.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import {
+  assert,
+  assertAlmostEquals,
+  assertEquals,
+  assertMatch,
+  assertStringIncludes,
+} from "@std/assert";
 import { loadWeights } from "../plugins/game2048/weights.ts";
 import { DEFAULT_WEIGHTS } from "../plugins/game2048/mod.ts";
-import { greedyGames, summarize } from "../plugins/game2048/train.ts";
+import { greedyGames, standardError, summarize } from "../plugins/game2048/train.ts";
 import { runTask, startTask } from "./tools/task.ts";
 
 const train = (args: string[]) => runTask("train", ["2048", "--net", "5x4", ...args]);
@@ -64,6 +70,7 @@ Deno.test("train by game count: reproducible with one worker, and a resumed run 
     assertEquals(greedy.code, 0, greedy.stderr);
     assertStringIncludes(greedy.stdout, "5x4 network after 400 training games");
     assertStringIncludes(greedy.stdout, "20 greedy games (one ply): mean score ");
+    assertMatch(greedy.stdout, /mean score [\d,]+ \(± [\d,]+\); reached 2048/);
     // Nothing left to do: said, and the file kept.
     const again = await train(["--games", "400", "--out", `${dir}/a.w`]);
     assertEquals(again.code, 0);
@@ -384,4 +391,11 @@ Deno.test("the network that ships: a packed 4x6 network, --eval ntuple's default
   assertEquals(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assertEquals(out.finished, 1);
+});
+
+Deno.test("the standard error of a mean: the sample deviation over the root of the count", () => {
+  // 1, 2, 3, 4: sample variance 5/3, so the error is sqrt(5/3 / 4).
+  assertAlmostEquals(standardError([1, 2, 3, 4]), Math.sqrt(5 / 12), 1e-12);
+  assertEquals(standardError([7]), 0);
+  assertEquals(standardError([5, 5, 5]), 0);
 });

@@ -252,13 +252,28 @@ export const playGame = (
 /** The ranks of the tiles whose shares the training reports (2048 to 32768). */
 export const MILESTONE_RANKS: readonly number[] = [11, 12, 13, 14, 15];
 
-/** The figures of a series of games: mean score, and the shares reaching each milestone. */
+/**
+ * The standard error of the mean of some numbers: their sample standard deviation over the
+ * root of their count (0 for fewer than two).
+ */
+export const standardError = (xs: readonly number[]): number => {
+  const n = xs.length;
+  if (n < 2) return 0;
+  const mean = xs.reduce((a, b) => a + b, 0) / n;
+  return Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1) / n);
+};
+
+/**
+ * The figures of a series of games: mean score and its standard error, and the shares
+ * reaching each milestone.
+ */
 export const summarize = (
   results: readonly { score: number; maxRank: number }[],
-): { meanScore: number; reached: number[] } => {
+): { meanScore: number; scoreError: number; reached: number[] } => {
   const n = Math.max(1, results.length);
   return {
     meanScore: results.reduce((s, r) => s + r.score, 0) / n,
+    scoreError: standardError(results.map((r) => r.score)),
     reached: MILESTONE_RANKS.map((k) => results.filter((r) => r.maxRank >= k).length / n),
   };
 };
