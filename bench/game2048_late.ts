@@ -17,7 +17,10 @@
  * (game g of the series draws from S and 2^31 + g, tiles no training game had);
  * `--depth D` (above 1) plays the fast expectimax of D plies with the network at its
  * leaves instead of the greedy player (`expectimax:D`; 3 plies: about 100 times the
- * greedy player's time), its positions and tiles drawn from `core/rng.ts` seeded S + g.
+ * greedy player's time), its positions and tiles drawn from `core/rng.ts` seeded S + g,
+ * with `--downgrade T` its tile-downgrading threshold (`expectimax:D,downgrade=T`; 0 off,
+ * default the engine's, 16384). Without `--positions` the positions are the first network's
+ * (a packed network keeps its training's).
  *
  * @module
  */
@@ -27,7 +30,7 @@ import { CHANCE, pickChance } from "../core/game.ts";
 import { makeGame } from "../core/plugin.ts";
 import { makeRng } from "../core/rng.ts";
 import { unpackCells } from "../plugins/game2048/board.ts";
-import { fastExpectimax } from "../plugins/game2048/expectimax.ts";
+import { DEFAULT_DOWNGRADE, fastExpectimax } from "../plugins/game2048/expectimax.ts";
 import plugin from "../plugins/game2048/mod.ts";
 import { type Game2048, is2048, SLIDER_TURN } from "../plugins/game2048/rules.ts";
 import {
@@ -79,6 +82,7 @@ export const lateSeries = (
   seed: number,
   games: number,
   depth = 1,
+  downgrade: number = DEFAULT_DOWNGRADE,
 ): LateRow => {
   let sum = 0, squares = 0, top = 0, slides = 0;
   const add = (score: number, rank: number, moves: number) => {
@@ -113,7 +117,7 @@ export const lateSeries = (
           s = game.play(s, pickChance(game.chances(s), rng.next()));
         } else {
           if (game.moves(s).length === 0) break;
-          s = game.play(s, fastExpectimax(game, s, { depth }).move!);
+          s = game.play(s, fastExpectimax(game, s, { depth, params: { downgrade } }).move!);
           moves++;
         }
       }
@@ -134,19 +138,20 @@ export const lateSeries = (
 
 if (import.meta.main) {
   const args = parseArgs(Deno.args, {
-    string: ["positions", "weights", "games", "seed", "rank", "depth"],
+    string: ["positions", "weights", "games", "seed", "rank", "depth", "downgrade"],
   });
   const files = String(args.weights ?? "").split(",").filter((f) => f !== "");
   const positions = typeof args.positions === "string" ? args.positions : files[0];
   if (positions === undefined) {
     console.error(
       "usage: bench/game2048_late.ts --weights A[,B...] [--positions FILE] [--games N] " +
-        "[--seed S] [--rank R] [--depth D]",
+        "[--seed S] [--rank R] [--depth D] [--downgrade T]",
     );
     Deno.exit(2);
   }
   const games = Number(args.games ?? 1000), seed = Number(args.seed ?? 1);
   const rank = Number(args.rank ?? 14), depth = Number(args.depth ?? 1);
+  const downgrade = Number(args.downgrade ?? DEFAULT_DOWNGRADE);
   const pool = poolOf(positions, rank);
   if (pool.size === 0) {
     console.error(`${positions}: no saved position of largest tile ${2 ** rank}`);
@@ -154,12 +159,13 @@ if (import.meta.main) {
   }
   console.log(
     `${pool.size} positions of largest tile ${2 ** rank} from ${positions}; ` +
-      `${games} games each, ${depth > 1 ? `expectimax:${depth}` : "greedy"}, seed ${seed}`,
+      `${games} games each, ${depth > 1 ? `expectimax:${depth}` : "greedy"}` +
+      `${depth > 1 ? `,downgrade=${downgrade}` : ""}, seed ${seed}`,
   );
   const fmt = (x: number) => Math.round(x).toLocaleString("en-US");
   for (const file of files) {
     const t0 = performance.now();
-    const r = lateSeries(file, pool, seed, games, depth);
+    const r = lateSeries(file, pool, seed, games, depth, downgrade);
     console.log(
       `${file}: mean score from there ${fmt(r.meanScore)} (± ${fmt(r.stdError)}), ` +
         `32768 ${(100 * r.reached32768).toFixed(1)}%, ${fmt(r.slides)} slides a game ` +

@@ -8,6 +8,7 @@ import { assert, assertEquals, assertThrows } from "@std/assert";
 import fc from "fast-check";
 import { packCells, slideBoard, unpackCells } from "../plugins/game2048/board.ts";
 import { autoSlides, fastExpectimax } from "../plugins/game2048/expectimax.ts";
+import { downgrade, downgradeRank, downgradeRanks } from "../plugins/game2048/downgrade.ts";
 import plugin from "../plugins/game2048/mod.ts";
 import {
   bestSlide,
@@ -651,9 +652,20 @@ Deno.test("the weights file keeps a network's stages; a file of unknown stages i
   assert(f.message.includes("4 stages, this program reads 1 to 3"), f.message);
 });
 
-/** A plain expectimax over compact boards with the network's leaves (no cut-off, no cache). */
-const reference = (net: NTupleNetwork, lo: number, hi: number, depth: number, slider: boolean) => {
+/**
+ * A plain expectimax over compact boards with the network's leaves (no cut-off, no cache);
+ * `leaf` turns a leaf's board into the one the network reads (tile downgrading).
+ */
+const reference = (
+  net: NTupleNetwork,
+  lo: number,
+  hi: number,
+  depth: number,
+  slider: boolean,
+  leaf: (lo: number, hi: number) => [number, number] = (lo, hi) => [lo, hi],
+) => {
   const out = new Int32Array(2);
+  const value = (lo: number, hi: number) => evaluate(net, ...leaf(lo, hi));
   const node = (lo: number, hi: number, depth: number, slider: boolean): number => {
     if (slider) {
       let best = -Infinity;
@@ -664,12 +676,12 @@ const reference = (net: NTupleNetwork, lo: number, hi: number, depth: number, sl
         const r = potential(a, b) - potential(lo, hi);
         best = Math.max(
           best,
-          r + (depth <= 0 ? evaluate(net, a, b) : node(a, b, depth - 1, false)),
+          r + (depth <= 0 ? value(a, b) : node(a, b, depth - 1, false)),
         );
       }
       return best === -Infinity ? 0 : best;
     }
-    if (depth <= 0) return evaluate(net, lo, hi);
+    if (depth <= 0) return value(lo, hi);
     const cells = unpackCells(lo, hi), empty = cells.flatMap((v, i) => (v === 0 ? [i] : []));
     let v = 0;
     for (const i of empty) {
@@ -719,6 +731,77 @@ Deno.test("the fast expectimax with network leaves equals a plain recursion; at 
   const chance = [...unpackCells(...fromRanks(last)), COMPUTER_TURN, 0];
   assertEquals(reference(net, ...fromRanks(last), 2, false), 0);
   assertEquals(fastExpectimax(game, chance, { depth: 2, minProbability: 0 }).value, 0);
+});
+
+Deno.test("tile downgrading: every tile above the largest missing rank halves, from the threshold on", () => {
+  const out = new Int32Array(2);
+  const down = (r: readonly number[], minRank: number) => {
+    downgrade(...fromRanks(r), minRank, out);
+    return unpackCells(out[0], out[1]).map((t) => (t === 0 ? 0 : Math.log2(t)));
+  };
+  // The module's example: 16384 8192 4096 2048 1024 512 256 and no 128 reads one rank lower.
+  const chain = [14, 13, 12, 11, 0, 8, 9, 10, 6, 5, 4, 3, 0, 1, 2, 0];
+  assertEquals(downgradeRanks(chain, 14), [13, 12, 11, 10, 0, 7, 8, 9, 6, 5, 4, 3, 0, 1, 2, 0]);
+  // Below the threshold, or with no rank missing, a board stays as it is.
+  assertEquals(downgradeRanks(chain, 15), chain);
+  const full = [14, 13, 12, 11, 7, 8, 9, 10, 6, 5, 4, 3, 0, 1, 2, 0];
+  assertEquals(downgradeRanks(full, 14), full);
+  // 32768 and 16384, no 8192 and no 1024: twice (8192's hole, then 1024's), to 8192.
+  const two = [15, 14, 12, 11, 7, 8, 9, 0, 6, 5, 4, 3, 0, 1, 2, 0];
+  assertEquals(downgradeRanks(two, 14), [13, 12, 11, 10, 7, 8, 9, 0, 6, 5, 4, 3, 0, 1, 2, 0]);
+  assertEquals(downgradeRanks(two, 15), [14, 13, 12, 11, 7, 8, 9, 0, 6, 5, 4, 3, 0, 1, 2, 0]);
+  // The compact board's tables agree with the cell-by-cell reference.
+  fc.assert(
+    fc.property(ranksArb, fc.integer({ min: 1, max: 15 }), (r, minRank) => {
+      assertEquals(down(r, minRank), downgradeRanks(r, minRank));
+    }),
+    { numRuns: 2000 },
+  );
+  assertEquals(downgradeRank(undefined), Infinity);
+  assertEquals(downgradeRank(0), Infinity);
+  assertEquals(downgradeRank(16384), 14);
+  assertEquals(downgradeRank(10000), 14);
+});
+
+Deno.test("with downgrade=T (16384 by default) the expectimax values its leaves downgraded: a plain recursion on them", () => {
+  // Integer weights on every rank, so a downgraded leaf reads other weights.
+  const net = integerNet(3);
+  const game = withNetwork(createGame(4, 4, "monotone"), net);
+  const out = new Int32Array(2);
+  const downgraded = (lo: number, hi: number): [number, number] => {
+    downgrade(lo, hi, 14, out);
+    return [out[0], out[1]];
+  };
+  let differ = 0;
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom(0, 0, 0, 1, 1, 2, 3, 5, 7, 9, 11, 13), {
+        minLength: 15,
+        maxLength: 15,
+      }),
+      fc.integer({ min: 0, max: 15 }),
+      (rest, at) => {
+        const r: number[] = [...rest];
+        r.splice(at, 0, 14);
+        const [lo, hi] = fromRanks(r);
+        const state = [...unpackCells(lo, hi), SLIDER_TURN, 0];
+        const options = { depth: 3, minProbability: 0, params: { downgrade: 16384 } };
+        const got = fastExpectimax(game, state, options).value;
+        const want = reference(net, lo, hi, 3, true, downgraded);
+        assert(Math.abs(got - want) <= 1e-6 * Math.max(1, Math.abs(want)), `${got} ${want}`);
+        // 16384 is the default; downgrade=0 values the leaves as they are.
+        assertEquals(fastExpectimax(game, state, { depth: 3, minProbability: 0 }).value, got);
+        const off = { depth: 3, minProbability: 0, params: { downgrade: 0 } };
+        const plain = reference(net, lo, hi, 3, true);
+        const value = fastExpectimax(game, state, off).value;
+        assert(Math.abs(value - plain) <= 1e-6 * Math.max(1, Math.abs(plain)), `${value} ${plain}`);
+        if (Math.abs(want - plain) > 1e-6) differ++;
+      },
+    ),
+    { numRuns: 15 },
+  );
+  // The boards with a 16384 and a missing rank are valued otherwise than without it.
+  assert(differ > 0);
 });
 
 Deno.test("with network leaves a time budget alone chooses the depth; slides=K and the hand-made evaluation keep a cap", () => {

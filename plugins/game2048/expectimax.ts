@@ -21,8 +21,10 @@
  *   several times the one before, so a search ends on average at about a third of its
  *   budget). Without either, the cap alone sets the depth.
  *
- * Spec parameters: `,cutoff=P` sets the probability cut-off (0 turns it off) and
- * `,slides=K` sets the cap to K slides, with or without a network (`expectimax:1s,slides=6`).
+ * Spec parameters: `,cutoff=P` sets the probability cut-off (0 turns it off),
+ * `,slides=K` sets the cap to K slides, with or without a network (`expectimax:1s,slides=6`),
+ * and `,downgrade=T` the tile-downgrading of the network's leaves (`downgrade.ts`: from
+ * tile T on, default `DEFAULT_DOWNGRADE`, 0 never).
  *
  * Leaves take the game's evaluation (`eval` option): seed 001's gradient, or "monotone".
  * With `minProbability: 0` the value equals seed 001's tree expectimax
@@ -57,6 +59,7 @@ import {
   transposeLo,
 } from "./board.ts";
 import { evaluate, networkOf, type NTupleNetwork, potential } from "./ntuple.ts";
+import { downgrade, downgradeRank } from "./downgrade.ts";
 import {
   canSlide,
   DEATH_VALUE,
@@ -79,6 +82,12 @@ export const DEFAULT_MIN_PROBABILITY = 1e-4;
 
 /** The deepest search in plies the engine accepts (the cache stores depths below 64). */
 export const MAX_PLIES = 63;
+
+/**
+ * With a network, leaves whose largest tile is at least this are downgraded by default
+ * (`downgrade.ts`; `,downgrade=0` turns it off): measured in the plugin's README.
+ */
+export const DEFAULT_DOWNGRADE = 16384;
 
 /**
  * The compact board's row tables cannot make a 65536 (see `board.ts`). A search adds at
@@ -160,6 +169,9 @@ const makeEngine = () => {
   // The running search's network, when the game has one (`ntuple.ts` `networkOf`).
   let net: NTupleNetwork | undefined = undefined;
   const outN = new Int32Array(2);
+  // Leaves whose largest tile has at least this rank are downgraded (`downgrade.ts`).
+  let downFrom = Infinity;
+  const outD = new Int32Array(2);
   let stoppable = false;
   let deadline = Infinity;
   let stopFlag: (() => boolean) | undefined = undefined;
@@ -270,6 +282,13 @@ const makeEngine = () => {
   // values an afterstate (a computer node) by the score still to come, so a slider node
   // is worth the best slide's score plus its computer node, and a finished game 0.
 
+  /** The network's value of afterstate `lo`, `hi`, downgraded when it qualifies. */
+  const leafN = (lo: number, hi: number): number => {
+    if (downFrom === Infinity) return evaluate(net!, lo, hi);
+    downgrade(lo, hi, downFrom, outD);
+    return evaluate(net!, outD[0], outD[1]);
+  };
+
   /** A slider node with the network; `depth` plies remain (at 0: the greedy one-ply value). */
   const sliderN = (lo: number, hi: number, depth: number, prob: number): number => {
     if ((++nodes & 4095) === 0) poll();
@@ -281,7 +300,7 @@ const makeEngine = () => {
       const a = outN[0], b = outN[1];
       if (a === lo && b === hi) continue;
       const r = potential(a, b) - before;
-      const v = r + (depth <= 0 ? evaluate(net!, a, b) : chanceN(a, b, depth - 1, prob));
+      const v = r + (depth <= 0 ? leafN(a, b) : chanceN(a, b, depth - 1, prob));
       if (v > best) best = v;
     }
     return best === -Infinity ? 0 : best;
@@ -292,7 +311,7 @@ const makeEngine = () => {
     if ((++nodes & 4095) === 0) poll();
     if (depth <= 0 || prob < minP) {
       cut = true;
-      return evaluate(net!, lo, hi);
+      return leafN(lo, hi);
     }
     const slot = slotOf(lo, hi, depth), tag = cache.tag(depth);
     const hit = cache.probe(slot, lo, hi, tag);
@@ -498,6 +517,7 @@ const makeEngine = () => {
     minP = options.minProbability ?? options.params?.cutoff ?? DEFAULT_MIN_PROBABILITY;
     monotone = game.evaluation === "monotone";
     net = networkOf(game);
+    downFrom = downgradeRank(options.params?.downgrade ?? DEFAULT_DOWNGRADE);
     nodes = 0;
     stoppable = false;
     deadline = options.timeMs === undefined ? Infinity : start + options.timeMs;
@@ -736,10 +756,18 @@ export const fastExpectimax = (
 export const expectimax2048: Strategy = {
   name: "expectimax",
   description: "2048's fast expectimax: depth in plies, or deepening by the board's " +
-    "emptiness within a time (,cutoff=P probability cut-off, default 1e-4; ,slides=K cap)",
+    "emptiness within a time (,cutoff=P probability cut-off, default 1e-4; ,slides=K cap; " +
+    ",downgrade=T network leaves downgraded from tile T, default 16384)",
   params: {
     cutoff: { min: 0, max: 1, description: "chance branches less likely are leaves, default 1e-4" },
     slides: { min: 1, max: 31, integer: true, description: "the most slides searched ahead" },
+    downgrade: {
+      min: 0,
+      max: 65536,
+      integer: true,
+      description: "with a network: leaves whose largest tile is at least this are valued " +
+        `downgraded (tile-downgrading; default ${DEFAULT_DOWNGRADE}, 0 never)`,
+    },
   },
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult =>
     is2048(game)
