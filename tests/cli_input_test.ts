@@ -163,7 +163,11 @@ Deno.test("every strategy declares the parameters it reads, with sane ranges", a
   assertEquals(declared("young_bros"), ["par", "ttmb"]);
   assertEquals(declared("lazy_smp"), ["ttmb"]);
   const g2048 = (await Effect.runPromise(loadPlugin("2048", builtins))).plugin;
-  assertEquals(Object.keys(g2048.strategies?.expectimax.params ?? {}).sort(), ["cutoff", "slides"]);
+  assertEquals(Object.keys(g2048.strategies?.expectimax.params ?? {}).sort(), [
+    "cutoff",
+    "downgrade",
+    "slides",
+  ]);
   const kalah = (await Effect.runPromise(loadPlugin("kalah", builtins))).plugin;
   assertEquals(Object.keys(kalah.strategies?.seq_mm.params ?? {}), ["lastmax"]);
 });
