@@ -8,7 +8,12 @@ import { assert, assertEquals, assertThrows } from "@std/assert";
 import fc from "fast-check";
 import { packCells, slideBoard, unpackCells } from "../plugins/game2048/board.ts";
 import { autoSlides, fastExpectimax } from "../plugins/game2048/expectimax.ts";
-import { downgrade, downgradeRank, downgradeRanks } from "../plugins/game2048/downgrade.ts";
+import {
+  downgrade,
+  downgradeRank,
+  downgradeRanks,
+  hasRank,
+} from "../plugins/game2048/downgrade.ts";
 import plugin from "../plugins/game2048/mod.ts";
 import {
   bestSlide,
@@ -735,9 +740,12 @@ Deno.test("the fast expectimax with network leaves equals a plain recursion; at 
 
 Deno.test("tile downgrading: every tile above the largest missing rank halves, from the threshold on", () => {
   const out = new Int32Array(2);
+  // The board the network reads: `out` when `downgrade` says it changed, else the board.
   const down = (r: readonly number[], minRank: number) => {
-    downgrade(...fromRanks(r), minRank, out);
-    return unpackCells(out[0], out[1]).map((t) => (t === 0 ? 0 : Math.log2(t)));
+    const [lo, hi] = fromRanks(r);
+    const changed = downgrade(lo, hi, minRank, out);
+    const cells = changed ? unpackCells(out[0], out[1]) : unpackCells(lo, hi);
+    return cells.map((t) => (t === 0 ? 0 : Math.log2(t)));
   };
   // The module's example: 16384 8192 4096 2048 1024 512 256 and no 128 reads one rank lower.
   const chain = [14, 13, 12, 11, 0, 8, 9, 10, 6, 5, 4, 3, 0, 1, 2, 0];
@@ -750,10 +758,14 @@ Deno.test("tile downgrading: every tile above the largest missing rank halves, f
   const two = [15, 14, 12, 11, 7, 8, 9, 0, 6, 5, 4, 3, 0, 1, 2, 0];
   assertEquals(downgradeRanks(two, 14), [13, 12, 11, 10, 7, 8, 9, 0, 6, 5, 4, 3, 0, 1, 2, 0]);
   assertEquals(downgradeRanks(two, 15), [14, 13, 12, 11, 7, 8, 9, 0, 6, 5, 4, 3, 0, 1, 2, 0]);
-  // The compact board's tables agree with the cell-by-cell reference.
+  // The compact board's tables agree with the cell-by-cell reference, and so does the
+  // word-wide test for a rank at the threshold, and whether the board changed.
   fc.assert(
     fc.property(ranksArb, fc.integer({ min: 1, max: 15 }), (r, minRank) => {
-      assertEquals(down(r, minRank), downgradeRanks(r, minRank));
+      const want = downgradeRanks(r, minRank);
+      assertEquals(down(r, minRank), want);
+      assertEquals(hasRank(...fromRanks(r), minRank), Math.max(...r) >= minRank);
+      assertEquals(downgrade(...fromRanks(r), minRank, out), want.join() !== r.join());
     }),
     { numRuns: 2000 },
   );
@@ -768,10 +780,8 @@ Deno.test("with downgrade=T (16384 by default) the expectimax values its leaves 
   const net = integerNet(3);
   const game = withNetwork(createGame(4, 4, "monotone"), net);
   const out = new Int32Array(2);
-  const downgraded = (lo: number, hi: number): [number, number] => {
-    downgrade(lo, hi, 14, out);
-    return [out[0], out[1]];
-  };
+  const downgraded = (lo: number, hi: number): [number, number] =>
+    downgrade(lo, hi, 14, out) ? [out[0], out[1]] : [lo, hi];
   let differ = 0;
   fc.assert(
     fc.property(

@@ -10,8 +10,9 @@
  * board's shape (what the tuples read) is kept; only its scale moves down.
  *
  * On the compact board of `board.ts` (two 32-bit words of eight 4-bit ranks): the ranks
- * present come from one table read per row, and the halving from one per row and missing
- * rank (tables of 65,536 rows, made when first needed). Nothing allocates per call.
+ * present come from one table read per row (after a word-wide test for the threshold), and
+ * the halving from one per row and missing rank (tables of 65,536 rows, made when first
+ * needed). Nothing allocates per call.
  *
  * @module
  */
@@ -51,12 +52,26 @@ const halvedAbove = (h: number): Uint16Array => {
 };
 
 /**
+ * Whether compact board `lo`, `hi` has a tile of rank `minRank` (1-15) or more: the 8
+ * ranks of a word in two lanes of 4 bytes each, `16 - minRank` added to every byte, and
+ * a carry into a byte's bit 4 marks a rank that reached it (no byte overflows).
+ */
+export const hasRank = (lo: number, hi: number, minRank: number): boolean => {
+  const add = (16 - minRank) * 0x01010101;
+  const lanes = ((lo & 0x0f0f0f0f) + add) | (((lo >>> 4) & 0x0f0f0f0f) + add) |
+    ((hi & 0x0f0f0f0f) + add) | (((hi >>> 4) & 0x0f0f0f0f) + add);
+  return (lanes & 0x10101010) !== 0;
+};
+
+/**
  * Writes into `out` the compact board `lo`, `hi` downgraded from rank `minRank` on: while
  * its largest rank is at least `minRank` and a rank between 1 and the largest is missing,
- * every rank above the largest missing one goes one down. A board that does not qualify
- * is written unchanged.
+ * every rank above the largest missing one goes one down. Returns whether the board
+ * changed; `out` is written only when it did (the caller reads `lo`, `hi` otherwise).
  */
-export const downgrade = (lo: number, hi: number, minRank: number, out: Int32Array): void => {
+export const downgrade = (lo: number, hi: number, minRank: number, out: Int32Array): boolean => {
+  if (minRank > 15 || !hasRank(lo, hi, minRank)) return false;
+  const lo0 = lo, hi0 = hi;
   for (;;) {
     const present = ROW_RANKS[lo & 0xffff] | ROW_RANKS[lo >>> 16] | ROW_RANKS[hi & 0xffff] |
       ROW_RANKS[hi >>> 16];
@@ -70,6 +85,7 @@ export const downgrade = (lo: number, hi: number, minRank: number, out: Int32Arr
   }
   out[0] = lo;
   out[1] = hi;
+  return lo !== lo0 || hi !== hi0;
 };
 
 /**

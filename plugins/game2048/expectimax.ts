@@ -284,9 +284,9 @@ const makeEngine = () => {
 
   /** The network's value of afterstate `lo`, `hi`, downgraded when it qualifies. */
   const leafN = (lo: number, hi: number): number => {
-    if (downFrom === Infinity) return evaluate(net!, lo, hi);
-    downgrade(lo, hi, downFrom, outD);
-    return evaluate(net!, outD[0], outD[1]);
+    return downgrade(lo, hi, downFrom, outD)
+      ? evaluate(net!, outD[0], outD[1])
+      : evaluate(net!, lo, hi);
   };
 
   /** A slider node with the network; `depth` plies remain (at 0: the greedy one-ply value). */
