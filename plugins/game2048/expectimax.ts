@@ -757,7 +757,7 @@ export const expectimax2048: Strategy = {
   name: "expectimax",
   description: "2048's fast expectimax: depth in plies, or deepening by the board's " +
     "emptiness within a time (,cutoff=P probability cut-off, default 1e-4; ,slides=K cap; " +
-    ",downgrade=T network leaves downgraded from tile T, default 16384)",
+    `,downgrade=T network leaves downgraded from tile T, default ${DEFAULT_DOWNGRADE})`,
   params: {
     cutoff: { min: 0, max: 1, description: "chance branches less likely are leaves, default 1e-4" },
     slides: { min: 1, max: 31, integer: true, description: "the most slides searched ahead" },
