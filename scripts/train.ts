@@ -1,5 +1,5 @@
 /**
- * `deno task train 2048 [--net 4x6|5x4] [--games N] [--hours H] [--workers W] [--out FILE]`
+ * `deno task train 2048 [--net NAME] [--games N] [--hours H] [--workers W] [--out FILE]`
  *
  * Trains 2048's n-tuple network by TD(0) on afterstates (`plugins/game2048/train.ts`),
  * optionally by temporal coherence (`--tc`) and from an optimistic start (`--init V`), on
@@ -15,12 +15,14 @@ import { Terminal } from "../core/terminal.ts";
 import { MAX_STAGES, SHAPES, stagesOf, weightCount } from "../plugins/game2048/ntuple.ts";
 import {
   greedyGames,
+  growthProblem,
   sharedNetwork,
   summarize,
   trainNetwork,
   type TrainTick,
   withCoherence,
   withStages,
+  withTuples,
 } from "../plugins/game2048/train.ts";
 import {
   loadWeights,
@@ -41,7 +43,7 @@ import {
 } from "./cli.ts";
 import { StatusLine } from "./display.ts";
 
-const USAGE = `Usage: deno task train 2048 [--net 4x6|5x4] [--games N] [--hours H] [--workers W]
+const USAGE = `Usage: deno task train 2048 [--net NAME] [--games N] [--hours H] [--workers W]
                         [--out FILE] [--seed S] [--alpha A] [--checkpoint MIN]
                         [--window N] [--chart FILE] [--init V] [--tc] [--late P]
                         [--stages S] [--from PACKED]
@@ -51,7 +53,10 @@ Trains 2048's n-tuple network (TD(0) on afterstates) and writes it to FILE, whic
 deno task match 2048 --eval ntuple --weights FILE then plays with.
 
   --net NAME        4x6: four 6-tuples, 268 MB (the strong one, default); 5x4: five
-                    4-tuples, 1.3 MB (Szubert & Jaskowski 2014)
+                    4-tuples, 1.3 MB (Szubert & Jaskowski 2014); 8x6: Matsuzaki's eight
+                    6-tuples, 537 MB; 9x6: 4x6 and the five tuples of 8x6 it lacks,
+                    604 MB. On a resumed training, a NAME that has every tuple of the
+                    file's network and more grows it: the new tuples start at 0
   --games N         stop after N games in all (counting the checkpoint's)
   --hours H         stop after H hours of this sitting (default: until Ctrl-C or --games)
   --workers W       threads playing and learning (default: this machine's cores)
@@ -304,10 +309,12 @@ const main = Effect.gen(function* () {
       );
       return 2;
     }
-    if (flags.net !== undefined && meta.net !== netName) {
+    const grows = flags.net !== undefined && meta.net !== netName;
+    const cannot = grows ? growthProblem(net.shape, SHAPES[netName]) : undefined;
+    if (cannot !== undefined) {
       return yield* new UsageError({
-        message: `--net ${netName}, but ${typed} holds a ${meta.net} network (resume it ` +
-          `without --net, or give another --out)`,
+        message: `--net ${netName}, but ${typed} holds a ${meta.net} network and ${cannot} ` +
+          `(resume it without --net, or give another --out)`,
       });
     }
     for (const flag of ["seed", "init"] as const) {
@@ -337,6 +344,15 @@ const main = Effect.gen(function* () {
       yield* term.print(`temporal coherence from game ${num(meta.games)} on\n`);
       net = withCoherence(net);
       meta = { ...meta, tc };
+    }
+    if (grows) {
+      yield* term.print(
+        `tuples ${net.shape.tuples.length} -> ${
+          SHAPES[netName].tuples.length
+        }: ${meta.net} -> ${netName} from game ${num(meta.games)} (the new tuples start at 0)\n`,
+      );
+      net = withTuples(net, SHAPES[netName]);
+      meta = { ...meta, net: netName };
     }
     const had = stagesOf(net.shape);
     if (flags.stages !== undefined && stages !== had) {

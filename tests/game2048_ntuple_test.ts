@@ -23,6 +23,7 @@ import {
   learn,
   newSlide,
   type NTupleNetwork,
+  type NTupleShape,
   potential,
   SHAPES,
   stageOf,
@@ -34,6 +35,7 @@ import { COMPUTER_TURN, createGame, slideCells, SLIDER_TURN } from "../plugins/g
 import {
   Episode,
   greedyGames,
+  growthProblem,
   playGame,
   POOL_SIZE,
   sharedNetwork,
@@ -42,6 +44,7 @@ import {
   trainGames,
   trainNetwork,
   withStages,
+  withTuples,
 } from "../plugins/game2048/train.ts";
 import {
   checksumWords,
@@ -274,6 +277,69 @@ Deno.test("weight promotion: added stages start as copies (every value kept), th
   assertEquals(three.weights.subarray(0, 2 * size), two.weights);
   assertEquals(three.weights.subarray(2 * size), two.weights.subarray(size));
   assertEquals(evaluate(three, ...late), evaluate(two, ...late));
+});
+
+Deno.test("tuple promotion: a network grows into more tuples, every value kept, the new ones learning", () => {
+  const net = withStages(sharedNetwork(SHAPES["5x4"], { tc: true }), 2);
+  trainGames(net, 4, 1, 0, 40);
+  // The 5x4 tuples in another order, and two columns more.
+  const shape = {
+    name: "5x4+2",
+    tuples: [[5, 6, 9, 10], [0, 4, 8, 12], [0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [1, 2, 5, 6], [
+      1,
+      5,
+      9,
+      13,
+    ]],
+  };
+  const grown = withTuples(net, shape);
+  assertEquals(grown.shape.stages, 2);
+  assertEquals(grown.features, 56);
+  const size = stageWeightCount(net.shape), t = 16 ** 4;
+  for (let k = 0; k < 2; k++) {
+    const old = (i: number) => net.weights.subarray(k * size + i * t, k * size + (i + 1) * t);
+    const now = (i: number) => grown.weights.subarray(k * 7 * t + i * t, k * 7 * t + (i + 1) * t);
+    [4, 0, 1, 2, 3].forEach((from, i) => assertEquals(now([0, 2, 3, 4, 5][i]), old(from)));
+    assertEquals(now(1).some((w) => w !== 0), false);
+    assertEquals(now(6).some((w) => w !== 0), false);
+    const acc = (a: Float32Array, at: number) => a.subarray(2 * at, 2 * (at + t));
+    assertEquals(acc(grown.coherence!, k * 7 * t + 2 * t), acc(net.coherence!, k * size));
+    assertEquals(acc(grown.coherence!, k * 7 * t + 6 * t).some((x) => x !== 0), false);
+  }
+  assert(net.weights.some((w) => w !== 0));
+  fc.assert(
+    fc.property(ranksArb, (r) => {
+      const [lo, hi] = fromRanks(r);
+      assertEquals(evaluate(grown, lo, hi), evaluate(net, lo, hi));
+      assertEquals(evaluateByCells(grown, lo, hi), evaluate(grown, lo, hi));
+    }),
+    { numRuns: 200 },
+  );
+  // Training moves the new tuples' weights too.
+  trainGames(grown, 4, 1, 40, 10);
+  assert(grown.weights.subarray(t, 2 * t).some((w) => w !== 0));
+  // Never fewer tuples; the literature's shapes: 9x6 is 4x6 and 8x6 together.
+  assertThrows(
+    () => withTuples(grown, SHAPES["5x4"]),
+    Error,
+    "5x4 lacks the tuple 0,4,8,12 of 5x4+2",
+  );
+  assertEquals(growthProblem(SHAPES["4x6"], SHAPES["9x6"]), undefined);
+  assertEquals(growthProblem(SHAPES["8x6"], SHAPES["9x6"]), undefined);
+  assertEquals(
+    growthProblem(SHAPES["4x6"], SHAPES["8x6"]),
+    "8x6 lacks the tuple 4,5,6,8,9,10 of 4x6",
+  );
+  const hex = (s: NTupleShape) => s.tuples.map((t) => t.map((c) => c.toString(16)).join(""));
+  assertEquals(
+    hex(SHAPES["8x6"]),
+    "012456 456789 012345 234569 01259a 345678 134567 01489a".split(" "),
+  );
+  assertEquals(
+    new Set([...hex(SHAPES["4x6"]), ...hex(SHAPES["8x6"])]),
+    new Set(hex(SHAPES["9x6"])),
+  );
+  assertEquals(hex(SHAPES["9x6"]).length, 9);
 });
 
 Deno.test("a feature reads its tuple's cells: a weight changed shows in exactly the boards that read it", () => {

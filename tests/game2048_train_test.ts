@@ -160,6 +160,14 @@ Deno.test("train --stages: a new multi-stage network, stages added on a resume (
     const fewer = await train(["--games", "60", "--stages", "2", "--out", `${dir}/b.w`]);
     assertEquals(fewer.code, 2);
     assertStringIncludes(fewer.stderr, "holds a network of 3 stages, and stages cannot be merged");
+    // A network grows into a shape with every tuple it has (below, in the unit tests),
+    // never into one that lacks some: the file is refused before any weight is made.
+    const shrink = await runTask("train", ["2048", "--net", "9x6", "--out", `${dir}/b.w`]);
+    assertEquals(shrink.code, 2);
+    assertStringIncludes(
+      shrink.stderr,
+      "holds a 5x4 network and 9x6 lacks the tuple 0,1,2,3 of 5x4",
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -222,7 +230,7 @@ Deno.test("train: usage errors name the option; a foreign file is refused and ke
   const dir = await Deno.makeTempDir();
   try {
     const cases: [string[], string][] = [
-      [["--net", "3x3"], "--net must be one of 4x6, 5x4, got '3x3'"],
+      [["--net", "3x3"], "--net must be one of 4x6, 5x4, 8x6, 9x6, got '3x3'"],
       [["--games", "0"], "--games must be an integer from 1 to"],
       [["--alpha", "x"], "--alpha must be a number from"],
       [["--init", "-1"], "--init must be a number from 0 to 1000000"],

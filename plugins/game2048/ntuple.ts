@@ -35,13 +35,27 @@ export interface NTupleShape {
   readonly stages?: number;
 }
 
+/** Matsuzaki 2016's 6-tuples after the first two (`8x6`): the first of them is in `4x6` too. */
+const MATSUZAKI_REST: readonly (readonly number[])[] = [
+  [0, 1, 2, 3, 4, 5],
+  [2, 3, 4, 5, 6, 9],
+  [0, 1, 2, 5, 9, 10],
+  [3, 4, 5, 6, 7, 8],
+  [1, 3, 4, 5, 6, 7],
+  [0, 1, 4, 8, 9, 10],
+];
+
 /**
  * The networks of the literature:
  *
  * - `4x6`: Yeh et al. 2017's (also Jaśkowski 2018's) four 6-tuples, two straight 2x3
  *   rectangles and two "L" shapes: `4 * 16^6` weights (268 MB as float32);
  * - `5x4`: Szubert & Jaśkowski 2014's, the outer and inner straight lines and the corner,
- *   edge and centre 2x2 squares: `5 * 16^4` weights (1.3 MB as float32).
+ *   edge and centre 2x2 squares: `5 * 16^4` weights (1.3 MB as float32);
+ * - `8x6`: Matsuzaki 2016's eight 6-tuples (chosen for how little they overlap; Guei,
+ *   Chen & Wu 2022's network): `8 * 16^6` weights (537 MB);
+ * - `9x6`: `4x6`'s four tuples and the five of `8x6` that `4x6` lacks (604 MB), so that a
+ *   trained `4x6` network grows into it keeping every value (`train.ts` `withTuples`).
  */
 export const SHAPES: Readonly<Record<string, NTupleShape>> = {
   "4x6": {
@@ -51,6 +65,17 @@ export const SHAPES: Readonly<Record<string, NTupleShape>> = {
   "5x4": {
     name: "5x4",
     tuples: [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [1, 2, 5, 6], [5, 6, 9, 10]],
+  },
+  "8x6": { name: "8x6", tuples: [[0, 1, 2, 4, 5, 6], [4, 5, 6, 7, 8, 9], ...MATSUZAKI_REST] },
+  "9x6": {
+    name: "9x6",
+    tuples: [
+      [0, 1, 2, 3, 4, 5],
+      [4, 5, 6, 7, 8, 9],
+      [0, 1, 2, 4, 5, 6],
+      [4, 5, 6, 8, 9, 10],
+      ...MATSUZAKI_REST.slice(1),
+    ],
   },
 };
 

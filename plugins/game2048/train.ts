@@ -457,6 +457,52 @@ export const withStages = (net: NTupleNetwork, stages: number): NTupleNetwork =>
 };
 
 /**
+ * Why a network of shape `from` cannot grow into `to` (a tuple of `from` that `to` lacks:
+ * a network never loses tuples), or undefined when it can.
+ */
+export const growthProblem = (from: NTupleShape, to: NTupleShape): string | undefined => {
+  const wanted = new Set(to.tuples.map((t) => t.join(",")));
+  const lost = from.tuples.find((t) => !wanted.has(t.join(",")));
+  return lost && `${to.name} lacks the tuple ${lost.join(",")} of ${from.name}`;
+};
+
+/**
+ * `net` grown into `shape` (which has every tuple of `net`'s, in any order, and more), on
+ * `SharedArrayBuffer`s, with `net`'s stages: each tuple `net` has keeps its tables (and
+ * coherence accumulators), each new one starts at zero with fresh accumulators, so the
+ * network values every board as before and the new tuples learn from there on (weight
+ * promotion for tuples, as `withStages` for stages). Throws when `shape` lacks a tuple.
+ */
+export const withTuples = (net: NTupleNetwork, shape: NTupleShape): NTupleNetwork => {
+  const problem = growthProblem(net.shape, shape);
+  if (problem !== undefined) throw new Error(problem);
+  const grown = { ...shape, stages: stagesOf(net.shape) };
+  const weights = sharedFloats(weightCount(grown));
+  const coherence = net.coherence && sharedFloats(2 * weightCount(grown));
+  const oldSize = stageWeightCount(net.shape), newSize = stageWeightCount(grown);
+  const key = (t: readonly number[]) => t.join(",");
+  const oldAt = new Map<string, number>();
+  let at = 0;
+  for (const t of net.shape.tuples) {
+    oldAt.set(key(t), at);
+    at += 16 ** t.length;
+  }
+  for (let k = 0; k < stagesOf(grown); k++) {
+    let to = 0;
+    for (const t of grown.tuples) {
+      const from = oldAt.get(key(t)), n = 16 ** t.length;
+      if (from !== undefined) {
+        const a = k * oldSize + from, b = k * newSize + to;
+        weights.set(net.weights.subarray(a, a + n), b);
+        coherence?.set(net.coherence!.subarray(2 * a, 2 * (a + n)), 2 * b);
+      }
+      to += n;
+    }
+  }
+  return createNetwork(grown, weights, coherence);
+};
+
+/**
  * A network on `SharedArrayBuffer`s for `shape`: its weights (`init / features` each)
  * and, with `tc`, its coherence accumulators (`withCoherence`).
  */
