@@ -383,14 +383,19 @@ Deno.test("train --pack: a packed network plays, and a new training starts from 
   }
 });
 
-Deno.test("the network that ships: a packed 4x6 network, --eval ntuple's default, far above random play", async () => {
-  const { net, meta } = loadWeights(new URL(`../${DEFAULT_WEIGHTS}`, import.meta.url).pathname);
-  assertEquals([net.shape.name, meta.net], ["4x6", "4x6"]);
-  assert(meta.packed !== undefined && meta.games > 0);
-  // Three greedy games on tiles no training game had: random play scores about 1,000.
-  const s = summarize(greedyGames(net, meta.seed, 3, 2 ** 31));
-  assert(s.meanScore > 20_000, `mean score ${s.meanScore}`);
-  assertEquals(s.reached[0], 1, "every game reaches 2048");
+Deno.test("the networks that ship: packed 9x6 (--eval ntuple's default) and 4x6, far above random play", async () => {
+  const shipped = (file: string) => loadWeights(new URL(`../${file}`, import.meta.url).pathname);
+  for (
+    const [file, name] of [[DEFAULT_WEIGHTS, "9x6"], ["plugins/game2048/nets/4x6.weights", "4x6"]]
+  ) {
+    const { net, meta } = shipped(file);
+    assertEquals([net.shape.name, meta.net], [name, name]);
+    assert(meta.packed !== undefined && meta.games > 0);
+    // Three greedy games on tiles no training game had: random play scores about 1,000.
+    const s = summarize(greedyGames(net, meta.seed, 3, 2 ** 31));
+    assert(s.meanScore > 20_000, `${file}: mean score ${s.meanScore}`);
+    assertEquals(s.reached[0], 1, `${file}: every game reaches 2048`);
+  }
   // The match script reads it without --weights.
   const r = await runTask(
     "match",

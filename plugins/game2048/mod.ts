@@ -34,11 +34,12 @@ const size = (what: string) =>
 
 /**
  * The network `--eval ntuple` reads without `--weights`, relative to the repository: the
- * packed 4x6 network that ships with ply (see the README: how it was trained and packed).
+ * packed 9x6 network that ships with ply (see the README: how it was trained and packed;
+ * `nets/4x6.weights`, the one shipped before, is half its memory).
  */
-export const DEFAULT_WEIGHTS = "plugins/game2048/nets/4x6.weights";
+export const DEFAULT_WEIGHTS = "plugins/game2048/nets/9x6.weights";
 
-/** Networks loaded in this thread, by file (a 4x6 network is 268 MB: read it once). */
+/** Networks loaded in this thread, by file (a 9x6 network is 604 MB: read it once). */
 const networks = new Map<string, NTupleNetwork>();
 
 /**
