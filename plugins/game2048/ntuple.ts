@@ -52,8 +52,8 @@ const MATSUZAKI_REST: readonly (readonly number[])[] = [
  *   rectangles and two "L" shapes: `4 * 16^6` weights (268 MB as float32);
  * - `5x4`: Szubert & Jaśkowski 2014's, the outer and inner straight lines and the corner,
  *   edge and centre 2x2 squares: `5 * 16^4` weights (1.3 MB as float32);
- * - `8x6`: Matsuzaki 2016's eight 6-tuples (chosen for how little they overlap; Guei,
- *   Chen & Wu 2022's network): `8 * 16^6` weights (537 MB);
+ * - `8x6`: Matsuzaki 2016's eight 6-tuples (selected by how they add to each other's
+ *   strength; Guei, Chen & Wu 2022's network): `8 * 16^6` weights (537 MB);
  * - `9x6`: `4x6`'s four tuples and the five of `8x6` that `4x6` lacks (604 MB), so that a
  *   trained `4x6` network grows into it keeping every value (`train.ts` `withTuples`).
  */
