@@ -456,13 +456,16 @@ export const withStages = (net: NTupleNetwork, stages: number): NTupleNetwork =>
   return createNetwork({ ...net.shape, stages }, weights, coherence);
 };
 
+/** A tuple's cells as one string: two tuples are the same when their keys are. */
+const tupleKey = (t: readonly number[]): string => t.join(",");
+
 /**
  * Why a network of shape `from` cannot grow into `to` (a tuple of `from` that `to` lacks:
  * a network never loses tuples), or undefined when it can.
  */
 export const growthProblem = (from: NTupleShape, to: NTupleShape): string | undefined => {
-  const wanted = new Set(to.tuples.map((t) => t.join(",")));
-  const lost = from.tuples.find((t) => !wanted.has(t.join(",")));
+  const wanted = new Set(to.tuples.map(tupleKey));
+  const lost = from.tuples.find((t) => !wanted.has(tupleKey(t)));
   return lost && `${to.name} lacks the tuple ${lost.join(",")} of ${from.name}`;
 };
 
@@ -480,17 +483,16 @@ export const withTuples = (net: NTupleNetwork, shape: NTupleShape): NTupleNetwor
   const weights = sharedFloats(weightCount(grown));
   const coherence = net.coherence && sharedFloats(2 * weightCount(grown));
   const oldSize = stageWeightCount(net.shape), newSize = stageWeightCount(grown);
-  const key = (t: readonly number[]) => t.join(",");
   const oldAt = new Map<string, number>();
   let at = 0;
   for (const t of net.shape.tuples) {
-    oldAt.set(key(t), at);
+    oldAt.set(tupleKey(t), at);
     at += 16 ** t.length;
   }
   for (let k = 0; k < stagesOf(grown); k++) {
     let to = 0;
     for (const t of grown.tuples) {
-      const from = oldAt.get(key(t)), n = 16 ** t.length;
+      const from = oldAt.get(tupleKey(t)), n = 16 ** t.length;
       if (from !== undefined) {
         const a = k * oldSize + from, b = k * newSize + to;
         weights.set(net.weights.subarray(a, a + n), b);
