@@ -283,15 +283,9 @@ Deno.test("tuple promotion: a network grows into more tuples, every value kept, 
   const net = withStages(sharedNetwork(SHAPES["5x4"], { tc: true }), 2);
   trainGames(net, 4, 1, 0, 40);
   // The 5x4 tuples in another order, and two columns more.
-  const shape = {
-    name: "5x4+2",
-    tuples: [[5, 6, 9, 10], [0, 4, 8, 12], [0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [1, 2, 5, 6], [
-      1,
-      5,
-      9,
-      13,
-    ]],
-  };
+  const column = (x: number) => [x, x + 4, x + 8, x + 12];
+  const [a, b, c, d, e] = SHAPES["5x4"].tuples;
+  const shape = { name: "5x4+2", tuples: [e, column(0), a, b, c, d, column(1)] };
   const grown = withTuples(net, shape);
   assertEquals(grown.shape.stages, 2);
   assertEquals(grown.features, 56);
