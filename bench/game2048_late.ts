@@ -19,7 +19,8 @@
  * leaves instead of the greedy player (`expectimax:D`; 3 plies: about 100 times the
  * greedy player's time), its positions and tiles drawn from `core/rng.ts` seeded S + g,
  * with `--downgrade T` its tile-downgrading threshold (`expectimax:D,downgrade=T`; 0 off,
- * default the engine's, 16384). Without `--positions` the positions are the first network's
+ * default the engine's, 16384) and `--endgame K` its endgame solver's largest region
+ * (`expectimax:D,endgame=K`; 0 off, default the engine's, 9). Without `--positions` the positions are the first network's
  * (a packed network keeps its training's).
  *
  * @module
@@ -31,6 +32,7 @@ import { makeGame } from "../core/plugin.ts";
 import { makeRng } from "../core/rng.ts";
 import { unpackCells } from "../plugins/game2048/board.ts";
 import { DEFAULT_DOWNGRADE, fastExpectimax } from "../plugins/game2048/expectimax.ts";
+import { ENDGAME_REGION } from "../plugins/game2048/endgame.ts";
 import plugin from "../plugins/game2048/mod.ts";
 import { type Game2048, is2048, SLIDER_TURN } from "../plugins/game2048/rules.ts";
 import {
@@ -74,7 +76,8 @@ export const poolOf = (file: string, rank: number): StartPool => {
  * `games` games of the network in `file` from `pool`'s positions: greedy (`depth` 1; game
  * g's position and tiles drawn from `seed` and `2^31 + g` as a training's are; the pool
  * does not change: a game from a position of largest rank 14 adds none), or the fast
- * expectimax of `depth` plies (position and tiles from `core/rng.ts` seeded `seed + g`).
+ * expectimax of `depth` plies (position and tiles from `core/rng.ts` seeded `seed + g`)
+ * with its `downgrade` and `endgame` parameters.
  */
 export const lateSeries = (
   file: string,
@@ -83,6 +86,7 @@ export const lateSeries = (
   games: number,
   depth = 1,
   downgrade: number = DEFAULT_DOWNGRADE,
+  endgame: number = ENDGAME_REGION,
 ): LateRow => {
   let sum = 0, squares = 0, top = 0, slides = 0;
   const add = (score: number, rank: number, moves: number) => {
@@ -117,7 +121,10 @@ export const lateSeries = (
           s = game.play(s, pickChance(game.chances(s), rng.next()));
         } else {
           if (game.moves(s).length === 0) break;
-          s = game.play(s, fastExpectimax(game, s, { depth, params: { downgrade } }).move!);
+          s = game.play(
+            s,
+            fastExpectimax(game, s, { depth, params: { downgrade, endgame } }).move!,
+          );
           moves++;
         }
       }
@@ -138,20 +145,21 @@ export const lateSeries = (
 
 if (import.meta.main) {
   const args = parseArgs(Deno.args, {
-    string: ["positions", "weights", "games", "seed", "rank", "depth", "downgrade"],
+    string: ["positions", "weights", "games", "seed", "rank", "depth", "downgrade", "endgame"],
   });
   const files = String(args.weights ?? "").split(",").filter((f) => f !== "");
   const positions = typeof args.positions === "string" ? args.positions : files[0];
   if (positions === undefined) {
     console.error(
       "usage: bench/game2048_late.ts --weights A[,B...] [--positions FILE] [--games N] " +
-        "[--seed S] [--rank R] [--depth D] [--downgrade T]",
+        "[--seed S] [--rank R] [--depth D] [--downgrade T] [--endgame K]",
     );
     Deno.exit(2);
   }
   const games = Number(args.games ?? 1000), seed = Number(args.seed ?? 1);
   const rank = Number(args.rank ?? 14), depth = Number(args.depth ?? 1);
   const downgrade = Number(args.downgrade ?? DEFAULT_DOWNGRADE);
+  const endgame = Number(args.endgame ?? ENDGAME_REGION);
   const pool = poolOf(positions, rank);
   if (pool.size === 0) {
     console.error(`${positions}: no saved position of largest tile ${2 ** rank}`);
@@ -160,12 +168,12 @@ if (import.meta.main) {
   console.log(
     `${pool.size} positions of largest tile ${2 ** rank} from ${positions}; ` +
       `${games} games each, ${depth > 1 ? `expectimax:${depth}` : "greedy"}` +
-      `${depth > 1 ? `,downgrade=${downgrade}` : ""}, seed ${seed}`,
+      `${depth > 1 ? `,downgrade=${downgrade},endgame=${endgame}` : ""}, seed ${seed}`,
   );
   const fmt = (x: number) => Math.round(x).toLocaleString("en-US");
   for (const file of files) {
     const t0 = performance.now();
-    const r = lateSeries(file, pool, seed, games, depth, downgrade);
+    const r = lateSeries(file, pool, seed, games, depth, downgrade, endgame);
     console.log(
       `${file}: mean score from there ${fmt(r.meanScore)} (± ${fmt(r.stdError)}), ` +
         `32768 ${(100 * r.reached32768).toFixed(1)}%, ${fmt(r.slides)} slides a game ` +

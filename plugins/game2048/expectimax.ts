@@ -19,12 +19,19 @@
  *   upper bound: on most moves the cap ends the search well before it. With network
  *   leaves there is no cap: the budget alone chooses the depth (each iteration costs
  *   several times the one before, so a search ends on average at about a third of its
- *   budget). Without either, the cap alone sets the depth.
+ *   budget). Without either, the cap alone sets the depth;
+ * - the endgame (4x4): when the large tiles stand in a chain that leaves at most
+ *   `,endgame=K` cells free (default `ENDGAME_REGION` with a network, else off), the slide
+ *   comes from the exact endgame solver (`endgame.ts`: the probability of making the tile
+ *   that collapses the chain, solved to the end), and the search values that slide; the
+ *   result's `notes` say so. With a time budget the solver takes at most half of it, and
+ *   what it solved stays for the next move.
  *
  * Spec parameters: `,cutoff=P` sets the probability cut-off (0 turns it off),
  * `,slides=K` sets the cap to K slides, with or without a network (`expectimax:1s,slides=6`),
- * and `,downgrade=T` the tile-downgrading of the network's leaves (`downgrade.ts`: from
- * tile T on, default `DEFAULT_DOWNGRADE`, 0 never).
+ * `,downgrade=T` the tile-downgrading of the network's leaves (`downgrade.ts`: from
+ * tile T on, default `DEFAULT_DOWNGRADE`, 0 never), and `,endgame=K` the endgame solver's
+ * largest region (0 never).
  *
  * Leaves take the game's evaluation (`eval` option): seed 001's gradient, or "monotone".
  * With `minProbability: 0` the value equals seed 001's tree expectimax
@@ -60,6 +67,7 @@ import {
 } from "./board.ts";
 import { evaluate, networkOf, type NTupleNetwork, potential } from "./ntuple.ts";
 import { downgrade, downgradeRank } from "./downgrade.ts";
+import { ENDGAME_REGION, type EndgameAnswer, EndgameSolver } from "./endgame.ts";
 import {
   canSlide,
   DEATH_VALUE,
@@ -172,6 +180,8 @@ const makeEngine = () => {
   // Leaves whose largest tile has at least this rank are downgraded (`downgrade.ts`).
   let downFrom = Infinity;
   const outD = new Int32Array(2);
+  // The root's slide when the endgame solver chose it (`endgame.ts`), else -1.
+  let forced = -1;
   let stoppable = false;
   let deadline = Infinity;
   let stopFlag: (() => boolean) | undefined = undefined;
@@ -446,6 +456,7 @@ const makeEngine = () => {
     const before = potential(lo, hi);
     let best = -Infinity, move: number | undefined;
     for (let d = 0; d < 4; d++) {
+      if (forced >= 0 && d !== forced) continue;
       slideBoard(lo, hi, d, out);
       const a = out[0], b = out[1];
       if (a === lo && b === hi) continue;
@@ -475,6 +486,7 @@ const makeEngine = () => {
       }
       let best = -Infinity, move: number | undefined;
       for (let d = 0; d < 4; d++) {
+        if (forced >= 0 && d !== forced) continue;
         slideBoard(lo, hi, d, out);
         const a = out[0], b = out[1];
         if (a === lo && b === hi) continue;
@@ -505,6 +517,36 @@ const makeEngine = () => {
     return move === undefined ? { move, value: leafSliderG(b) } : { move, value: best };
   };
 
+  /**
+   * The endgame solver's answer for the root (`endgame.ts`), within half the time budget
+   * and until an interruption (what it solved stays for the next move); `undefined` when it
+   * does not take the position, finds it lost, or runs out of time. Its nodes count.
+   */
+  const solveEndgame = (
+    lo: number,
+    hi: number,
+    region: number,
+    timeMs: number | undefined,
+    start: number,
+  ): EndgameAnswer | undefined => {
+    const solver = endgameSolver();
+    const until = timeMs === undefined ? Infinity : start + timeMs / 2;
+    const before = solver.nodes;
+    try {
+      const answer = solver.solve(lo, hi, region, () => {
+        if (performance.now() >= until || (stopFlag !== undefined && stopFlag())) {
+          throw new SearchStopped();
+        }
+      });
+      return answer !== undefined && answer.probability > 0 ? answer : undefined;
+    } catch (e) {
+      if (e instanceof SearchStopped) return undefined;
+      throw e;
+    } finally {
+      nodes += solver.nodes - before;
+    }
+  };
+
   const run = (
     game: Game2048,
     state: State2048,
@@ -526,6 +568,12 @@ const makeEngine = () => {
     const compact = w === 4 && h === 4 && representation !== "general"
       ? compactFits(state)
       : undefined;
+    // The endgame solver's slide, when it takes the position (the search then values it).
+    const region = options.params?.endgame ?? (net === undefined ? 0 : ENDGAME_REGION);
+    const endgame = compact !== undefined && slider && region > 0
+      ? solveEndgame(compact[0], compact[1], region, options.timeMs, start)
+      : undefined;
+    forced = endgame?.move ?? -1;
     const [empty, distinct] = compact !== undefined
       ? [empty4(compact[0], compact[1]), distinctTiles4(compact[0], compact[1])]
       : shape(state, n);
@@ -567,6 +615,7 @@ const makeEngine = () => {
         depth,
         exact: !cut,
         timeMs: now - start,
+        ...(endgame === undefined ? {} : { notes: [endgameNote(endgame)] }),
       };
       options.onIteration?.(result);
       if (!cut) break;
@@ -609,6 +658,7 @@ const makeEngine = () => {
       stoppable = false;
       stopFlag = undefined;
       net = undefined;
+      forced = -1;
     }
   };
   return { search, busy: () => running };
@@ -712,6 +762,24 @@ const shape = (state: State2048, n: number): [number, number] => {
  */
 export type Representation = "auto" | "general";
 
+/**
+ * This thread's endgame solver (made when first needed): its table of solved positions is
+ * a cache that every context shares, so successive moves and interleaved games find what
+ * earlier searches solved. Solves are synchronous, so no two run at once.
+ */
+let sharedSolver: EndgameSolver | undefined;
+const endgameSolver = (): EndgameSolver => sharedSolver ??= new EndgameSolver();
+
+/** What the search says of the endgame solver's slide (`analyze` prints it). */
+const endgameNote = (answer: EndgameAnswer): string => {
+  const { topRank, tailRank } = answer.chain;
+  const tiles: number[] = [];
+  for (let r = topRank; r >= tailRank; r--) tiles.push(2 ** r);
+  return `endgame: the chain ${tiles.join(" ")} stays; a ${2 ** tailRank} beside it with ` +
+    `probability ${answer.probability.toFixed(3)} (exact, over ` +
+    `${answer.positions.toLocaleString("en-US")} positions)`;
+};
+
 /** Idle contexts, kept so that the next search finds its cache and methods warm. */
 const idle: ExpectimaxContext[] = [];
 
@@ -757,7 +825,8 @@ export const expectimax2048: Strategy = {
   name: "expectimax",
   description: "2048's fast expectimax: depth in plies, or deepening by the board's " +
     "emptiness within a time (,cutoff=P probability cut-off, default 1e-4; ,slides=K cap; " +
-    `,downgrade=T network leaves downgraded from tile T, default ${DEFAULT_DOWNGRADE})`,
+    `,downgrade=T network leaves downgraded from tile T, default ${DEFAULT_DOWNGRADE}; ` +
+    `,endgame=K exact endgames of at most K free cells, default ${ENDGAME_REGION} with a network)`,
   params: {
     cutoff: { min: 0, max: 1, description: "chance branches less likely are leaves, default 1e-4" },
     slides: { min: 1, max: 31, integer: true, description: "the most slides searched ahead" },
@@ -767,6 +836,14 @@ export const expectimax2048: Strategy = {
       integer: true,
       description: "with a network: leaves whose largest tile is at least this are valued " +
         `downgraded (tile-downgrading; default ${DEFAULT_DOWNGRADE}, 0 never)`,
+    },
+    endgame: {
+      min: 0,
+      max: 15,
+      integer: true,
+      description: "4x4: endgames whose region (the cells outside the chain of large tiles) " +
+        `has at most this many cells are solved exactly (default ${ENDGAME_REGION} with a ` +
+        "network, else 0: never)",
     },
   },
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult =>

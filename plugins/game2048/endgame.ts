@@ -1,0 +1,405 @@
+/**
+ * Exact endgames for 4x4 2048: the last squeeze before a new largest tile, solved.
+ *
+ * Late in a game the large tiles stand in a chain, each next to the one of half its value
+ * (16384, 8192, ..., 256 along a snake); the chain collapses into a tile of twice the
+ * largest as soon as a tile equal to its smallest (the tail) comes to stand beside the
+ * tail. The cells outside the chain, the region, have to make that tile while the chain
+ * stays where it is. With the chain long, the region is small (8 or 9 cells), and the
+ * whole game left in it can be searched to its end: the probability of making the tile
+ * beside the tail is an expectimax over every slide that keeps the chain in place and
+ * every tile the computer may place, memoized per position, as in macroxue's 2048-ai
+ * (whose published figures these solves reproduce: see the plugin's README). A network or
+ * a heuristic searched a few slides deep plays these positions by feel; the solver plays
+ * them exactly, for its goal.
+ *
+ * - **The chain** (`chainOf`): from the largest tile (the first in reading order among
+ *   equals), each step to a neighbour holding the next smaller rank (the first in the
+ *   order left, right, up, down), as long as there is one. Its last cell is the tail.
+ * - **The goal**: after a slide, a tile of the tail's rank on a cell beside the tail
+ *   that is not in the chain, or the tail itself merged one rank up in place.
+ * - **The moves**: the slides that leave every chain cell as it was (a slide that merges
+ *   into the tail in place reaches the goal). The position's value is the probability of
+ *   reaching the goal under the best such slides; a position with none is lost (0).
+ *
+ * The solver keeps what it solved in one table of positions (keyed by the board and its
+ * chain, so interleaved games and successive moves share it) up to a budget of positions
+ * per chain (`ENDGAME_BUDGET`); a chain whose region needs more is given up for good. The
+ * table holds probabilities of completed subtrees only, so a solve that is stopped
+ * (deadline, interruption) leaves it correct and the next call goes on from there.
+ * Everything per node is plain code on the compact board of `board.ts`; nothing is
+ * allocated per node.
+ *
+ * @module
+ */
+import { slideBoard } from "./board.ts";
+import { P_FOUR, P_TWO } from "./rules.ts";
+
+/** The largest region (cells outside the chain) the fast expectimax solves by default. */
+export const ENDGAME_REGION = 9;
+
+/** Positions a chain's solve may store before it is given up. */
+export const ENDGAME_BUDGET = 1 << 23;
+
+/** The slots the table may grow to (its load stays at most three quarters). */
+const MAX_SLOTS = 1 << 24;
+
+/** A chain of large tiles (see the module notes), on a compact board. */
+export interface Chain {
+  /** Its cells (`y * 4 + x`), from the largest tile to the tail. */
+  readonly cells: readonly number[];
+  /** The rank of its largest tile (the tile `2^rank`). */
+  readonly topRank: number;
+  /** The tail's rank: the goal is a tile of this rank beside the tail. */
+  readonly tailRank: number;
+  /** The cells beside the tail outside the chain. */
+  readonly goalCells: readonly number[];
+  /** The number of cells outside the chain. */
+  readonly region: number;
+}
+
+/** The rank in cell `i` (0 empty) of the compact board `lo`, `hi`. */
+const rankAt = (lo: number, hi: number, i: number): number =>
+  i < 8 ? (lo >>> (4 * i)) & 15 : (hi >>> (4 * (i - 8))) & 15;
+
+/** Each cell's neighbours, in the order left, right, up, down. */
+const NEIGHBOURS: readonly (readonly number[])[] = Array.from({ length: 16 }, (_, i) => {
+  const x = i & 3, y = i >> 2, out: number[] = [];
+  if (x > 0) out.push(i - 1);
+  if (x < 3) out.push(i + 1);
+  if (y > 0) out.push(i - 4);
+  if (y < 3) out.push(i + 4);
+  return out;
+});
+
+/**
+ * The chain of compact board `lo`, `hi` (see the module notes); `undefined` on an empty
+ * board.
+ *
+ * @example A snake of eight tiles along the top two rows
+ * ```ts
+ * import { packCells } from "./board.ts";
+ * import { chainOf } from "./endgame.ts";
+ * const [lo, hi] = packCells([
+ *   2048, 4096, 8192, 16384,
+ *   1024, 512, 256, 128,
+ *   2, 2, 2, 4,
+ *   0, 0, 2, 2,
+ * ])!;
+ * const chain = chainOf(lo, hi)!;
+ * if (chain.cells.length !== 8 || chain.tailRank !== 7 || chain.region !== 8) throw new Error();
+ * if (chain.goalCells.join() !== "11") throw new Error(); // the cell below the 128
+ * ```
+ */
+export const chainOf = (lo: number, hi: number): Chain | undefined => {
+  let first = -1, top = 0;
+  for (let i = 0; i < 16; i++) {
+    const r = rankAt(lo, hi, i);
+    if (r > top) {
+      top = r;
+      first = i;
+    }
+  }
+  if (first < 0) return undefined;
+  const cells = [first];
+  let used = 1 << first, at = first, rank = top;
+  while (rank > 1) {
+    const next = NEIGHBOURS[at].find((n) =>
+      (used & (1 << n)) === 0 && rankAt(lo, hi, n) === rank - 1
+    );
+    if (next === undefined) break;
+    cells.push(next);
+    used |= 1 << next;
+    at = next;
+    rank--;
+  }
+  return {
+    cells,
+    topRank: top,
+    tailRank: rank,
+    goalCells: NEIGHBOURS[at].filter((n) => (used & (1 << n)) === 0),
+    region: 16 - cells.length,
+  };
+};
+
+/** What the solver found for a position. */
+export interface EndgameAnswer {
+  /** The slide to play (0-3: left, right, up, down). */
+  readonly move: number;
+  /** The probability of reaching the goal with the best play from here. */
+  readonly probability: number;
+  /** The chain held in place. */
+  readonly chain: Chain;
+  /** Positions stored for this chain so far (its whole solve, over every call). */
+  readonly positions: number;
+}
+
+/** Thrown inside a solve whose chain needs more positions than the budget. */
+class OverBudget extends Error {}
+
+/**
+ * The exact endgame solver, with its table of solved positions (see the module notes).
+ * One solver runs one solve at a time; its table is kept from one call to the next.
+ *
+ * @example macroxue's snake: a new 256 beside the 256, for a 65536
+ * ```ts
+ * import { packCells } from "./board.ts";
+ * import { EndgameSolver } from "./endgame.ts";
+ * const [lo, hi] = packCells([
+ *   4096, 8192, 16384, 32768,
+ *   2048, 1024, 512, 256,
+ *   2, 2, 2, 4,
+ *   0, 0, 2, 2,
+ * ])!;
+ * const answer = new EndgameSolver().solve(lo, hi, 8)!;
+ * if (answer.move !== 1 || Math.abs(answer.probability - 0.1246) > 0.001) throw new Error();
+ * ```
+ */
+export class EndgameSolver {
+  /** Nodes (slider and computer positions) visited, over every call. */
+  nodes = 0;
+  readonly #budget: number;
+  #slots = 0;
+  #keyLo = new Int32Array(0);
+  #keyHi = new Int32Array(0);
+  #keyChain = new Uint16Array(0);
+  #value = new Float32Array(0);
+  #stored = 0;
+  // Chains by key (frozen cells and their tiles), numbered from 1; their stored positions.
+  readonly #chains = new Map<string, number>();
+  readonly #counts: number[] = [0];
+  readonly #givenUp = new Set<string>();
+  // The running solve: its chain's number and frozen words, the tail, the goal cells.
+  #id = 0;
+  #maskLo = 0;
+  #maskHi = 0;
+  #frozenLo = 0;
+  #frozenHi = 0;
+  #restLo = 0;
+  #restHi = 0;
+  #tail = 0;
+  #tailRank = 0;
+  #goals: readonly number[] = [];
+  #poll: (() => void) | undefined = undefined;
+  readonly #out = new Int32Array(2);
+
+  /** A solver that gives up a chain after `budget` positions (default `ENDGAME_BUDGET`). */
+  constructor(budget: number = ENDGAME_BUDGET) {
+    this.#budget = budget;
+  }
+
+  /**
+   * The best slide of slider position `lo`, `hi` and its probability of reaching the
+   * goal, or `undefined` when the solver does not take the position: its region is
+   * larger than `maxRegion` cells, its tail is a 2, the goal is already on the board, no
+   * slide keeps the chain, or the chain was given up (over the budget). `poll` is called
+   * every 4,096 nodes and may throw to stop the solve (what it solved stays stored).
+   */
+  solve(
+    lo: number,
+    hi: number,
+    maxRegion: number,
+    poll?: () => void,
+  ): EndgameAnswer | undefined {
+    const chain = chainOf(lo, hi);
+    if (chain === undefined || chain.region > maxRegion || chain.tailRank < 2) return undefined;
+    let maskLo = 0, maskHi = 0;
+    for (const c of chain.cells) {
+      if (c < 8) maskLo |= 15 << (4 * c);
+      else maskHi |= 15 << (4 * (c - 8));
+    }
+    const key = `${maskLo},${maskHi},${lo & maskLo},${hi & maskHi}`;
+    if (this.#givenUp.has(key)) return undefined;
+    this.#begin(chain, key, maskLo, maskHi, lo, hi);
+    if (this.#isGoal(lo, hi)) return undefined;
+    this.#poll = poll;
+    try {
+      let move = -1, best = -1;
+      const out = this.#out;
+      for (let d = 0; d < 4; d++) {
+        slideBoard(lo, hi, d, out);
+        const a = out[0], b = out[1];
+        if (a === lo && b === hi) continue;
+        const v = this.#afterSlide(a, b);
+        if (v > best) {
+          best = v;
+          move = d;
+        }
+      }
+      if (move < 0) return undefined;
+      return { move, probability: best, chain, positions: this.#counts[this.#id] };
+    } catch (e) {
+      if (!(e instanceof OverBudget)) throw e;
+      this.#giveUp(key);
+      return undefined;
+    } finally {
+      this.#poll = undefined;
+    }
+  }
+
+  /** Positions stored in the table, over every chain. */
+  get stored(): number {
+    return this.#stored;
+  }
+
+  /** Makes `chain` the running solve's, numbering it when new. */
+  #begin(chain: Chain, key: string, maskLo: number, maskHi: number, lo: number, hi: number) {
+    let id = this.#chains.get(key);
+    if (id === undefined) {
+      if (this.#counts.length > 0xffff) this.#clear();
+      id = this.#counts.length;
+      this.#chains.set(key, id);
+      this.#counts.push(0);
+    }
+    this.#id = id;
+    this.#maskLo = maskLo;
+    this.#maskHi = maskHi;
+    this.#frozenLo = lo & maskLo;
+    this.#frozenHi = hi & maskHi;
+    const tail = chain.cells[chain.cells.length - 1];
+    this.#tail = tail;
+    this.#tailRank = chain.tailRank;
+    // The chain without its tail, for the slide that merges into the tail in place.
+    const tailMask = 15 << (4 * (tail & 7));
+    this.#restLo = tail < 8 ? maskLo & ~tailMask : maskLo;
+    this.#restHi = tail < 8 ? maskHi : maskHi & ~tailMask;
+    this.#goals = chain.goalCells;
+    if (this.#slots === 0) this.#allocate(1 << 16);
+  }
+
+  #isGoal(lo: number, hi: number): boolean {
+    const goals = this.#goals, rank = this.#tailRank;
+    for (let i = 0; i < goals.length; i++) if (rankAt(lo, hi, goals[i]) === rank) return true;
+    return false;
+  }
+
+  /** The value of afterstate `a`, `b` (a slide was made): 0 if it broke the chain. */
+  #afterSlide(a: number, b: number): number {
+    if ((a & this.#maskLo) !== this.#frozenLo || (b & this.#maskHi) !== this.#frozenHi) {
+      // Only a merge into the tail in place, the rest of the chain untouched, is allowed.
+      return (a & this.#restLo) === (this.#frozenLo & this.#restLo) &&
+          (b & this.#restHi) === (this.#frozenHi & this.#restHi) &&
+          rankAt(a, b, this.#tail) === this.#tailRank + 1
+        ? 1
+        : 0;
+    }
+    return this.#isGoal(a, b) ? 1 : this.#computer(a, b);
+  }
+
+  /** A slider position: the best slide's value (0 when none keeps the chain). */
+  #slider(lo: number, hi: number): number {
+    if ((++this.nodes & 4095) === 0 && this.#poll !== undefined) this.#poll();
+    const out = this.#out;
+    let best = 0;
+    for (let d = 0; d < 4; d++) {
+      slideBoard(lo, hi, d, out);
+      const a = out[0], b = out[1];
+      if (a === lo && b === hi) continue;
+      const v = this.#afterSlide(a, b);
+      if (v > best) {
+        best = v;
+        if (best === 1) break;
+      }
+    }
+    return best;
+  }
+
+  /** An afterstate (the computer to place a tile): the mean over the placements. */
+  #computer(lo: number, hi: number): number {
+    ++this.nodes;
+    let slot = this.#find(lo, hi);
+    if (slot >= 0) return this.#value[slot];
+    let v = 0, free = 0;
+    for (let i = 0; i < 32; i += 4) {
+      if (((lo >>> i) & 15) === 0) {
+        free++;
+        v += P_TWO * this.#slider(lo | (1 << i), hi) + P_FOUR * this.#slider(lo | (2 << i), hi);
+      }
+      if (((hi >>> i) & 15) === 0) {
+        free++;
+        v += P_TWO * this.#slider(lo, hi | (1 << i)) + P_FOUR * this.#slider(lo, hi | (2 << i));
+      }
+    }
+    v = free === 0 ? 0 : v / free;
+    if (++this.#counts[this.#id] > this.#budget) throw new OverBudget();
+    if ((this.#stored + 1) * 4 > this.#slots * 3) this.#grow();
+    slot = this.#find(lo, hi);
+    this.#keyLo[~slot] = lo;
+    this.#keyHi[~slot] = hi;
+    this.#keyChain[~slot] = this.#id;
+    this.#value[~slot] = v;
+    this.#stored++;
+    return v;
+  }
+
+  /** The slot of the running chain's position `lo`, `hi`, or `~slot` of a free slot. */
+  #find(lo: number, hi: number): number {
+    const mask = this.#slots - 1, id = this.#id;
+    let h = Math.imul(lo ^ Math.imul(id, 0x27d4eb2f), 0x9e3779b1) ^
+      Math.imul(hi ^ (hi >>> 15), 0x85ebca6b);
+    h ^= h >>> 13;
+    let s = h & mask;
+    for (;;) {
+      const c = this.#keyChain[s];
+      if (c === 0) return ~s;
+      if (c === id && this.#keyLo[s] === lo && this.#keyHi[s] === hi) return s;
+      s = (s + 1) & mask;
+    }
+  }
+
+  #allocate(slots: number): void {
+    this.#slots = slots;
+    this.#keyLo = new Int32Array(slots);
+    this.#keyHi = new Int32Array(slots);
+    this.#keyChain = new Uint16Array(slots);
+    this.#value = new Float32Array(slots);
+    this.#stored = 0;
+  }
+
+  /** Doubles the table, or when at its largest keeps only the running chain's positions. */
+  #grow(): void {
+    const running = this.#id;
+    if (this.#slots < MAX_SLOTS) this.#rehash(this.#slots * 2, () => true);
+    else {
+      for (let i = 1; i < this.#counts.length; i++) if (i !== running) this.#counts[i] = 0;
+      this.#rehash(this.#slots, (id) => id === running);
+      if ((this.#stored + 1) * 4 > this.#slots * 3) throw new OverBudget();
+    }
+  }
+
+  /** Gives a chain up: its positions leave the table, and it is not tried again. */
+  #giveUp(key: string): void {
+    if (this.#givenUp.size >= 1024) this.#givenUp.clear();
+    this.#givenUp.add(key);
+    const dropped = this.#id;
+    this.#counts[dropped] = 0;
+    this.#rehash(this.#slots, (id) => id !== dropped);
+  }
+
+  /** Moves the positions of the chains `keep` takes into a new table of `slots` slots. */
+  #rehash(slots: number, keep: (id: number) => boolean): void {
+    const lo = this.#keyLo, hi = this.#keyHi, ids = this.#keyChain, values = this.#value;
+    const running = this.#id;
+    this.#allocate(slots);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      if (id === 0 || !keep(id)) continue;
+      this.#id = id;
+      const slot = ~this.#find(lo[i], hi[i]);
+      this.#keyLo[slot] = lo[i];
+      this.#keyHi[slot] = hi[i];
+      this.#keyChain[slot] = id;
+      this.#value[slot] = values[i];
+      this.#stored++;
+    }
+    this.#id = running;
+  }
+
+  /** Forgets every chain (when their numbers run out). */
+  #clear(): void {
+    this.#chains.clear();
+    this.#counts.length = 1;
+    this.#keyChain.fill(0);
+    this.#stored = 0;
+  }
+}
