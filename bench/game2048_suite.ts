@@ -11,6 +11,8 @@
  *   trained network, else a 5x4 network of fixed pseudo-random weights).
  * - The protocol's generic expectimax (the core's engine over `play`) on the same
  *   positions, as the baseline any plugin gets for free.
+ * - The exact endgame solver (`endgame.ts`) on macroxue's snake for a new 128: positions
+ *   stored and nodes visited per second.
  *
  * @module
  */
@@ -21,6 +23,7 @@ import { packCells, slideBoard } from "../plugins/game2048/board.ts";
 import { fastExpectimax, type Representation } from "../plugins/game2048/expectimax.ts";
 import { createGame, slideCells, type State2048 } from "../plugins/game2048/rules.ts";
 import { createNetwork, evaluate, SHAPES, withNetwork } from "../plugins/game2048/ntuple.ts";
+import { EndgameSolver } from "../plugins/game2048/endgame.ts";
 import { loadWeights } from "../plugins/game2048/weights.ts";
 import type { SuiteFlags } from "./suites.ts";
 
@@ -197,6 +200,21 @@ export const run = (args: readonly string[]): Promise<void> => {
   console.log(
     `${"".padEnd(52)} ${(fastMs / few.length / 20).toFixed(2).padStart(8)} ms per move`,
   );
+
+  // The endgame solver, a whole solve each run (a new solver, an empty table).
+  const [snakeLo, snakeHi] = packCells([
+    ...[2048, 4096, 8192, 16384, 1024, 512, 256, 128],
+    ...[2, 2, 2, 4, 0, 0, 2, 2],
+  ])!;
+  let solver = new EndgameSolver();
+  const solveMs = bestOf(3, () => {
+    solver = new EndgameSolver();
+    const t0 = performance.now();
+    sink ^= solver.solve(snakeLo, snakeHi, 8)!.move;
+    return performance.now() - t0;
+  });
+  line("endgame solve, macroxue's snake for a new 128", solver.stored, "positions", solveMs);
+  line("", solver.nodes, "nodes", solveMs);
   if (sink === 0.5) console.log(sink); // keeps the slides from being optimized away
   return Promise.resolve();
 };

@@ -16,6 +16,11 @@
  * - **The chain** (`chainOf`): from the largest tile (the first in reading order among
  *   equals), each step to a neighbour holding the next smaller rank (the first in the
  *   order left, right, up, down), as long as there is one. Its last cell is the tail.
+ *   The solver holds the shortest start of it whose region is small enough (9 cells by
+ *   default): the smaller tiles beyond it move with the region, which leaves the best play
+ *   more slides than holding them too (and counts the merges that bring them up to the
+ *   tail), for a table of about the same size; a start that needs more than the budget
+ *   gives way to the next longer one.
  * - **The goal**: after a slide, a tile of the tail's rank on a cell beside the tail
  *   that is not in the chain, or the tail itself merged one rank up in place.
  * - **The moves**: the slides that leave every chain cell as it was (a slide that merges
@@ -73,8 +78,8 @@ const NEIGHBOURS: readonly (readonly number[])[] = Array.from({ length: 16 }, (_
 });
 
 /**
- * The chain of compact board `lo`, `hi` (see the module notes); `undefined` on an empty
- * board.
+ * The chain of compact board `lo`, `hi` (see the module notes), of at most `most` tiles
+ * (its first ones); `undefined` on an empty board.
  *
  * @example A snake of eight tiles along the top two rows
  * ```ts
@@ -89,9 +94,10 @@ const NEIGHBOURS: readonly (readonly number[])[] = Array.from({ length: 16 }, (_
  * const chain = chainOf(lo, hi)!;
  * if (chain.cells.length !== 8 || chain.tailRank !== 7 || chain.region !== 8) throw new Error();
  * if (chain.goalCells.join() !== "11") throw new Error(); // the cell below the 128
+ * if (chainOf(lo, hi, 7)!.goalCells.join() !== "7,10") throw new Error(); // by the 256
  * ```
  */
-export const chainOf = (lo: number, hi: number): Chain | undefined => {
+export const chainOf = (lo: number, hi: number, most = 16): Chain | undefined => {
   let first = -1, top = 0;
   for (let i = 0; i < 16; i++) {
     const r = rankAt(lo, hi, i);
@@ -103,7 +109,7 @@ export const chainOf = (lo: number, hi: number): Chain | undefined => {
   if (first < 0) return undefined;
   const cells = [first];
   let used = 1 << first, at = first, rank = top;
-  while (rank > 1) {
+  while (rank > 1 && cells.length < most) {
     const next = NEIGHBOURS[at].find((n) =>
       (used & (1 << n)) === 0 && rankAt(lo, hi, n) === rank - 1
     );
@@ -190,10 +196,12 @@ export class EndgameSolver {
 
   /**
    * The best slide of slider position `lo`, `hi` and its probability of reaching the
-   * goal, or `undefined` when the solver does not take the position: its region is
-   * larger than `maxRegion` cells, its tail is a 2, the goal is already on the board, no
-   * slide keeps the chain, or the chain was given up (over the budget). `poll` is called
-   * every 4,096 nodes and may throw to stop the solve (what it solved stays stored).
+   * goal, holding the shortest chain (its first tiles) whose region has at most
+   * `maxRegion` cells, or the next longer one when that was given up (over the budget).
+   * `undefined` when the solver does not take the position: the whole chain leaves more
+   * than `maxRegion` cells, the tail is a 2, the goal is already on the board, or no slide
+   * changes it. `poll` is called every 4,096 nodes and may throw to stop the solve (what
+   * it solved stays stored).
    */
   solve(
     lo: number,
@@ -201,40 +209,44 @@ export class EndgameSolver {
     maxRegion: number,
     poll?: () => void,
   ): EndgameAnswer | undefined {
-    const chain = chainOf(lo, hi);
-    if (chain === undefined || chain.region > maxRegion || chain.tailRank < 2) return undefined;
-    let maskLo = 0, maskHi = 0;
-    for (const c of chain.cells) {
-      if (c < 8) maskLo |= 15 << (4 * c);
-      else maskHi |= 15 << (4 * (c - 8));
-    }
-    const key = `${maskLo},${maskHi},${lo & maskLo},${hi & maskHi}`;
-    if (this.#givenUp.has(key)) return undefined;
-    this.#begin(chain, key, maskLo, maskHi, lo, hi);
-    if (this.#isGoal(lo, hi)) return undefined;
-    this.#poll = poll;
-    try {
-      let move = -1, best = -1;
-      const out = this.#out;
-      for (let d = 0; d < 4; d++) {
-        slideBoard(lo, hi, d, out);
-        const a = out[0], b = out[1];
-        if (a === lo && b === hi) continue;
-        const v = this.#afterSlide(a, b);
-        if (v > best) {
-          best = v;
-          move = d;
-        }
+    // The shortest chain whose region fits: every longer one holds more tiles still.
+    for (let length = Math.max(1, 16 - maxRegion); length <= 16; length++) {
+      const chain = chainOf(lo, hi, length);
+      if (chain === undefined || chain.cells.length < length || chain.tailRank < 2) return;
+      let maskLo = 0, maskHi = 0;
+      for (const c of chain.cells) {
+        if (c < 8) maskLo |= 15 << (4 * c);
+        else maskHi |= 15 << (4 * (c - 8));
       }
-      if (move < 0) return undefined;
-      return { move, probability: best, chain, positions: this.#counts[this.#id] };
-    } catch (e) {
-      if (!(e instanceof OverBudget)) throw e;
-      this.#giveUp(key);
-      return undefined;
-    } finally {
-      this.#poll = undefined;
+      const key = `${maskLo},${maskHi},${lo & maskLo},${hi & maskHi}`;
+      if (this.#givenUp.has(key)) continue;
+      this.#begin(chain, key, maskLo, maskHi, lo, hi);
+      if (this.#isGoal(lo, hi)) return undefined;
+      this.#poll = poll;
+      try {
+        let move = -1, best = -1;
+        const out = this.#out;
+        for (let d = 0; d < 4; d++) {
+          slideBoard(lo, hi, d, out);
+          const a = out[0], b = out[1];
+          if (a === lo && b === hi) continue;
+          const v = this.#afterSlide(a, b);
+          if (v > best) {
+            best = v;
+            move = d;
+          }
+        }
+        return move < 0
+          ? undefined
+          : { move, probability: best, chain, positions: this.#counts[this.#id] };
+      } catch (e) {
+        if (!(e instanceof OverBudget)) throw e;
+        this.#giveUp(key);
+      } finally {
+        this.#poll = undefined;
+      }
     }
+    return undefined;
   }
 
   /** Positions stored in the table, over every chain. */
