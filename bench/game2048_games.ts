@@ -14,6 +14,9 @@
  * already in the file). The summary gives the share of games reaching each tile, the
  * mean and median score and the mean's standard error, the time per move and the moves
  * per second; `--summary` also reads the `games.jsonl` of `deno task match 2048 --out DIR`.
+ * On 4x4 it also says where 32768 is won or lost: of the games that made a 16384, how
+ * many grew the chain from it (`endgame.ts` `chainOf`) long enough for the endgame solver
+ * (`16 - ENDGAME_REGION` tiles), and how many of those went on to 32768.
  *
  * @module
  */
@@ -27,7 +30,9 @@ import { builtinStrategies } from "../core/search/strategies.ts";
 import plugin from "../plugins/game2048/mod.ts";
 import type { GameRecord as SeriesGame } from "../core/tournament/runner.ts";
 import type { Transcript } from "../core/transcript.ts";
-import { MILESTONES } from "../plugins/game2048/rules.ts";
+import { createGame, MILESTONES } from "../plugins/game2048/rules.ts";
+import { packCells } from "../plugins/game2048/board.ts";
+import { chainOf, ENDGAME_REGION } from "../plugins/game2048/endgame.ts";
 import { standardError } from "../plugins/game2048/train.ts";
 
 /** One finished game as the `--out` file stores it. */
@@ -46,6 +51,8 @@ export interface GameRecord {
   readonly stats: Readonly<Record<string, number>>;
   /** How the game ended ("end", or "move limit"). */
   readonly reason: string;
+  /** The longest chain the game held while its largest tile was 16384 (4x4; 0 if none). */
+  readonly chain16384?: number;
 }
 
 /** The figures of a set of games. */
@@ -68,6 +75,15 @@ export interface Summary {
   readonly movesPerSecond: number;
   /** Largest tiles: how many games ended with each. */
   readonly maxTiles: Readonly<Record<string, number>>;
+  /**
+   * The games that made a 16384, those of them whose chain from it reached the endgame
+   * solver's length, and those of these that made 32768 (records with `chain16384`).
+   */
+  readonly chains: {
+    readonly made16384: number;
+    readonly held: number;
+    readonly thenMade32768: number;
+  };
 }
 
 /** Summarizes game records. */
@@ -82,6 +98,8 @@ export const summarize = (records: readonly GameRecord[]): Summary => {
   const seconds = records.reduce((a, r) => a + r.seconds, 0);
   const maxTiles: Record<string, number> = {};
   for (const r of records) maxTiles[r.stats.maxTile] = (maxTiles[r.stats.maxTile] ?? 0) + 1;
+  const made = records.filter((r) => r.chain16384 !== undefined && r.stats.maxTile >= 16384);
+  const held = made.filter((r) => r.chain16384! >= 16 - ENDGAME_REGION);
   return {
     games: n,
     reached,
@@ -92,7 +110,29 @@ export const summarize = (records: readonly GameRecord[]): Summary => {
     msPerMove: moves === 0 ? 0 : Math.round((seconds * 1000 / moves) * 100) / 100,
     movesPerSecond: seconds === 0 ? 0 : Math.round((moves / seconds) * 10) / 10,
     maxTiles,
+    chains: {
+      made16384: made.length,
+      held: held.length,
+      thenMade32768: held.filter((r) => r.stats.maxTile >= 32768).length,
+    },
   };
+};
+
+/** The longest chain a 4x4 game held while its largest tile was 16384 (by replaying it). */
+const chain16384Of = (t: Transcript): number | undefined => {
+  const options = t.options as { width?: number; height?: number };
+  if ((options.width ?? 4) !== 4 || (options.height ?? 4) !== 4) return undefined;
+  const game = createGame(4, 4, "monotone");
+  let s = game.initial(), longest = 0;
+  for (const m of t.moves) {
+    if (m.by === 0) {
+      const words = packCells(s);
+      const chain = words === undefined ? undefined : chainOf(words[0], words[1]);
+      if (chain?.topRank === 14) longest = Math.max(longest, chain.cells.length);
+    }
+    s = game.play(s, m.move);
+  }
+  return longest;
 };
 
 /** A finished game's transcript as a record of this script. */
@@ -106,6 +146,7 @@ const recordOf = (seed: number, t: Transcript): GameRecord => {
     seconds: Math.round(slides.reduce((a, m) => a + m.ms, 0)) / 1000,
     stats: t.stats ?? {},
     reason: t.result.reason,
+    chain16384: chain16384Of(t),
   };
 };
 

@@ -166,6 +166,7 @@ Deno.test("every strategy declares the parameters it reads, with sane ranges", a
   assertEquals(Object.keys(g2048.strategies?.expectimax.params ?? {}).sort(), [
     "cutoff",
     "downgrade",
+    "endgame",
     "slides",
   ]);
   const kalah = (await Effect.runPromise(loadPlugin("kalah", builtins))).plugin;

@@ -212,7 +212,9 @@ export class EndgameSolver {
     // The shortest chain whose region fits: every longer one holds more tiles still.
     for (let length = Math.max(1, 16 - maxRegion); length <= 16; length++) {
       const chain = chainOf(lo, hi, length);
-      if (chain === undefined || chain.cells.length < length || chain.tailRank < 2) return;
+      if (chain === undefined || chain.cells.length < length || chain.tailRank < 2) {
+        return undefined;
+      }
       let maskLo = 0, maskHi = 0;
       for (const c of chain.cells) {
         if (c < 8) maskLo |= 15 << (4 * c);
