@@ -187,6 +187,7 @@ export class EndgameSolver {
   #tailRank = 0;
   #goals: readonly number[] = [];
   #poll: (() => void) | undefined = undefined;
+  #move = -1;
   readonly #out = new Int32Array(2);
 
   /** A solver that gives up a chain after `budget` positions (default `ENDGAME_BUDGET`). */
@@ -226,21 +227,10 @@ export class EndgameSolver {
       if (this.#isGoal(lo, hi)) return undefined;
       this.#poll = poll;
       try {
-        let move = -1, best = -1;
-        const out = this.#out;
-        for (let d = 0; d < 4; d++) {
-          slideBoard(lo, hi, d, out);
-          const a = out[0], b = out[1];
-          if (a === lo && b === hi) continue;
-          const v = this.#afterSlide(a, b);
-          if (v > best) {
-            best = v;
-            move = d;
-          }
-        }
+        const probability = this.#slider(lo, hi), move = this.#move;
         return move < 0
           ? undefined
-          : { move, probability: best, chain, positions: this.#counts[this.#id] };
+          : { move, probability, chain, positions: this.#counts[this.#id] };
       } catch (e) {
         if (!(e instanceof OverBudget)) throw e;
         this.#giveUp(key);
@@ -300,21 +290,27 @@ export class EndgameSolver {
     return this.#isGoal(a, b) ? 1 : this.#computer(a, b);
   }
 
-  /** A slider position: the best slide's value (0 when none keeps the chain). */
+  /**
+   * A slider position: the best slide's value (0 when none keeps the chain); the slide is
+   * left in `#move` (the first best, or the first that changes the board; -1 if none).
+   */
   #slider(lo: number, hi: number): number {
     if ((++this.nodes & 4095) === 0 && this.#poll !== undefined) this.#poll();
     const out = this.#out;
-    let best = 0;
+    let best = 0, move = -1;
     for (let d = 0; d < 4; d++) {
       slideBoard(lo, hi, d, out);
       const a = out[0], b = out[1];
       if (a === lo && b === hi) continue;
+      if (move < 0) move = d;
       const v = this.#afterSlide(a, b);
       if (v > best) {
         best = v;
+        move = d;
         if (best === 1) break;
       }
     }
+    this.#move = move;
     return best;
   }
 
