@@ -58,9 +58,8 @@ Deno.test("macroxue's snake figures: a new 64, 128 and 256 beside the tail", () 
     assertEquals(answer.move, RIGHT);
     assert(answer.probability >= figure - 5e-7, `${top}: ${answer.probability} < ${figure}`);
     assert(answer.probability <= figure + 0.007, `${top}: ${answer.probability}`);
+    if (top === 32768) assertAlmostEquals(answer.probability, figure, 5e-7);
   }
-  const last = new EndgameSolver().solve(...words(snake(32768, START)), 8)!;
-  assertAlmostEquals(last.probability, 0.124619, 5e-7);
 });
 
 // ---------------------------------------------------------------------------------------
