@@ -16,7 +16,8 @@
  * per second; `--summary` also reads the `games.jsonl` of `deno task match 2048 --out DIR`.
  * On 4x4 it also says where 32768 is won or lost: of the games that made a 16384, how
  * many grew the chain from it (`endgame.ts` `chainOf`) long enough for the endgame solver
- * (`16 - ENDGAME_REGION` tiles), and how many of those went on to 32768.
+ * (`16 - ENDGAME_REGION` tiles), and how many of those went on to 32768; `byLength` splits
+ * them by the longest chain held.
  *
  * @module
  */
@@ -83,6 +84,11 @@ export interface Summary {
     readonly made16384: number;
     readonly held: number;
     readonly thenMade32768: number;
+    /**
+     * By the longest chain held while 16384 was the largest tile: the games that made a
+     * 16384 and held that long a chain at most, and how many of them made 32768.
+     */
+    readonly byLength: Readonly<Record<string, { games: number; made32768: number }>>;
   };
 }
 
@@ -100,6 +106,12 @@ export const summarize = (records: readonly GameRecord[]): Summary => {
   for (const r of records) maxTiles[r.stats.maxTile] = (maxTiles[r.stats.maxTile] ?? 0) + 1;
   const made = records.filter((r) => r.chain16384 !== undefined && r.stats.maxTile >= 16384);
   const held = made.filter((r) => r.chain16384! >= 16 - ENDGAME_REGION);
+  const byLength: Record<string, { games: number; made32768: number }> = {};
+  for (const r of made) {
+    const row = byLength[r.chain16384!] ??= { games: 0, made32768: 0 };
+    row.games++;
+    if (r.stats.maxTile >= 32768) row.made32768++;
+  }
   return {
     games: n,
     reached,
@@ -114,6 +126,7 @@ export const summarize = (records: readonly GameRecord[]): Summary => {
       made16384: made.length,
       held: held.length,
       thenMade32768: held.filter((r) => r.stats.maxTile >= 32768).length,
+      byLength,
     },
   };
 };
