@@ -34,6 +34,8 @@ export interface SearchInfo {
   readonly nodes: number;
   /** Milliseconds the search took. */
   readonly timeMs: number;
+  /** What else the strategy said of its choice (`SearchResult.notes`), when it said anything. */
+  readonly notes?: readonly string[];
 }
 
 /** A move as a session and a transcript record it. */
@@ -182,7 +184,15 @@ export const searchInfo = <S>(game: Game<S>, state: S, r: SearchResult): SearchI
     pv.push(game.formatMove(s, m));
     s = game.play(s, m);
   }
-  return { value: r.value, depth: r.depth, exact: r.exact, pv, nodes: r.nodes, timeMs: r.timeMs };
+  return {
+    value: r.value,
+    depth: r.depth,
+    exact: r.exact,
+    pv,
+    nodes: r.nodes,
+    timeMs: r.timeMs,
+    ...(r.notes !== undefined && r.notes.length > 0 ? { notes: r.notes } : {}),
+  };
 };
 
 /** A move to add to a session (`ms` defaults to 0). */

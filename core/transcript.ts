@@ -69,6 +69,7 @@ const SearchField = Schema.Struct({
   pv: Schema.Array(Schema.String),
   nodes: Schema.Number,
   timeMs: Schema.Number,
+  notes: Schema.optional(Schema.Array(Schema.String)),
 });
 const moveFields = {
   by: ByField,

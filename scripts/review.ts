@@ -586,7 +586,8 @@ const stepText = ({ game, line, analyses }: Reviewed, ply: number, color: boolea
   const r = step.search;
   const searched = r === undefined ? "" : `${step.agent ?? "the AI"} searched: depth ${r.depth}` +
     `${r.exact ? " (exact)" : ""}, ` +
-    `${step.by === CHANCE ? r.value : valueFor(game, r.value, step.by)}, pv ${r.pv.join(" ")}\n`;
+    `${step.by === CHANCE ? r.value : valueFor(game, r.value, step.by)}, pv ${r.pv.join(" ")}\n` +
+    (r.notes ?? []).map((note) => `  ${note}\n`).join("");
   const a = analyses[ply - 1];
   return `\nmove ${ply} of ${total}: ${moverName(game, step.by)} plays ${step.notation}` +
     (did ? ` (${did})` : "") + "\n" +

@@ -190,6 +190,8 @@ export interface SearchView {
   readonly nps: number;
   /** Milliseconds so far. */
   readonly ms: number;
+  /** What else the strategy said of its choice (2048's endgame solver, ...), if anything. */
+  readonly notes?: readonly string[];
 }
 
 /** A node of the game's tree, as the move list shows it. */

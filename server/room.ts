@@ -139,6 +139,7 @@ const infoView = (info: SearchInfo, mover: Player): SearchView => {
     nodes: info.nodes,
     nps: info.timeMs > 0 ? Math.round(info.nodes / (info.timeMs / 1000)) : 0,
     ms: Math.round(info.timeMs),
+    ...(info.notes !== undefined ? { notes: info.notes } : {}),
   };
 };
 

@@ -8,6 +8,7 @@ import { assert, assertAlmostEquals, assertEquals, assertThrows } from "@std/ass
 import fc from "fast-check";
 import { packCells, slideBoard, unpackCells } from "../plugins/game2048/board.ts";
 import { chainOf, EndgameSolver } from "../plugins/game2048/endgame.ts";
+import { searchInfo } from "../core/session.ts";
 import { fastExpectimax } from "../plugins/game2048/expectimax.ts";
 import { createNetwork, SHAPES, withNetwork } from "../plugins/game2048/ntuple.ts";
 import {
@@ -236,8 +237,11 @@ Deno.test("the fast expectimax plays the solver's slide and says so; endgame=0 d
   assertEquals(solved.move, RIGHT);
   // Holding the shortest chain whose region fits (9 cells: the 128 moves with the region).
   assert(solved.notes?.[0].includes("a 256 beside it with probability 0.783"), solved.notes?.[0]);
+  // A game's record of the search keeps them (`review` and the page show them).
+  assertEquals(searchInfo(net, state, solved).notes, solved.notes);
   const off = fastExpectimax(net, state, { depth: 3, params: { endgame: 0 } });
   assertEquals(off.notes, undefined);
+  assertEquals("notes" in searchInfo(net, state, off), false);
   // Without a network the solver is off unless asked for.
   const plain = createGame(4, 4, "monotone");
   assertEquals(fastExpectimax(plain, state, { depth: 3 }).notes, undefined);

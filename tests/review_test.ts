@@ -18,7 +18,12 @@ import {
   minimaxStrategy,
 } from "../core/search/strategies.ts";
 import { newSession, playMove } from "../core/session.ts";
-import { exportTranscript, importTranscript, type Transcript } from "../core/transcript.ts";
+import {
+  decodeTranscript,
+  exportTranscript,
+  importTranscript,
+  type Transcript,
+} from "../core/transcript.ts";
 import { Result } from "../core/deps.ts";
 import { analyseLine, judgeMove, lineOf, type MoveAnalysis } from "../scripts/review.ts";
 import { runTask, startTask } from "./tools/task.ts";
@@ -413,6 +418,39 @@ Deno.test("review --json: the game, players, and each move with its recorded sea
   const t = JSON.parse(timed.stdout);
   assertEquals([t.summary.strategy, t.summary.timeMs], ["alphabeta", 1000]);
   assertEquals(t.summary.analysed, played.transcript.moves.length);
+  await Deno.remove(file);
+});
+
+Deno.test("review: a search's notes are kept in the transcript and shown under its move", async () => {
+  const played = Effect.runSync(
+    runGame(ttt.game, [searchAgent(alphabetaStrategy, { depth: 2 }), randomAgent()], {
+      seed: 5,
+      gameId: "tictactoe",
+      options: ttt.options,
+    }),
+  );
+  // What a strategy says of its choice (2048's endgame solver does): here written in by
+  // hand on X's first move, as a search that returned notes records them.
+  const notes = ["first note of move 1", "second note of move 1"];
+  const [first, ...rest] = played.transcript.moves;
+  const noted: Transcript = {
+    ...played.transcript,
+    moves: [{ ...first, search: { ...first.search!, notes } }, ...rest],
+  };
+  const file = await save(noted);
+  const decoded = Result.getOrThrow(decodeTranscript(JSON.parse(await Deno.readTextFile(file))));
+  const session = Result.getOrThrow(importTranscript(ttt.game, decoded));
+  assertEquals(session.nodes[1].search?.notes, notes);
+  assertEquals(exportTranscript(session).moves[0].search?.notes, notes);
+  const r = await runTask("review", [file], { stdin: "n\nn\n" });
+  assertEquals(r.code, 0, r.stderr);
+  assertStringIncludes(
+    r.stdout,
+    `pv ${first.search!.pv.join(" ")}\n  ${notes[0]}\n  ${notes[1]}\n`,
+  );
+  assertEquals(r.stdout.split(notes[0]).length, 2, "the notes of move 1 only");
+  const json = JSON.parse((await runTask("review", [file, "--json"])).stdout);
+  assertEquals(json.moves[0].search.notes, notes);
   await Deno.remove(file);
 });
 

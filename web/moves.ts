@@ -16,7 +16,8 @@ const moveElement = (node: NodeView, number: number): HTMLElement => {
   const title = [
     review !== undefined ? `${review.text}${review.mistake ? ` (best: ${review.best})` : ""}` : "",
     node.search !== undefined
-      ? `AI: ${node.search.valueText}, depth ${node.search.depth}, ${node.search.nodes} positions`
+      ? `AI: ${node.search.valueText}, depth ${node.search.depth}, ${node.search.nodes} positions` +
+        (node.search.notes ?? []).map((note) => `\n${note}`).join("")
       : "",
   ].filter((t) => t !== "").join("\n");
   return h(
