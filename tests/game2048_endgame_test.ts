@@ -7,7 +7,13 @@
 import { assert, assertAlmostEquals, assertEquals, assertThrows } from "@std/assert";
 import fc from "fast-check";
 import { packCells, slideBoard, unpackCells } from "../plugins/game2048/board.ts";
-import { chainOf, EndgameSolver } from "../plugins/game2048/endgame.ts";
+import {
+  chainOf,
+  ENDGAME_BUDGET,
+  ENDGAME_REGION,
+  endgameBudget,
+  EndgameSolver,
+} from "../plugins/game2048/endgame.ts";
 import { searchInfo } from "../core/session.ts";
 import { fastExpectimax } from "../plugins/game2048/expectimax.ts";
 import { createNetwork, SHAPES, withNetwork } from "../plugins/game2048/ntuple.ts";
@@ -214,6 +220,15 @@ Deno.test("the table is kept: the next move costs a few nodes, a stopped solve g
   assertEquals(resumed.move, first.move);
   assertEquals(resumed.probability, first.probability);
   assert(stopped.nodes - stoppedNodes < full, "the resumed solve used the stored positions");
+});
+
+Deno.test("the budget: 2^23 positions up to the default region, the whole table beyond", () => {
+  for (let region = 1; region <= ENDGAME_REGION; region++) {
+    assertEquals(endgameBudget(region), ENDGAME_BUDGET);
+  }
+  // A 10-cell region (16384 down to 512 held) took 80 to 97 million positions (README).
+  assert(endgameBudget(10) >= 100_000_000, String(endgameBudget(10)));
+  assertEquals(endgameBudget(11), endgameBudget(10));
 });
 
 Deno.test("a chain over the budget is given up, and not tried again", () => {

@@ -29,7 +29,8 @@
  *
  * The solver keeps what it solved in one table of positions (keyed by the board and its
  * chain, so interleaved games and successive moves share it) up to a budget of positions
- * per chain (`ENDGAME_BUDGET`); a chain whose region needs more is given up for good. The
+ * per chain (`endgameBudget`: 2^23 for up to 9 free cells, about 100 million, the largest
+ * table, for 10); a chain whose region needs more is given up for good. The
  * table holds probabilities of completed subtrees only, so a solve that is stopped
  * (deadline, interruption) leaves it correct and the next call goes on from there.
  * Everything per node is plain code on the compact board of `board.ts`; nothing is
@@ -43,11 +44,29 @@ import { P_FOUR, P_TWO } from "./rules.ts";
 /** The largest region (cells outside the chain) the fast expectimax solves by default. */
 export const ENDGAME_REGION = 9;
 
-/** Positions a chain's solve may store before it is given up. */
+/** Positions a chain's solve may store before it is given up, for a region of at most 9 cells. */
 export const ENDGAME_BUDGET = 1 << 23;
 
-/** The slots the table may grow to (its load stays at most three quarters). */
-const MAX_SLOTS = 1 << 24;
+/** The slots the table may grow to (its load stays at most three quarters): 1.9 GB. */
+const MAX_SLOTS = 1 << 27;
+
+/** The table's first size. */
+const MIN_SLOTS = 1 << 16;
+
+/** The slots that hold `positions` at a load of three quarters (a power of two). */
+const slotsFor = (positions: number): number => {
+  let slots = MIN_SLOTS;
+  while (slots < MAX_SLOTS && slots * 3 < positions * 4) slots *= 2;
+  return slots;
+};
+
+/**
+ * Positions a chain's solve may store before it is given up: `ENDGAME_BUDGET` for a
+ * region of up to 9 cells (`ENDGAME_REGION`), the whole table for a larger one (a region
+ * of 10 cells, holding 16384 down to 512, takes about 90 million).
+ */
+export const endgameBudget = (region: number): number =>
+  region <= ENDGAME_REGION ? ENDGAME_BUDGET : (MAX_SLOTS / 4) * 3;
 
 /** A chain of large tiles (see the module notes), on a compact board. */
 export interface Chain {
@@ -164,7 +183,10 @@ class OverBudget extends Error {}
 export class EndgameSolver {
   /** Nodes (slider and computer positions) visited, over every call. */
   nodes = 0;
-  readonly #budget: number;
+  readonly #fixedBudget: number | undefined;
+  #budget = 0;
+  // The table grows to hold the largest budget asked for so far (2^24 slots for 9 cells).
+  #maxSlots = MIN_SLOTS;
   #slots = 0;
   #keyLo = new Int32Array(0);
   #keyHi = new Int32Array(0);
@@ -190,9 +212,9 @@ export class EndgameSolver {
   #move = -1;
   readonly #out = new Int32Array(2);
 
-  /** A solver that gives up a chain after `budget` positions (default `ENDGAME_BUDGET`). */
-  constructor(budget: number = ENDGAME_BUDGET) {
-    this.#budget = budget;
+  /** A solver that gives up a chain after `budget` positions (default `endgameBudget`). */
+  constructor(budget?: number) {
+    this.#fixedBudget = budget;
   }
 
   /**
@@ -256,6 +278,8 @@ export class EndgameSolver {
       this.#counts.push(0);
     }
     this.#id = id;
+    this.#budget = this.#fixedBudget ?? endgameBudget(chain.region);
+    this.#maxSlots = Math.max(this.#maxSlots, slotsFor(this.#budget));
     this.#maskLo = maskLo;
     this.#maskHi = maskHi;
     this.#frozenLo = lo & maskLo;
@@ -268,7 +292,7 @@ export class EndgameSolver {
     this.#restLo = tail < 8 ? maskLo & ~tailMask : maskLo;
     this.#restHi = tail < 8 ? maskHi : maskHi & ~tailMask;
     this.#goals = chain.goalCells;
-    if (this.#slots === 0) this.#allocate(1 << 16);
+    if (this.#slots === 0) this.#allocate(MIN_SLOTS);
   }
 
   #isGoal(lo: number, hi: number): boolean {
@@ -369,7 +393,7 @@ export class EndgameSolver {
   /** Doubles the table, or when at its largest keeps only the running chain's positions. */
   #grow(): void {
     const running = this.#id;
-    if (this.#slots < MAX_SLOTS) this.#rehash(this.#slots * 2, () => true);
+    if (this.#slots < this.#maxSlots) this.#rehash(this.#slots * 2, () => true);
     else {
       for (let i = 1; i < this.#counts.length; i++) if (i !== running) this.#counts[i] = 0;
       this.#rehash(this.#slots, (id) => id === running);
