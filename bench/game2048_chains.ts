@@ -1,0 +1,171 @@
+/**
+ * The squeeze alone, from real games: where each game of a series first held a chain of
+ * N tiles from a 16384 (`endgame.ts` `chainOf`: 16384, 8192, ... each beside the next),
+ * the fast expectimax plays on once more with other tiles, and the figures say how often
+ * it then makes 32768, next to how often the series' own game did from the same position.
+ * A series of 100 full games spends most of its time before the squeeze; this plays only
+ * the part that decides 32768, from the positions the player itself reached.
+ *
+ * ```sh
+ * deno task match 2048 --eval ntuple --p1 expectimax:5 --games 100 --seed 1 --out out/e5b --json
+ * deno run --allow-read --allow-import bench/game2048_chains.ts --series out/e5b/games.jsonl \
+ *   --tiles 6 --depth 5 --endgame 10
+ * ```
+ *
+ * The positions are taken in the file's order (a `games.jsonl` lists the games as they
+ * ended); position i's tiles come from `core/rng.ts` seeded `1000 S + i` (`--seed S`,
+ * default 1), so two runs with other `--endgame` or `--depth` meet the same tiles as long
+ * as they play alike. `--first A --last B` plays positions A to B only (to split a run
+ * over the cores). Each position prints a JSON line (the series' seed, whether the series
+ * made 32768 from it, the largest tile and score made here, slides, the longest search in
+ * ms, the endgame solver's first note), then a summary line.
+ *
+ * @module
+ */
+import { parseArgs } from "../scripts/deps.ts";
+import { Effect } from "../core/deps.ts";
+import { CHANCE, pickChance } from "../core/game.ts";
+import { makeGame } from "../core/plugin.ts";
+import { makeRng } from "../core/rng.ts";
+import type { GameRecord as SeriesGame } from "../core/tournament/runner.ts";
+import { packCells, unpackCells } from "../plugins/game2048/board.ts";
+import { chainOf, ENDGAME_REGION } from "../plugins/game2048/endgame.ts";
+import { fastExpectimax } from "../plugins/game2048/expectimax.ts";
+import plugin from "../plugins/game2048/mod.ts";
+import { createGame, type Game2048, is2048, SLIDER_TURN } from "../plugins/game2048/rules.ts";
+
+/** A position where a series' game first held the chain, and what the game made from it. */
+export interface ChainStart {
+  /** The series game's seed. */
+  readonly seed: number;
+  /** The board (compact words of `board.ts`), the slider to move. */
+  readonly lo: number;
+  /** The board's second word. */
+  readonly hi: number;
+  /** Whether the series' game went on to 32768. */
+  readonly made32768: boolean;
+}
+
+/**
+ * The first slider position of each 4x4 game in a series' `games.jsonl` where the chain
+ * from a 16384 (the largest tile) has at least `tiles` tiles, in the file's order.
+ */
+export const chainStarts = (text: string, tiles: number): ChainStart[] => {
+  const rules = createGame(4, 4, "monotone");
+  const out: ChainStart[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    const record: SeriesGame = JSON.parse(line);
+    let s = rules.initial(), top = 0;
+    let start: { lo: number; hi: number } | undefined;
+    for (const m of record.transcript.moves) {
+      if (start === undefined && m.by === 0) {
+        const words = packCells(s);
+        const chain = words === undefined ? undefined : chainOf(words[0], words[1], tiles);
+        if (chain?.topRank === 14 && chain.cells.length === tiles) {
+          start = { lo: words![0], hi: words![1] };
+        }
+      }
+      s = rules.play(s, m.move);
+      for (let i = 0; i < 16; i++) top = Math.max(top, s[i]);
+    }
+    if (start !== undefined) out.push({ seed: record.seed, ...start, made32768: top >= 32768 });
+  }
+  return out;
+};
+
+/** What one position's game made. */
+export interface ChainGame {
+  /** The position's number (in the file's order). */
+  readonly index: number;
+  /** The series game's seed. */
+  readonly seed: number;
+  /** Whether the series' game made 32768 from the position. */
+  readonly seriesMade32768: boolean;
+  /** The largest tile made here. */
+  readonly maxTile: number;
+  /** The score made from the position. */
+  readonly score: number;
+  /** Slides played. */
+  readonly slides: number;
+  /** The longest search, in milliseconds (an endgame solve, where there is one). */
+  readonly longestMs: number;
+  /** The endgame solver's first note, if it took a position. */
+  readonly solver?: string;
+}
+
+/** Plays on from `start` (position `index`) with `expectimax:depth,endgame=endgame`. */
+export const playFrom = (
+  game: Game2048,
+  start: ChainStart,
+  index: number,
+  seed: number,
+  depth: number,
+  endgame: number,
+): ChainGame => {
+  const rng = makeRng(1000 * seed + index);
+  let s: readonly number[] = [...unpackCells(start.lo, start.hi), SLIDER_TURN, 0];
+  let slides = 0, longestMs = 0, solver: string | undefined;
+  for (;;) {
+    if (game.toMove(s) === CHANCE) {
+      s = game.play(s, pickChance(game.chances(s), rng.next()));
+      continue;
+    }
+    if (game.moves(s).length === 0) break;
+    const r = fastExpectimax(game, s, { depth, params: { endgame } });
+    longestMs = Math.max(longestMs, r.timeMs);
+    solver ??= r.notes?.[0];
+    s = game.play(s, r.move!);
+    slides++;
+  }
+  const stats = game.stats!(s);
+  return {
+    index,
+    seed: start.seed,
+    seriesMade32768: start.made32768,
+    maxTile: stats.maxTile,
+    score: stats.score,
+    slides,
+    longestMs: Math.round(longestMs),
+    ...(solver === undefined ? {} : { solver }),
+  };
+};
+
+if (import.meta.main) {
+  const args = parseArgs(Deno.args, {
+    string: ["series", "tiles", "depth", "endgame", "seed", "first", "last", "weights"],
+  });
+  if (typeof args.series !== "string") {
+    console.error(
+      "usage: bench/game2048_chains.ts --series DIR/games.jsonl [--tiles N] [--depth D] " +
+        "[--endgame K] [--seed S] [--first A] [--last B] [--weights FILE]",
+    );
+    Deno.exit(2);
+  }
+  const tiles = Number(args.tiles ?? 6), depth = Number(args.depth ?? 5);
+  const endgame = Number(args.endgame ?? ENDGAME_REGION), seed = Number(args.seed ?? 1);
+  const starts = chainStarts(Deno.readTextFileSync(args.series), tiles);
+  const first = Number(args.first ?? 0),
+    last = Math.min(Number(args.last ?? Infinity), starts.length - 1);
+  const options = {
+    width: 4,
+    height: 4,
+    eval: "ntuple",
+    ...(typeof args.weights === "string" ? { weights: args.weights } : {}),
+  };
+  const made = Effect.runSync(makeGame(plugin, options)).game;
+  if (!is2048(made)) throw new Error("not a 2048 game");
+  let games = 0, won = 0, seriesWon = 0;
+  for (let i = first; i <= last; i++) {
+    const g = playFrom(made, starts[i], i, seed, depth, endgame);
+    console.log(JSON.stringify(g));
+    games++;
+    if (g.maxTile >= 32768) won++;
+    if (g.seriesMade32768) seriesWon++;
+  }
+  console.log(
+    `${games} of ${starts.length} positions with a chain of ${tiles} tiles from 16384 ` +
+      `(positions ${first} to ${last}); expectimax:${depth},endgame=${endgame}, seed ${seed}: ` +
+      `32768 in ${won} (the series: ${seriesWon})`,
+  );
+}
