@@ -231,7 +231,7 @@ Deno.test("the budget: 2^23 positions up to the default region, the whole table 
   assertEquals(endgameBudget(11), endgameBudget(10));
 });
 
-Deno.test("a chain over the budget is given up, and not tried again", () => {
+Deno.test("a chain over the budget is given up, and not tried again until a position without one", () => {
   const [lo, hi] = words(snake(16384, START));
   const solver = new EndgameSolver(1000);
   assertEquals(solver.solve(lo, hi, 8), undefined);
@@ -239,6 +239,15 @@ Deno.test("a chain over the budget is given up, and not tried again", () => {
   assertEquals(solver.solve(lo, hi, 8), undefined);
   assertEquals(solver.nodes, nodes);
   assertEquals(solver.stored, 0);
+  // A position where no chain fits (another game's opening) ends the phase: the chain is
+  // tried again when it comes back, and given up again.
+  assertEquals(solver.solve(...words([2, 4, ...new Array(14).fill(0)]), 8), undefined);
+  assertEquals(solver.nodes, nodes);
+  assertEquals(solver.solve(lo, hi, 8), undefined);
+  assert(solver.nodes > nodes, "tried again");
+  const again = solver.nodes;
+  assertEquals(solver.solve(lo, hi, 8), undefined);
+  assertEquals(solver.nodes, again);
   // A region larger than asked for, or a goal already on the board, is not taken.
   assertEquals(new EndgameSolver().solve(lo, hi, 7), undefined);
   const done = snake(16384, [2, 2, 2, 128, 0, 0, 2, 2]);

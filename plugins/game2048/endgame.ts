@@ -29,8 +29,10 @@
  *
  * The solver keeps what it solved in one table of positions (keyed by the board and its
  * chain, so interleaved games and successive moves share it) up to a budget of positions
- * per chain (`endgameBudget`: 2^23 for up to 9 free cells, about 100 million, the largest
- * table, for 10); a chain whose region needs more is given up for good. The
+ * per chain (`endgameBudget`: 2^23 for up to 9 free cells, 117 million, the largest
+ * table, for 10); a chain whose region needs more is given up, and not tried again until
+ * the solver is asked about a position without a fitting chain (the phase is over:
+ * another game, or the chain broke; interleaved games may so try a chain again). The
  * table holds probabilities of completed subtrees only, so a solve that is stopped
  * (deadline, interruption) leaves it correct and the next call goes on from there.
  * Everything per node is plain code on the compact board of `board.ts`; nothing is
@@ -240,9 +242,13 @@ export class EndgameSolver {
     poll?: () => void,
   ): EndgameAnswer | undefined {
     // The shortest chain whose region fits: every longer one holds more tiles still.
-    for (let length = Math.max(1, 16 - maxRegion); length <= 16; length++) {
+    const shortest = Math.max(1, 16 - maxRegion);
+    for (let length = shortest; length <= 16; length++) {
       const chain = chainOf(lo, hi, length);
       if (chain === undefined || chain.cells.length < length || chain.tailRank < 2) {
+        // No chain fits at all: the phase of the chains given up is over (another game,
+        // or the chain broke), and a later position holding one of them tries it again.
+        if (length === shortest) this.#givenUp.clear();
         return undefined;
       }
       let maskLo = 0, maskHi = 0;
@@ -410,7 +416,6 @@ export class EndgameSolver {
 
   /** Gives a chain up: its positions leave the table, and it is not tried again. */
   #giveUp(key: string): void {
-    if (this.#givenUp.size >= 1024) this.#givenUp.clear();
     this.#givenUp.add(key);
     const dropped = this.#id;
     this.#counts[dropped] = 0;
