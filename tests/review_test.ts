@@ -382,14 +382,18 @@ Deno.test("review --analyze: a Kalah game's mistakes by margin agree with plain 
   await Deno.remove(file);
 });
 
-Deno.test("review --json: the game, players, and each move with its recorded search", async () => {
-  const played = Effect.runSync(
+/** A tic-tac-toe game of alpha-beta (depth 2, its searches recorded) against random play. */
+const searchedGame = () =>
+  Effect.runSync(
     runGame(ttt.game, [searchAgent(alphabetaStrategy, { depth: 2 }), randomAgent()], {
       seed: 5,
       gameId: "tictactoe",
       options: ttt.options,
     }),
   );
+
+Deno.test("review --json: the game, players, and each move with its recorded search", async () => {
+  const played = searchedGame();
   const file = await save(played.transcript);
   const r = await runTask("review", [file, "--json"], { stdin: "n\nn\n" });
   assertEquals(r.code, 0, r.stderr);
@@ -422,13 +426,7 @@ Deno.test("review --json: the game, players, and each move with its recorded sea
 });
 
 Deno.test("review: a search's notes are kept in the transcript and shown under its move", async () => {
-  const played = Effect.runSync(
-    runGame(ttt.game, [searchAgent(alphabetaStrategy, { depth: 2 }), randomAgent()], {
-      seed: 5,
-      gameId: "tictactoe",
-      options: ttt.options,
-    }),
-  );
+  const played = searchedGame();
   // What a strategy says of its choice (2048's endgame solver does): here written in by
   // hand on X's first move, as a search that returned notes records them.
   const notes = ["first note of move 1", "second note of move 1"];
