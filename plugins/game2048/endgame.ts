@@ -414,7 +414,7 @@ export class EndgameSolver {
     }
   }
 
-  /** Gives a chain up: its positions leave the table, and it is not tried again. */
+  /** Gives a chain up: its positions leave the table, and it is not tried again this phase. */
   #giveUp(key: string): void {
     this.#givenUp.add(key);
     const dropped = this.#id;
