@@ -18,7 +18,8 @@
  * as they play alike. `--first A --last B` plays positions A to B only (to split a run
  * over the cores). Each position prints a JSON line (the series' seed, whether the series
  * made 32768 from it, the largest tile and score made here, slides, the longest search in
- * ms, the endgame solver's first note), then a summary line.
+ * ms, the endgame solver's first note), then a summary line; `--compare A --compare B`
+ * pairs two runs' outputs by position (32768 in each, by each alone, a sign test's p).
  *
  * @module
  */
@@ -131,14 +132,69 @@ export const playFrom = (
   };
 };
 
+/** Two runs' games, position by position (the JSON lines this script prints). */
+export interface Comparison {
+  /** Positions both runs played. */
+  readonly positions: number;
+  /** 32768 made by the first run, by the second. */
+  readonly made: readonly [number, number];
+  /** Positions where only the first run made 32768, where only the second did. */
+  readonly alone: readonly [number, number];
+  /** The two-sided sign test's p over the positions made by one run alone. */
+  readonly p: number;
+}
+
+/** Pairs two runs' lines (`ChainGame`s, other lines skipped) by position. */
+export const compareRuns = (a: string, b: string): Comparison => {
+  const games = (text: string) =>
+    new Map(
+      text.split("\n").filter((l) => l.startsWith("{")).map((l) => {
+        const g: ChainGame = JSON.parse(l);
+        return [g.index, g.maxTile >= 32768] as const;
+      }),
+    );
+  const first = games(a), second = games(b);
+  let positions = 0, madeA = 0, madeB = 0, onlyA = 0, onlyB = 0;
+  for (const [index, x] of first) {
+    const y = second.get(index);
+    if (y === undefined) continue;
+    positions++;
+    if (x) madeA++;
+    if (y) madeB++;
+    if (x && !y) onlyA++;
+    if (y && !x) onlyB++;
+  }
+  // P(at most min(onlyA, onlyB) of n fair coin flips on one side), both tails.
+  const n = onlyA + onlyB, k = Math.min(onlyA, onlyB);
+  let tail = 0, term = 2 ** -n;
+  for (let j = 0; j <= k; j++) {
+    tail += term;
+    term = (term * (n - j)) / (j + 1);
+  }
+  return { positions, made: [madeA, madeB], alone: [onlyA, onlyB], p: Math.min(1, 2 * tail) };
+};
+
 if (import.meta.main) {
   const args = parseArgs(Deno.args, {
     string: ["series", "tiles", "depth", "endgame", "seed", "first", "last", "weights"],
+    collect: ["compare"],
   });
+  const compare = args.compare as string[];
+  if (compare.length === 2) {
+    const [a, b] = compare.map((f) => Deno.readTextFileSync(f));
+    const c = compareRuns(a, b);
+    console.log(
+      `${c.positions} positions: 32768 in ${c.made[0]} (${compare[0]}) and ${c.made[1]} ` +
+        `(${compare[1]}); by one alone: ${c.alone[0]} and ${c.alone[1]} ` +
+        `(sign test p = ${c.p.toFixed(3)})`,
+    );
+    Deno.exit(0);
+  }
   if (typeof args.series !== "string") {
     console.error(
       "usage: bench/game2048_chains.ts --series DIR/games.jsonl [--tiles N] [--depth D] " +
-        "[--endgame K] [--seed S] [--first A] [--last B] [--weights FILE]",
+        "[--endgame K] [--seed S] [--first A] [--last B] [--weights FILE]\n" +
+        "       bench/game2048_chains.ts --compare A.jsonl --compare B.jsonl",
     );
     Deno.exit(2);
   }

@@ -14,6 +14,7 @@ import {
   endgameBudget,
   EndgameSolver,
 } from "../plugins/game2048/endgame.ts";
+import { compareRuns } from "../bench/game2048_chains.ts";
 import { searchInfo } from "../core/session.ts";
 import { fastExpectimax } from "../plugins/game2048/expectimax.ts";
 import { createNetwork, SHAPES, withNetwork } from "../plugins/game2048/ntuple.ts";
@@ -272,4 +273,26 @@ Deno.test("the fast expectimax plays the solver's slide and says so; endgame=0 d
   const asked = fastExpectimax(plain, state, { depth: 3, params: { endgame: 8 } });
   assertEquals(asked.move, RIGHT);
   assert(asked.notes !== undefined);
+});
+
+Deno.test("bench/game2048_chains.ts pairs two runs by position, with a sign test", () => {
+  const line = (index: number, maxTile: number) =>
+    JSON.stringify({ index, seed: index, seriesMade32768: false, maxTile, score: 0, slides: 0 });
+  const run = (tiles: readonly number[]) =>
+    ["a header line", ...tiles.map((t, i) => line(i, t)), "a summary line"].join("\n");
+  // Position 4 only in the first run: not paired.
+  const a = run([32768, 32768, 16384, 32768, 32768]);
+  const b = run([32768, 16384, 16384, 16384]);
+  const c = compareRuns(a, b);
+  assertEquals([c.positions, c.made, c.alone], [4, [3, 1], [2, 0]]);
+  assertAlmostEquals(c.p, 0.5); // two positions, both one way: 2 * (1/4)
+  assertEquals(compareRuns(a, a).p, 1);
+  // The README's figures: 13 and 4 by one run alone.
+  const many = (x: number, y: number) =>
+    compareRuns(
+      run([...Array(x).fill(32768), ...Array(y).fill(0)]),
+      run([...Array(x).fill(0), ...Array(y).fill(32768)]),
+    ).p;
+  assertAlmostEquals(many(13, 4), 0.049, 0.0005);
+  assertEquals(many(4, 13), many(13, 4));
 });
