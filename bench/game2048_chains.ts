@@ -19,7 +19,8 @@
  * over the cores). Each position prints a JSON line (the series' seed, whether the series
  * made 32768 from it, the largest tile and score made here, slides, the longest search in
  * ms, the endgame solver's first note), then a summary line; `--compare A --compare B`
- * pairs two runs' outputs by position (32768 in each, by each alone, a sign test's p).
+ * pairs two runs' outputs by position (32768 in each, by each alone, a sign test's p, each
+ * run's mean score and the solver's mean first probability).
  *
  * @module
  */
@@ -34,6 +35,7 @@ import { chainOf, ENDGAME_REGION } from "../plugins/game2048/endgame.ts";
 import { fastExpectimax } from "../plugins/game2048/expectimax.ts";
 import plugin from "../plugins/game2048/mod.ts";
 import { createGame, type Game2048, is2048, SLIDER_TURN } from "../plugins/game2048/rules.ts";
+import { standardError } from "../plugins/game2048/train.ts";
 
 /** A position where a series' game first held the chain, and what the game made from it. */
 export interface ChainStart {
@@ -142,7 +144,36 @@ export interface Comparison {
   readonly alone: readonly [number, number];
   /** The two-sided sign test's p over the positions made by one run alone. */
   readonly p: number;
+  /** Each run's mean score made from the positions, with its standard error. */
+  readonly scores: readonly [RunScore, RunScore];
+  /**
+   * Each run's mean of the endgame solver's first probability (from its note), over the
+   * positions where it took one, and how many those were.
+   */
+  readonly solver: readonly [SolverMean, SolverMean];
 }
+
+/** A run's mean score over the paired positions. */
+export interface RunScore {
+  /** The mean score. */
+  readonly mean: number;
+  /** Its standard error. */
+  readonly error: number;
+}
+
+/** A run's mean solver probability at the first move. */
+export interface SolverMean {
+  /** The mean probability (0 when the solver took no position). */
+  readonly mean: number;
+  /** Positions where the solver took the game. */
+  readonly positions: number;
+}
+
+/** The probability an endgame note states (`expectimax.ts`: "... with probability P (exact"). */
+const noteProbability = (note: string | undefined): number | undefined => {
+  const m = note?.match(/with probability ([0-9.]+)/);
+  return m === null || m === undefined ? undefined : Number(m[1]);
+};
 
 /** Pairs two runs' lines (`ChainGame`s, other lines skipped) by position. */
 export const compareRuns = (a: string, b: string): Comparison => {
@@ -150,15 +181,19 @@ export const compareRuns = (a: string, b: string): Comparison => {
     new Map(
       text.split("\n").filter((l) => l.startsWith("{")).map((l) => {
         const g: ChainGame = JSON.parse(l);
-        return [g.index, g.maxTile >= 32768] as const;
+        return [g.index, g] as const;
       }),
     );
   const first = games(a), second = games(b);
   let positions = 0, madeA = 0, madeB = 0, onlyA = 0, onlyB = 0;
-  for (const [index, x] of first) {
-    const y = second.get(index);
-    if (y === undefined) continue;
+  const paired: [ChainGame[], ChainGame[]] = [[], []];
+  for (const [index, ga] of first) {
+    const gb = second.get(index);
+    if (gb === undefined) continue;
     positions++;
+    paired[0].push(ga);
+    paired[1].push(gb);
+    const x = ga.maxTile >= 32768, y = gb.maxTile >= 32768;
     if (x) madeA++;
     if (y) madeB++;
     if (x && !y) onlyA++;
@@ -171,7 +206,25 @@ export const compareRuns = (a: string, b: string): Comparison => {
     tail += term;
     term = (term * (n - j)) / (j + 1);
   }
-  return { positions, made: [madeA, madeB], alone: [onlyA, onlyB], p: Math.min(1, 2 * tail) };
+  const score = (run: readonly ChainGame[]): RunScore => {
+    const xs = run.map((g) => g.score);
+    return {
+      mean: xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length),
+      error: standardError(xs),
+    };
+  };
+  const solver = (run: readonly ChainGame[]): SolverMean => {
+    const ps = run.flatMap((g) => noteProbability(g.solver) ?? []);
+    return { mean: ps.reduce((s, x) => s + x, 0) / Math.max(1, ps.length), positions: ps.length };
+  };
+  return {
+    positions,
+    made: [madeA, madeB],
+    alone: [onlyA, onlyB],
+    p: Math.min(1, 2 * tail),
+    scores: [score(paired[0]), score(paired[1])],
+    solver: [solver(paired[0]), solver(paired[1])],
+  };
 };
 
 if (import.meta.main) {
@@ -183,11 +236,19 @@ if (import.meta.main) {
   if (compare.length === 2) {
     const [a, b] = compare.map((f) => Deno.readTextFileSync(f));
     const c = compareRuns(a, b);
+    const fmt = (x: number) => Math.round(x).toLocaleString("en-US");
     console.log(
       `${c.positions} positions: 32768 in ${c.made[0]} (${compare[0]}) and ${c.made[1]} ` +
         `(${compare[1]}); by one alone: ${c.alone[0]} and ${c.alone[1]} ` +
         `(sign test p = ${c.p.toFixed(3)})`,
     );
+    for (const i of [0, 1]) {
+      const s = c.scores[i], v = c.solver[i];
+      console.log(
+        `${compare[i]}: mean score from there ${fmt(s.mean)} (± ${fmt(s.error)}); ` +
+          `the solver's first probability ${v.mean.toFixed(3)} on average over ${v.positions}`,
+      );
+    }
     Deno.exit(0);
   }
   if (typeof args.series !== "string") {

@@ -276,8 +276,18 @@ Deno.test("the fast expectimax plays the solver's slide and says so; endgame=0 d
 });
 
 Deno.test("bench/game2048_chains.ts pairs two runs by position, with a sign test", () => {
+  const note = (p: number) =>
+    `endgame: the chain 16384 stays; a 512 beside it with probability ${p} (exact)`;
   const line = (index: number, maxTile: number) =>
-    JSON.stringify({ index, seed: index, seriesMade32768: false, maxTile, score: 0, slides: 0 });
+    JSON.stringify({
+      index,
+      seed: index,
+      seriesMade32768: false,
+      maxTile,
+      score: maxTile,
+      slides: 0,
+      ...(index % 2 === 0 ? { solver: note(index / 10) } : {}),
+    });
   const run = (tiles: readonly number[]) =>
     ["a header line", ...tiles.map((t, i) => line(i, t)), "a summary line"].join("\n");
   // Position 4 only in the first run: not paired.
@@ -285,6 +295,12 @@ Deno.test("bench/game2048_chains.ts pairs two runs by position, with a sign test
   const b = run([32768, 16384, 16384, 16384]);
   const c = compareRuns(a, b);
   assertEquals([c.positions, c.made, c.alone], [4, [3, 1], [2, 0]]);
+  // Mean scores over the paired positions (here the tile), with the mean's standard error.
+  assertEquals(c.scores[0].mean, (32768 * 3 + 16384) / 4);
+  assertAlmostEquals(c.scores[0].error, 4096);
+  assertEquals(c.scores[1], { mean: (32768 + 16384 * 3) / 4, error: c.scores[0].error });
+  // The solver's first probability, where it took the position (positions 0 and 2).
+  assertEquals(c.solver[0], { mean: 0.1, positions: 2 });
   assertAlmostEquals(c.p, 0.5); // two positions, both one way: 2 * (1/4)
   assertEquals(compareRuns(a, a).p, 1);
   // The README's figures: 13 and 4 by one run alone.
