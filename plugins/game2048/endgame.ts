@@ -40,7 +40,7 @@
  *
  * @module
  */
-import { slideBoard } from "./board.ts";
+import { ROW_LEFT, ROW_RIGHT, transposeHi, transposeLo } from "./board.ts";
 import { P_FOUR, P_TWO } from "./rules.ts";
 
 /** The largest region (cells outside the chain) the fast expectimax solves by default. */
@@ -50,7 +50,7 @@ export const ENDGAME_REGION = 9;
 export const ENDGAME_BUDGET = 1 << 23;
 
 /**
- * The slots the table may grow to (1.9 GB). Its load stays at most three quarters, and
+ * The slots the table may grow to (2.1 GB: 16 bytes a slot). Its load stays at most three quarters, and
  * seven eighths at this size (linear probing then still finds a stored position in a few
  * probes).
  */
@@ -197,10 +197,9 @@ export class EndgameSolver {
   // The table grows to hold the largest budget asked for so far (2^24 slots for 9 cells).
   #maxSlots = MIN_SLOTS;
   #slots = 0;
-  #keyLo = new Int32Array(0);
-  #keyHi = new Int32Array(0);
-  #keyChain = new Uint16Array(0);
-  #value = new Float32Array(0);
+  // Slot i is the four words 4i..4i+3: chain number (0: free), lo, hi, value (float32).
+  #table = new Int32Array(0);
+  #values = new Float32Array(0);
   #stored = 0;
   // Chains by key (frozen cells and their tiles), numbered from 1; their stored positions.
   readonly #chains = new Map<string, number>();
@@ -219,7 +218,6 @@ export class EndgameSolver {
   #goals: readonly number[] = [];
   #poll: (() => void) | undefined = undefined;
   #move = -1;
-  readonly #out = new Int32Array(2);
 
   /** A solver that gives up a chain after `budget` positions (default `endgameBudget`). */
   constructor(budget?: number) {
@@ -333,18 +331,42 @@ export class EndgameSolver {
    */
   #slider(lo: number, hi: number): number {
     if ((++this.nodes & 4095) === 0 && this.#poll !== undefined) this.#poll();
-    const out = this.#out;
+    // The four slides (board.ts slideBoard, inlined: the transposition made once).
+    const L = ROW_LEFT, R = ROW_RIGHT;
+    const a0 = L[lo & 0xffff] | (L[lo >>> 16] << 16), b0 = L[hi & 0xffff] | (L[hi >>> 16] << 16);
+    const a1 = R[lo & 0xffff] | (R[lo >>> 16] << 16), b1 = R[hi & 0xffff] | (R[hi >>> 16] << 16);
+    const tl = transposeLo(lo, hi), th = transposeHi(lo, hi);
+    let sl = L[tl & 0xffff] | (L[tl >>> 16] << 16), sh = L[th & 0xffff] | (L[th >>> 16] << 16);
+    const a2 = transposeLo(sl, sh), b2 = transposeHi(sl, sh);
+    sl = R[tl & 0xffff] | (R[tl >>> 16] << 16);
+    sh = R[th & 0xffff] | (R[th >>> 16] << 16);
+    const a3 = transposeLo(sl, sh), b3 = transposeHi(sl, sh);
+    // The first of the best; a certain goal (1) ends the search. (A first legal slide takes
+    // `move < 0`: its value, 0 or more, is the best so far.)
     let best = 0, move = -1;
-    for (let d = 0; d < 4; d++) {
-      slideBoard(lo, hi, d, out);
-      const a = out[0], b = out[1];
-      if (a === lo && b === hi) continue;
-      if (move < 0) move = d;
-      const v = this.#afterSlide(a, b);
-      if (v > best) {
+    if (a0 !== lo || b0 !== hi) {
+      best = this.#afterSlide(a0, b0);
+      move = 0;
+    }
+    if (best !== 1 && (a1 !== lo || b1 !== hi)) {
+      const v = this.#afterSlide(a1, b1);
+      if (move < 0 || v > best) {
         best = v;
-        move = d;
-        if (best === 1) break;
+        move = 1;
+      }
+    }
+    if (best !== 1 && (a2 !== lo || b2 !== hi)) {
+      const v = this.#afterSlide(a2, b2);
+      if (move < 0 || v > best) {
+        best = v;
+        move = 2;
+      }
+    }
+    if (best !== 1 && (a3 !== lo || b3 !== hi)) {
+      const v = this.#afterSlide(a3, b3);
+      if (move < 0 || v > best) {
+        best = v;
+        move = 3;
       }
     }
     this.#move = move;
@@ -355,7 +377,8 @@ export class EndgameSolver {
   #computer(lo: number, hi: number): number {
     ++this.nodes;
     let slot = this.#find(lo, hi);
-    if (slot >= 0) return this.#value[slot];
+    if (slot >= 0) return this.#values[(slot << 2) | 3];
+    const table = this.#table;
     let v = 0, free = 0;
     for (let i = 0; i < 32; i += 4) {
       if (((lo >>> i) & 15) === 0) {
@@ -370,36 +393,48 @@ export class EndgameSolver {
     v = free === 0 ? 0 : v / free;
     if (++this.#counts[this.#id] > this.#budget) throw new OverBudget();
     if (this.#stored >= capacity(this.#slots)) this.#grow();
-    slot = this.#find(lo, hi);
-    this.#keyLo[~slot] = lo;
-    this.#keyHi[~slot] = hi;
-    this.#keyChain[~slot] = this.#id;
-    this.#value[~slot] = v;
+    if (table === this.#table) {
+      // The same table: the free slot found first, or the first free one after it (the
+      // slots before it are still taken, and none holds this position: the solve below it
+      // reached only boards of larger tile sums).
+      const mask = this.#slots - 1;
+      let s = ~slot;
+      while (table[s << 2] !== 0) s = (s + 1) & mask;
+      slot = ~s;
+    } else slot = this.#find(lo, hi);
+    this.#store(~slot, this.#id, lo, hi, v);
     this.#stored++;
     return v;
   }
 
   /** The slot of the running chain's position `lo`, `hi`, or `~slot` of a free slot. */
   #find(lo: number, hi: number): number {
-    const mask = this.#slots - 1, id = this.#id;
+    const mask = this.#slots - 1, id = this.#id, t = this.#table;
     let h = Math.imul(lo ^ Math.imul(id, 0x27d4eb2f), 0x9e3779b1) ^
       Math.imul(hi ^ (hi >>> 15), 0x85ebca6b);
     h ^= h >>> 13;
     let s = h & mask;
     for (;;) {
-      const c = this.#keyChain[s];
+      const c = t[s << 2];
       if (c === 0) return ~s;
-      if (c === id && this.#keyLo[s] === lo && this.#keyHi[s] === hi) return s;
+      if (c === id && t[(s << 2) | 1] === lo && t[(s << 2) | 2] === hi) return s;
       s = (s + 1) & mask;
     }
   }
 
+  /** Writes a position and its value into free slot `slot`. */
+  #store(slot: number, id: number, lo: number, hi: number, value: number): void {
+    const at = slot << 2;
+    this.#table[at] = id;
+    this.#table[at | 1] = lo;
+    this.#table[at | 2] = hi;
+    this.#values[at | 3] = value;
+  }
+
   #allocate(slots: number): void {
     this.#slots = slots;
-    this.#keyLo = new Int32Array(slots);
-    this.#keyHi = new Int32Array(slots);
-    this.#keyChain = new Uint16Array(slots);
-    this.#value = new Float32Array(slots);
+    this.#table = new Int32Array(slots * 4);
+    this.#values = new Float32Array(this.#table.buffer);
     this.#stored = 0;
   }
 
@@ -424,18 +459,20 @@ export class EndgameSolver {
 
   /** Moves the positions of the chains `keep` takes into a new table of `slots` slots. */
   #rehash(slots: number, keep: (id: number) => boolean): void {
-    const lo = this.#keyLo, hi = this.#keyHi, ids = this.#keyChain, values = this.#value;
+    const old = this.#table, oldValues = this.#values;
     const running = this.#id;
     this.#allocate(slots);
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i];
+    for (let at = 0; at < old.length; at += 4) {
+      const id = old[at];
       if (id === 0 || !keep(id)) continue;
       this.#id = id;
-      const slot = ~this.#find(lo[i], hi[i]);
-      this.#keyLo[slot] = lo[i];
-      this.#keyHi[slot] = hi[i];
-      this.#keyChain[slot] = id;
-      this.#value[slot] = values[i];
+      this.#store(
+        ~this.#find(old[at | 1], old[at | 2]),
+        id,
+        old[at | 1],
+        old[at | 2],
+        oldValues[at | 3],
+      );
       this.#stored++;
     }
     this.#id = running;
@@ -445,7 +482,7 @@ export class EndgameSolver {
   #clear(): void {
     this.#chains.clear();
     this.#counts.length = 1;
-    this.#keyChain.fill(0);
+    this.#table.fill(0);
     this.#stored = 0;
   }
 }
