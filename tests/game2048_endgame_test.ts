@@ -13,6 +13,7 @@ import {
   ENDGAME_REGION,
   endgameBudget,
   EndgameSolver,
+  LARGE_TAIL_RANK,
 } from "../plugins/game2048/endgame.ts";
 import { compareRuns } from "../bench/game2048_chains.ts";
 import { searchInfo } from "../core/session.ts";
@@ -223,13 +224,18 @@ Deno.test("the table is kept: the next move costs a few nodes, a stopped solve g
   assert(stopped.nodes - stoppedNodes < full, "the resumed solve used the stored positions");
 });
 
-Deno.test("the budget: 2^23 positions up to the default region, the whole table beyond", () => {
-  for (let region = 1; region <= ENDGAME_REGION; region++) {
-    assertEquals(endgameBudget(region), ENDGAME_BUDGET);
+Deno.test("the budget: 2^23 positions up to the default region or behind a small tail, the whole table beyond", () => {
+  for (let tail = 1; tail <= 14; tail++) {
+    for (let region = 1; region <= ENDGAME_REGION; region++) {
+      assertEquals(endgameBudget(region, tail), ENDGAME_BUDGET);
+    }
   }
-  // A 10-cell region (16384 down to 512 held) took 80 to 97 million positions (README).
-  assert(endgameBudget(10) >= 100_000_000, String(endgameBudget(10)));
-  assertEquals(endgameBudget(11), endgameBudget(10));
+  // A 10-cell region (16384 down to 512 held) took 80 to 99 million positions (README).
+  assert(endgameBudget(10, LARGE_TAIL_RANK) >= 100_000_000, String(endgameBudget(10, 7)));
+  assertEquals(endgameBudget(10, 9), endgameBudget(10, LARGE_TAIL_RANK));
+  assertEquals(endgameBudget(11, 9), endgameBudget(10, 9));
+  // Behind a 64 or less, the chains a 10-cell region holds early in a game.
+  assertEquals(endgameBudget(10, LARGE_TAIL_RANK - 1), ENDGAME_BUDGET);
 });
 
 Deno.test("a chain over the budget is given up, and not tried again until a position without one", () => {

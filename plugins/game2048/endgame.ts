@@ -30,7 +30,7 @@
  * The solver keeps what it solved in one table of positions (keyed by the board and its
  * chain, so interleaved games and successive moves share it) up to a budget of positions
  * per chain (`endgameBudget`: 2^23 for up to 9 free cells, 117 million, the largest
- * table, for 10); a chain whose region needs more is given up, and not tried again until
+ * table, for 10 behind a tail of 128 or more); a chain whose region needs more is given up, and not tried again until
  * the solver is asked about a position without a fitting chain (the phase is over:
  * another game, or the chain broke; interleaved games may so try a chain again). The
  * table holds probabilities of completed subtrees only, so a solve that is stopped
@@ -69,13 +69,19 @@ const slotsFor = (positions: number): number => {
   return slots;
 };
 
+/** The smallest tail (a 128) whose chain may take the whole table over a larger region. */
+export const LARGE_TAIL_RANK = 7;
+
 /**
  * Positions a chain's solve may store before it is given up: `ENDGAME_BUDGET` for a
- * region of up to 9 cells (`ENDGAME_REGION`), the whole table for a larger one (a region
- * of 10 cells, holding 16384 down to 512, took 6 to 99 million: the plugin's README).
+ * region of up to 9 cells (`ENDGAME_REGION`), the whole table for a larger one whose
+ * tail is at least a 128 (a region of 10 cells, holding 16384 down to 512, took 6 to 99
+ * million: the plugin's README). A larger region with a smaller tail, early in a game,
+ * keeps `ENDGAME_BUDGET`: its solves that finish need a few million positions, the others
+ * would run minutes to the whole table's and be given up all the same.
  */
-export const endgameBudget = (region: number): number =>
-  region <= ENDGAME_REGION ? ENDGAME_BUDGET : capacity(MAX_SLOTS);
+export const endgameBudget = (region: number, tailRank: number): number =>
+  region <= ENDGAME_REGION || tailRank < LARGE_TAIL_RANK ? ENDGAME_BUDGET : capacity(MAX_SLOTS);
 
 /** A chain of large tiles (see the module notes), on a compact board. */
 export interface Chain {
@@ -289,7 +295,7 @@ export class EndgameSolver {
       this.#counts.push(0);
     }
     this.#id = id;
-    this.#budget = this.#fixedBudget ?? endgameBudget(chain.region);
+    this.#budget = this.#fixedBudget ?? endgameBudget(chain.region, chain.tailRank);
     this.#maxSlots = Math.max(this.#maxSlots, slotsFor(this.#budget));
     this.#maskLo = maskLo;
     this.#maskHi = maskHi;
