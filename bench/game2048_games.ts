@@ -17,7 +17,8 @@
  * On 4x4 it also says where 32768 is won or lost: of the games that made a 16384, how
  * many grew the chain from it (`endgame.ts` `chainOf`) long enough for the endgame solver
  * (`16 - ENDGAME_REGION` tiles), and how many of those went on to 32768; `byLength` splits
- * them by the longest chain held.
+ * them by the longest chain held. `waits` counts the slides that took over 10 s (an
+ * endgame solve over a large region: `,endgame=10`).
  *
  * @module
  */
@@ -54,7 +55,12 @@ export interface GameRecord {
   readonly reason: string;
   /** The longest chain the game held while its largest tile was 16384 (4x4; 0 if none). */
   readonly chain16384?: number;
+  /** The seconds of each slide that took longer than `WAIT_MS` (an endgame solve, mostly). */
+  readonly waits?: readonly number[];
 }
+
+/** A slide that takes longer than this (ms) is a wait: a player at the board notices it. */
+export const WAIT_MS = 10_000;
 
 /** The figures of a set of games. */
 export interface Summary {
@@ -76,6 +82,16 @@ export interface Summary {
   readonly movesPerSecond: number;
   /** Largest tiles: how many games ended with each. */
   readonly maxTiles: Readonly<Record<string, number>>;
+  /**
+   * The slides longer than `WAIT_MS` (records with `waits`): how many, in how many games,
+   * their seconds in all and the longest.
+   */
+  readonly waits: {
+    readonly slides: number;
+    readonly games: number;
+    readonly seconds: number;
+    readonly longest: number;
+  };
   /**
    * The games that made a 16384, those of them whose chain from it reached the endgame
    * solver's length, and those of these that made 32768 (records with `chain16384`).
@@ -104,6 +120,7 @@ export const summarize = (records: readonly GameRecord[]): Summary => {
   const seconds = records.reduce((a, r) => a + r.seconds, 0);
   const maxTiles: Record<string, number> = {};
   for (const r of records) maxTiles[r.stats.maxTile] = (maxTiles[r.stats.maxTile] ?? 0) + 1;
+  const waits = records.flatMap((r) => r.waits ?? []);
   const made = records.filter((r) => r.chain16384 !== undefined && r.stats.maxTile >= 16384);
   const held = made.filter((r) => r.chain16384! >= 16 - ENDGAME_REGION);
   const byLength: Record<string, { games: number; made32768: number }> = {};
@@ -122,6 +139,12 @@ export const summarize = (records: readonly GameRecord[]): Summary => {
     msPerMove: moves === 0 ? 0 : Math.round((seconds * 1000 / moves) * 100) / 100,
     movesPerSecond: seconds === 0 ? 0 : Math.round((moves / seconds) * 10) / 10,
     maxTiles,
+    waits: {
+      slides: waits.length,
+      games: records.filter((r) => (r.waits?.length ?? 0) > 0).length,
+      seconds: Math.round(waits.reduce((a, b) => a + b, 0)),
+      longest: Math.round(Math.max(0, ...waits)),
+    },
     chains: {
       made16384: made.length,
       held: held.length,
@@ -149,7 +172,7 @@ const chain16384Of = (t: Transcript): number | undefined => {
 };
 
 /** A finished game's transcript as a record of this script. */
-const recordOf = (seed: number, t: Transcript): GameRecord => {
+export const recordOf = (seed: number, t: Transcript): GameRecord => {
   const slides = t.moves.filter((m) => m.by === 0);
   return {
     seed,
@@ -160,6 +183,7 @@ const recordOf = (seed: number, t: Transcript): GameRecord => {
     stats: t.stats ?? {},
     reason: t.result.reason,
     chain16384: chain16384Of(t),
+    waits: slides.filter((m) => m.ms > WAIT_MS).map((m) => Math.round(m.ms) / 1000),
   };
 };
 

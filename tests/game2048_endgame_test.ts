@@ -16,6 +16,9 @@ import {
   LARGE_TAIL_RANK,
 } from "../plugins/game2048/endgame.ts";
 import { compareRuns } from "../bench/game2048_chains.ts";
+import { recordOf, summarize as summarizeGames, WAIT_MS } from "../bench/game2048_games.ts";
+import { CHANCE } from "../core/game.ts";
+import type { Transcript, TranscriptMove } from "../core/transcript.ts";
 import { searchInfo } from "../core/session.ts";
 import { fastExpectimax } from "../plugins/game2048/expectimax.ts";
 import { createNetwork, SHAPES, withNetwork } from "../plugins/game2048/ntuple.ts";
@@ -317,4 +320,44 @@ Deno.test("bench/game2048_chains.ts pairs two runs by position, with a sign test
     ).p;
   assertAlmostEquals(many(13, 4), 0.049, 0.0005);
   assertEquals(many(4, 13), many(13, 4));
+});
+
+Deno.test("bench/game2048_games.ts counts the slides that waited over 10 s", () => {
+  const game = createGame(4, 4, "monotone");
+  // A short real game: the first tile on offer, the first legal slide, a few slow ones.
+  const moves: TranscriptMove[] = [];
+  const slow = [WAIT_MS, WAIT_MS + 1, 250_000, 3_000];
+  let s = game.initial();
+  for (let i = 0; i < 12; i++) {
+    const chance = game.toMove(s) === CHANCE;
+    const move = chance ? game.chances(s)[0].move : game.moves(s)[0];
+    const slides = moves.filter((m) => m.by === 0).length;
+    moves.push({
+      by: chance ? "chance" : 0,
+      move,
+      notation: "",
+      ms: chance ? 0 : slow[slides] ?? 5,
+    });
+    s = game.play(s, move);
+  }
+  const transcript = {
+    version: 2,
+    game: "2048",
+    options: { width: 4, height: 4 },
+    seed: 1,
+    players: ["expectimax:5,endgame=10"],
+    moves,
+    result: { winner: null, margin: 0, reason: "end" },
+    stats: { score: 8, maxTile: 4 },
+  } as unknown as Transcript;
+  const record = recordOf(1, transcript);
+  assertEquals(record.waits, [10.001, 250]); // 10 s itself does not count: over it does
+  const other = { ...record, seed: 2, waits: [] };
+  assertEquals(summarizeGames([record, other, { ...record, seed: 3, waits: [12.4] }]).waits, {
+    slides: 3,
+    games: 2,
+    seconds: 272,
+    longest: 250,
+  });
+  assertEquals(summarizeGames([other]).waits, { slides: 0, games: 0, seconds: 0, longest: 0 });
 });
