@@ -8,7 +8,9 @@ import { assert, assertAlmostEquals, assertEquals, assertThrows } from "@std/ass
 import fc from "fast-check";
 import { packCells, slideBoard, unpackCells } from "../plugins/game2048/board.ts";
 import {
+  type Chain,
   chainOf,
+  chainsOf,
   ENDGAME_BUDGET,
   ENDGAME_REGION,
   endgameBudget,
@@ -24,6 +26,7 @@ import { fastExpectimax } from "../plugins/game2048/expectimax.ts";
 import { createNetwork, SHAPES, withNetwork } from "../plugins/game2048/ntuple.ts";
 import {
   createGame,
+  DOWN,
   P_FOUR,
   P_TWO,
   RIGHT,
@@ -78,11 +81,10 @@ Deno.test("macroxue's snake figures: a new 64, 128 and 256 beside the tail", () 
 // A plain recursion on cell arrays (the protocol's slide), from the module's definitions.
 
 /**
- * The probability of the goal, holding the first `length` tiles of the chain, from slider
- * position `cells` (tile values, reading order) after each slide (-1: no change).
+ * The probability of the goal, holding `chain`, from slider position `cells` (tile values,
+ * reading order) after each slide (-1: no change).
  */
-const reference = (cells: readonly number[], length: number): number[] => {
-  const chain = chainOf(...words(cells), length)!;
+const reference = (cells: readonly number[], chain: Chain): number[] => {
   const frozen = chain.cells.map((c) => cells[c]);
   const tail = chain.cells[chain.cells.length - 1], tailTile = 2 ** chain.tailRank;
   const memo = new Map<string, number>();
@@ -153,24 +155,72 @@ const endgames = fc.record({
 
 Deno.test("property: the solver equals a plain recursion on random endgames", () => {
   const solver = new EndgameSolver();
+  let branched = 0;
   fc.assert(
     fc.property(endgames, ({ cells, held }) => {
-      const chain = chainOf(...words(cells), held)!;
+      // (A chain may turn off the snake where a region tile continues it, or branch.)
+      const chains = chainsOf(...words(cells), held).filter((c) => c.tailRank >= 2);
       const answer = solver.solve(...words(cells), 16 - held);
-      const goalThere = chain.goalCells.some((c) => cells[c] === 2 ** chain.tailRank);
-      // (The chain may turn off the snake where a region tile continues it otherwise.)
-      if (chain.cells.length < held || goalThere || chain.tailRank < 2) {
-        return answer === undefined;
-      }
-      const values = reference(cells, held), best = Math.max(...values);
+      const goalThere = (c: Chain) => c.goalCells.some((g) => cells[g] === 2 ** c.tailRank);
+      if (chains.length === 0 || chains.some(goalThere)) return answer === undefined;
+      if (chains.length > 1) branched++;
+      // The best chain's best slide (the first chain among equals).
+      const values = chains.map((c) => reference(cells, c));
+      const bests = values.map((v) => Math.max(...v)), best = Math.max(...bests);
       if (best < 0) return answer === undefined;
       assert(answer !== undefined);
       assertAlmostEquals(answer.probability, best, 1e-6);
-      assertAlmostEquals(values[answer.move], best, 1e-6);
+      const i = chains.findIndex((c) => c.cells.join() === answer.chain.cells.join());
+      assertAlmostEquals(values[i][answer.move], best, 1e-6);
       return true;
     }),
     { numRuns: 200, seed: 2048 },
   );
+  assert(branched > 0, "some endgames branch");
+});
+
+Deno.test("property: chainsOf lists every chain of a length, chainOf's first", () => {
+  const adjacent = (a: number, b: number) =>
+    (a >> 2 === b >> 2 && Math.abs(a - b) === 1) || Math.abs(a - b) === 4;
+  const boards = fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 16, maxLength: 16 });
+  fc.assert(
+    fc.property(boards, fc.integer({ min: 1, max: 8 }), (ranks, length) => {
+      const cells = ranks.map((r) => (r === 0 ? 0 : 2 ** r));
+      const [lo, hi] = words(cells);
+      const chains = chainsOf(lo, hi, length), greedy = chainOf(lo, hi, length);
+      if (greedy !== undefined && greedy.cells.length === length) {
+        assertEquals(chains[0], greedy);
+      }
+      // Every one: from the largest tile, each next cell beside it a rank lower, no repeats.
+      const top = Math.max(...ranks);
+      for (const c of chains) {
+        assertEquals([c.cells.length, c.cells[0], c.topRank], [length, ranks.indexOf(top), top]);
+        assertEquals(new Set(c.cells).size, length);
+        c.cells.forEach((cell, k) => {
+          assertEquals(ranks[cell], top - k);
+          if (k > 0) assert(adjacent(cell, c.cells[k - 1]), c.cells.join());
+        });
+      }
+      // No path twice.
+      assertEquals(new Set(chains.map((c) => c.cells.join())).size, chains.length);
+      return true;
+    }),
+    { numRuns: 500, seed: 7 },
+  );
+});
+
+Deno.test("where the chain branches, the chain whose goal is nearer wins", () => {
+  // From a series game (seed 22 of expectimax:5,endgame=10): two 8s beside the 16. Held
+  // through the 8 on the right, the goal is far (0.1); through the 8 below it, a slide
+  // down makes an 8 beside it at once. Solving only the first chain lost the game.
+  const [lo, hi] = words(grid(`
+    128 256 128 32
+     64  32  16  8
+      4   2   8  2
+      2   8   4  2`));
+  assertEquals(chainsOf(lo, hi, 6).map((c) => c.cells.at(-1)), [7, 10]);
+  const answer = new EndgameSolver().solve(lo, hi, 10)!;
+  assertEquals([answer.move, answer.probability, answer.chain.cells.at(-1)], [DOWN, 1, 10]);
 });
 
 Deno.test("the shortest chain whose region fits is held; over the budget, a longer one", () => {

@@ -20,7 +20,9 @@
  *   default): the smaller tiles beyond it move with the region, which leaves the best play
  *   more slides than holding them too (and counts the merges that bring them up to the
  *   tail), for a table of about the same size; a start that needs more than the budget
- *   gives way to the next longer one.
+ *   gives way to the next longer one. Where two neighbours hold the next smaller rank
+ *   the chain branches (`chainsOf`): each start of that length is solved and the best
+ *   wins, so the solver does not drop a goal one slide away for the other branch's.
  * - **The goal**: after a slide, a tile of the tail's rank on a cell beside the tail
  *   that is not in the chain, or the tail itself merged one rank up in place.
  * - **The moves**: the slides that leave every chain cell as it was (a slide that merges
@@ -132,17 +134,10 @@ const NEIGHBOURS: readonly (readonly number[])[] = Array.from({ length: 16 }, (_
  * ```
  */
 export const chainOf = (lo: number, hi: number, most = 16): Chain | undefined => {
-  let first = -1, top = 0;
-  for (let i = 0; i < 16; i++) {
-    const r = rankAt(lo, hi, i);
-    if (r > top) {
-      top = r;
-      first = i;
-    }
-  }
+  const first = largestCell(lo, hi);
   if (first < 0) return undefined;
   const cells = [first];
-  let used = 1 << first, at = first, rank = top;
+  let used = 1 << first, at = first, rank = rankAt(lo, hi, first);
   while (rank > 1 && cells.length < most) {
     const next = NEIGHBOURS[at].find((n) =>
       (used & (1 << n)) === 0 && rankAt(lo, hi, n) === rank - 1
@@ -153,11 +148,73 @@ export const chainOf = (lo: number, hi: number, most = 16): Chain | undefined =>
     at = next;
     rank--;
   }
+  return chainAlong(cells, rankAt(lo, hi, first));
+};
+
+/**
+ * Every chain of exactly `length` tiles from the largest tile (see `chainOf`): where two
+ * neighbours hold the next smaller rank, a chain goes on through either. In the order of
+ * `chainOf`'s choices (left, right, up, down), so its chain comes first when it is that
+ * long; none when no path is.
+ *
+ * @example Two 8s beside the 16: the chain ends in either
+ * ```ts
+ * import { packCells } from "./board.ts";
+ * import { chainsOf } from "./endgame.ts";
+ * const [lo, hi] = packCells([
+ *   128, 256, 128, 32,
+ *   64, 32, 16, 8,
+ *   4, 2, 8, 2,
+ *   2, 8, 4, 2,
+ * ])!;
+ * const tails = chainsOf(lo, hi, 6).map((c) => c.cells[5]);
+ * if (tails.join() !== "7,10") throw new Error();
+ * ```
+ */
+export const chainsOf = (lo: number, hi: number, length: number): Chain[] => {
+  const first = largestCell(lo, hi), out: Chain[] = [];
+  if (first < 0) return out;
+  const top = rankAt(lo, hi, first), cells = [first];
+  const walk = (used: number, at: number, rank: number): void => {
+    if (cells.length === length) {
+      out.push(chainAlong([...cells], top));
+      return;
+    }
+    if (rank <= 1) return;
+    for (const n of NEIGHBOURS[at]) {
+      if ((used & (1 << n)) !== 0 || rankAt(lo, hi, n) !== rank - 1) continue;
+      cells.push(n);
+      walk(used | (1 << n), n, rank - 1);
+      cells.pop();
+    }
+  };
+  walk(1 << first, first, top);
+  return out;
+};
+
+/** The cell of the largest tile (the first in reading order among equals), -1 if none. */
+const largestCell = (lo: number, hi: number): number => {
+  let first = -1, top = 0;
+  for (let i = 0; i < 16; i++) {
+    const r = rankAt(lo, hi, i);
+    if (r > top) {
+      top = r;
+      first = i;
+    }
+  }
+  return first;
+};
+
+/** The chain along `cells` (each next one beside it, a rank lower), from a tile of rank `top`. */
+const chainAlong = (cells: readonly number[], top: number): Chain => {
+  let used = 0;
+  for (const c of cells) used |= 1 << c;
+  const tail = cells[cells.length - 1];
   return {
     cells,
     topRank: top,
-    tailRank: rank,
-    goalCells: NEIGHBOURS[at].filter((n) => (used & (1 << n)) === 0),
+    tailRank: top - cells.length + 1,
+    goalCells: NEIGHBOURS[tail].filter((n) => (used & (1 << n)) === 0),
     region: 16 - cells.length,
   };
 };
@@ -234,10 +291,12 @@ export class EndgameSolver {
    * The best slide of slider position `lo`, `hi` and its probability of reaching the
    * goal, holding the shortest chain (its first tiles) whose region has at most
    * `maxRegion` cells, or the next longer one when that was given up (over the budget).
-   * `undefined` when the solver does not take the position: the whole chain leaves more
-   * than `maxRegion` cells, the tail is a 2, the goal is already on the board, or no slide
-   * changes it. `poll` is called every 4,096 nodes and may throw to stop the solve (what
-   * it solved stays stored).
+   * Where the chain branches (two neighbours of the next smaller rank, `chainsOf`), each
+   * chain of that length is solved and the best answer wins (the first among equals): the
+   * goal of one may be a slide away while the other's is far. `undefined` when the solver
+   * does not take the position: the whole chain leaves more than `maxRegion` cells, the
+   * tail is a 2, a goal is already on the board, or no slide changes it. `poll` is called
+   * every 4,096 nodes and may throw to stop the solve (what it solved stays stored).
    */
   solve(
     lo: number,
@@ -248,36 +307,56 @@ export class EndgameSolver {
     // The shortest chain whose region fits: every longer one holds more tiles still.
     const shortest = Math.max(1, 16 - maxRegion);
     for (let length = shortest; length <= 16; length++) {
-      const chain = chainOf(lo, hi, length);
-      if (chain === undefined || chain.cells.length < length || chain.tailRank < 2) {
+      const chains = chainsOf(lo, hi, length).filter((c) => c.tailRank >= 2);
+      if (chains.length === 0) {
         // No chain fits at all: the phase of the chains given up is over (another game,
         // or the chain broke), and a later position holding one of them tries it again.
         if (length === shortest) this.#givenUp.clear();
         return undefined;
       }
-      let maskLo = 0, maskHi = 0;
-      for (const c of chain.cells) {
-        if (c < 8) maskLo |= 15 << (4 * c);
-        else maskHi |= 15 << (4 * (c - 8));
+      let best: EndgameAnswer | undefined;
+      for (const chain of chains) {
+        const answer = this.#solveHolding(chain, lo, hi, poll);
+        if (answer === "goal") return undefined;
+        if (answer !== undefined && (best === undefined || answer.probability > best.probability)) {
+          best = answer;
+        }
       }
-      const key = `${maskLo},${maskHi},${lo & maskLo},${hi & maskHi}`;
-      if (this.#givenUp.has(key)) continue;
-      this.#begin(chain, key, maskLo, maskHi, lo, hi);
-      if (this.#isGoal(lo, hi)) return undefined;
-      this.#poll = poll;
-      try {
-        const probability = this.#slider(lo, hi), move = this.#move;
-        return move < 0
-          ? undefined
-          : { move, probability, chain, positions: this.#counts[this.#id] };
-      } catch (e) {
-        if (!(e instanceof OverBudget)) throw e;
-        this.#giveUp(key);
-      } finally {
-        this.#poll = undefined;
-      }
+      if (best !== undefined) return best;
     }
     return undefined;
+  }
+
+  /**
+   * The answer holding `chain`: `undefined` when it was given up (now or before) or no
+   * slide changes the position, `"goal"` when its goal is already on the board.
+   */
+  #solveHolding(
+    chain: Chain,
+    lo: number,
+    hi: number,
+    poll: (() => void) | undefined,
+  ): EndgameAnswer | "goal" | undefined {
+    let maskLo = 0, maskHi = 0;
+    for (const c of chain.cells) {
+      if (c < 8) maskLo |= 15 << (4 * c);
+      else maskHi |= 15 << (4 * (c - 8));
+    }
+    const key = `${maskLo},${maskHi},${lo & maskLo},${hi & maskHi}`;
+    if (this.#givenUp.has(key)) return undefined;
+    this.#begin(chain, key, maskLo, maskHi, lo, hi);
+    if (this.#isGoal(lo, hi)) return "goal";
+    this.#poll = poll;
+    try {
+      const probability = this.#slider(lo, hi), move = this.#move;
+      return move < 0 ? undefined : { move, probability, chain, positions: this.#counts[this.#id] };
+    } catch (e) {
+      if (!(e instanceof OverBudget)) throw e;
+      this.#giveUp(key);
+      return undefined;
+    } finally {
+      this.#poll = undefined;
+    }
   }
 
   /** Positions stored in the table, over every chain. */
