@@ -32,10 +32,10 @@
  * The solver keeps what it solved in one table of positions (keyed by the board and its
  * chain, so interleaved games and successive moves share it) up to a budget of positions
  * per chain (`endgameBudget`: 2^23 for up to 9 free cells, 117 million, the largest
- * table, for 10 behind a tail of 128 or more); a chain whose region needs more is given up, and not tried again until
- * the solver is asked about a position without a fitting chain (the phase is over:
- * another game, or the chain broke; interleaved games may so try a chain again). The
- * table holds probabilities of completed subtrees only, so a solve that is stopped
+ * table, for 10 behind a tail of 128 or more); a chain whose region needs more is given
+ * up, and not tried again until the solver is asked about a position without a fitting
+ * chain (the phase is over: another game, or the chain broke; interleaved games may so
+ * try a chain again). The table holds probabilities of completed subtrees only, so a solve that is stopped
  * (deadline, interruption) leaves it correct and the next call goes on from there.
  * Everything per node is plain code on the compact board of `board.ts`; nothing is
  * allocated per node.
@@ -52,9 +52,9 @@ export const ENDGAME_REGION = 9;
 export const ENDGAME_BUDGET = 1 << 23;
 
 /**
- * The slots the table may grow to (2.1 GB: 16 bytes a slot). Its load stays at most three quarters, and
- * seven eighths at this size (linear probing then still finds a stored position in a few
- * probes).
+ * The slots the table may grow to (2.1 GB: 16 bytes a slot). Its load stays at most
+ * three quarters, and seven eighths at this size (linear probing then still finds a
+ * stored position in a few probes).
  */
 const MAX_SLOTS = 1 << 27;
 
