@@ -314,6 +314,36 @@ Deno.test("a chain over the budget is given up, and not tried again until a posi
   assertEquals(new EndgameSolver().solve(...words(done), 8), undefined);
 });
 
+Deno.test("the layers' slots are bounded: other chains make room, a chain that fills them alone is given up", () => {
+  // Ten tiles along a snake from a 16384 (A) or a 32768 (B), the same six-cell region.
+  const tenTiles = (top: number): [number, number] => {
+    const cells = new Array(16).fill(0);
+    [3, 2, 1, 0, 4, 5, 6, 7, 11, 10].forEach((cell, k) => cells[cell] = top >> k);
+    [8, 9, 12, 13, 14, 15].forEach((cell, k) => cells[cell] = [2, 4, 0, 2, 0, 2][k]);
+    return words(cells);
+  };
+  const a = tenTiles(16384), b = tenTiles(32768);
+  const both = new EndgameSolver();
+  const answerA = both.solve(...a, 6)!;
+  const [slotsA, storedA] = [both.slots, both.stored];
+  const answerB = both.solve(...b, 6)!;
+  const [slotsB, storedB] = [both.slots - slotsA, both.stored - storedA];
+  assert(storedA > 0 && storedB > 0 && slotsA >= storedA && slotsB >= storedB);
+  // Room for B alone: solving B drops A's layers, and A is solved again from scratch.
+  const one = new EndgameSolver(undefined, slotsB + 1);
+  assertEquals(one.solve(...a, 6), answerA);
+  assertEquals(one.solve(...b, 6), answerB);
+  assertEquals([one.stored, one.slots], [storedB, slotsB]);
+  const before = one.nodes;
+  assertEquals(one.solve(...a, 6), answerA);
+  assertEquals(one.stored, storedA);
+  assert(one.nodes - before > 1000, `${one.nodes - before} nodes: A was dropped`);
+  // Less room than B needs: B is given up (no longer chain to hold), and keeps nothing.
+  const none = new EndgameSolver(undefined, slotsB - 1);
+  assertEquals(none.solve(...b, 6), undefined);
+  assertEquals([none.stored, none.slots], [0, 0]);
+});
+
 Deno.test("the fast expectimax plays the solver's slide and says so; endgame=0 does not", () => {
   const state = [...snake(16384, START), SLIDER_TURN, 0];
   const net = withNetwork(createGame(4, 4, "monotone"), createNetwork(SHAPES["5x4"]));

@@ -29,14 +29,18 @@
  *   into the tail in place reaches the goal). The position's value is the probability of
  *   reaching the goal under the best such slides; a position with none is lost (0).
  *
- * The solver keeps what it solved in one table of positions (keyed by the board and its
- * chain, so interleaved games and successive moves share it) up to a budget of positions
- * per chain (`endgameBudget`: 2^23 for up to 9 free cells, 117 million, the largest
- * table, for 10 behind a tail of 128 or more); a chain whose region needs more is given
- * up, and not tried again until the solver is asked about a position without a fitting
- * chain (the phase is over: another game, or the chain broke; interleaved games may so
- * try a chain again). The table holds probabilities of completed subtrees only, so a solve that is stopped
- * (deadline, interruption) leaves it correct and the next call goes on from there.
+ * The solver keeps what it solved per chain (so interleaved games and successive moves
+ * share it), up to a budget of positions per chain (`endgameBudget`: 2^23 for up to 9 free
+ * cells, `ENDGAME_LARGE_BUDGET`, 117 million, for 10 behind a tail of 128 or more); a chain
+ * whose region needs more is given up, and not tried again until the solver is asked
+ * about a position without a fitting chain (the phase is over: another game, or the chain
+ * broke; interleaved games may so try a chain again). A chain's positions stand in layers
+ * by the sum of the region's tiles: a slide keeps the sum and a new tile adds 2 or 4, so a
+ * position's placements reach only the next two layers, and the search works in a few
+ * layers at a time, each a small table of its own, where one table of the whole solve
+ * spread every lookup over gigabytes (and doubled in one piece as it grew). The tables
+ * hold probabilities of completed subtrees only, so a solve that is stopped (deadline,
+ * interruption) leaves them correct and the next call goes on from there.
  * Everything per node is plain code on the compact board of `board.ts`; nothing is
  * allocated per node.
  *
@@ -52,24 +56,18 @@ export const ENDGAME_REGION = 9;
 export const ENDGAME_BUDGET = 1 << 23;
 
 /**
- * The slots the table may grow to (2.1 GB: 16 bytes a slot). Its load stays at most
- * three quarters, and seven eighths at this size (linear probing then still finds a
- * stored position in a few probes).
+ * Positions a chain over a region of 10 cells or more may store (7 * 2^24, 117 million):
+ * a region of 10 cells, holding 16384 down to 512, took 6 to 99 million (the plugin's
+ * README).
  */
-const MAX_SLOTS = 1 << 27;
+export const ENDGAME_LARGE_BUDGET = 7 << 24;
 
-/** The positions a table of `slots` slots holds before it grows (see `MAX_SLOTS`). */
-const capacity = (slots: number): number => slots === MAX_SLOTS ? (slots / 8) * 7 : (slots / 4) * 3;
-
-/** The table's first size. */
-const MIN_SLOTS = 1 << 16;
-
-/** The fewest slots (a power of two) whose `capacity` holds `positions`, at most `MAX_SLOTS`. */
-const slotsFor = (positions: number): number => {
-  let slots = MIN_SLOTS;
-  while (slots < MAX_SLOTS && capacity(slots) < positions) slots *= 2;
-  return slots;
-};
+/**
+ * The slots a budget of `positions` may take over every chain's layers: a layer grows by
+ * a quarter when three quarters full, so a grown one is at least 60% full, plus room for
+ * the layers still at their first size.
+ */
+const slotsFor = (positions: number): number => Math.ceil((positions * 5) / 3) + (1 << 20);
 
 /** The smallest tail (a 128) whose chain may take the whole table over a larger region. */
 export const LARGE_TAIL_RANK = 7;
@@ -83,7 +81,7 @@ export const LARGE_TAIL_RANK = 7;
  * would run minutes to the whole table's and be given up all the same.
  */
 export const endgameBudget = (region: number, tailRank: number): number =>
-  region <= ENDGAME_REGION || tailRank < LARGE_TAIL_RANK ? ENDGAME_BUDGET : capacity(MAX_SLOTS);
+  region <= ENDGAME_REGION || tailRank < LARGE_TAIL_RANK ? ENDGAME_BUDGET : ENDGAME_LARGE_BUDGET;
 
 /** A chain of large tiles (see the module notes), on a compact board. */
 export interface Chain {
@@ -234,6 +232,42 @@ export interface EndgameAnswer {
 /** Thrown inside a solve whose chain needs more positions than the budget. */
 class OverBudget extends Error {}
 
+/** Slots of a layer's first table. */
+const LAYER_MIN = 256;
+
+/**
+ * One layer of a chain's solved positions: those whose region holds the same tile sum.
+ * Open addressing with linear probing; slot i is the three words 3i..3i+2: the board's
+ * two words (both 0: free, as no board with a chain is empty) and its value (float32).
+ */
+class Layer {
+  size: number;
+  count = 0;
+  words: Int32Array;
+  values: Float32Array;
+  constructor(size: number) {
+    this.size = size;
+    this.words = new Int32Array(size * 3);
+    this.values = new Float32Array(this.words.buffer);
+  }
+}
+
+/** The slot of position `lo`, `hi` in `layer`, or `~slot` of the free slot where it would go. */
+const findIn = (layer: Layer, lo: number, hi: number): number => {
+  const size = layer.size, w = layer.words;
+  let h = Math.imul(lo ^ (lo >>> 16), 0x9e3779b1) ^ Math.imul(hi ^ (hi >>> 15), 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0x2c1b3c6d);
+  // The hash's top 21 bits scaled to the size (exact in a double for sizes below 2^32).
+  let s = Math.floor(((h >>> 11) * size) / 2097152);
+  for (;;) {
+    const a = w[s * 3], b = w[s * 3 + 1];
+    if (a === lo && b === hi) return s;
+    if ((a | b) === 0) return ~s;
+    if (++s === size) s = 0;
+  }
+};
+
 /**
  * The exact endgame solver, with its table of solved positions (see the module notes).
  * One solver runs one solve at a time; its table is kept from one call to the next.
@@ -256,20 +290,21 @@ export class EndgameSolver {
   /** Nodes (slider and computer positions) visited, over every call. */
   nodes = 0;
   readonly #fixedBudget: number | undefined;
+  readonly #fixedSlots: number | undefined;
   #budget = 0;
-  // The table grows to hold the largest budget asked for so far (2^24 slots for 9 cells).
-  #maxSlots = MIN_SLOTS;
+  // Slots every chain's layers may take together: enough for the largest budget asked so far.
+  #maxSlots = 0;
   #slots = 0;
-  // Slot i is the four words 4i..4i+3: chain number (0: free), lo, hi, value (float32).
-  #table = new Int32Array(0);
-  #values = new Float32Array(0);
   #stored = 0;
-  // Chains by key (frozen cells and their tiles), numbered from 1; their stored positions.
+  // Chains by key (frozen cells and their tiles), numbered from 1; their stored positions
+  // and their layers (by the region's tile sum, in twos).
   readonly #chains = new Map<string, number>();
   readonly #counts: number[] = [0];
+  readonly #layersOf: (Layer | undefined)[][] = [[]];
   readonly #givenUp = new Set<string>();
-  // The running solve: its chain's number and frozen words, the tail, the goal cells.
+  // The running solve: its chain's number and layers, frozen words, the tail, the goal cells.
   #id = 0;
+  #layers: (Layer | undefined)[] = [];
   #maskLo = 0;
   #maskHi = 0;
   #frozenLo = 0;
@@ -282,9 +317,14 @@ export class EndgameSolver {
   #poll: (() => void) | undefined = undefined;
   #move = -1;
 
-  /** A solver that gives up a chain after `budget` positions (default `endgameBudget`). */
-  constructor(budget?: number) {
+  /**
+   * A solver that gives up a chain after `budget` positions (default `endgameBudget`), its
+   * layers taking at most `slots` slots together (default: enough for the largest budget
+   * asked for so far, 12 bytes a slot).
+   */
+  constructor(budget?: number, slots?: number) {
     this.#fixedBudget = budget;
+    this.#fixedSlots = slots;
   }
 
   /**
@@ -348,7 +388,8 @@ export class EndgameSolver {
     if (this.#isGoal(lo, hi)) return "goal";
     this.#poll = poll;
     try {
-      const probability = this.#slider(lo, hi), move = this.#move;
+      const probability = this.#slider(lo, hi, regionHalfSum(lo & ~maskLo, hi & ~maskHi));
+      const move = this.#move;
       return move < 0 ? undefined : { move, probability, chain, positions: this.#counts[this.#id] };
     } catch (e) {
       if (!(e instanceof OverBudget)) throw e;
@@ -359,9 +400,14 @@ export class EndgameSolver {
     }
   }
 
-  /** Positions stored in the table, over every chain. */
+  /** Positions stored, over every chain. */
   get stored(): number {
     return this.#stored;
+  }
+
+  /** Slots the layers take, over every chain (12 bytes each). */
+  get slots(): number {
+    return this.#slots;
   }
 
   /** Makes `chain` the running solve's, numbering it when new. */
@@ -372,10 +418,12 @@ export class EndgameSolver {
       id = this.#counts.length;
       this.#chains.set(key, id);
       this.#counts.push(0);
+      this.#layersOf.push([]);
     }
     this.#id = id;
+    this.#layers = this.#layersOf[id];
     this.#budget = this.#fixedBudget ?? endgameBudget(chain.region, chain.tailRank);
-    this.#maxSlots = Math.max(this.#maxSlots, slotsFor(this.#budget));
+    this.#maxSlots = this.#fixedSlots ?? Math.max(this.#maxSlots, slotsFor(this.#budget));
     this.#maskLo = maskLo;
     this.#maskHi = maskHi;
     this.#frozenLo = lo & maskLo;
@@ -388,7 +436,6 @@ export class EndgameSolver {
     this.#restLo = tail < 8 ? maskLo & ~tailMask : maskLo;
     this.#restHi = tail < 8 ? maskHi : maskHi & ~tailMask;
     this.#goals = chain.goalCells;
-    if (this.#slots === 0) this.#allocate(MIN_SLOTS);
   }
 
   #isGoal(lo: number, hi: number): boolean {
@@ -397,8 +444,8 @@ export class EndgameSolver {
     return false;
   }
 
-  /** The value of afterstate `a`, `b` (a slide was made): 0 if it broke the chain. */
-  #afterSlide(a: number, b: number): number {
+  /** The value of afterstate `a`, `b` (a slide was made; region sum `k` twos): 0 if it broke the chain. */
+  #afterSlide(a: number, b: number, k: number): number {
     if ((a & this.#maskLo) !== this.#frozenLo || (b & this.#maskHi) !== this.#frozenHi) {
       // Only a merge into the tail in place, the rest of the chain untouched, is allowed.
       return (a & this.#restLo) === (this.#frozenLo & this.#restLo) &&
@@ -407,14 +454,15 @@ export class EndgameSolver {
         ? 1
         : 0;
     }
-    return this.#isGoal(a, b) ? 1 : this.#computer(a, b);
+    return this.#isGoal(a, b) ? 1 : this.#computer(a, b, k);
   }
 
   /**
-   * A slider position: the best slide's value (0 when none keeps the chain); the slide is
-   * left in `#move` (the first best, or the first that changes the board; -1 if none).
+   * A slider position whose region's tiles sum to `k` twos: the best slide's value (0 when
+   * none keeps the chain); the slide is left in `#move` (the first best, or the first that
+   * changes the board; -1 if none).
    */
-  #slider(lo: number, hi: number): number {
+  #slider(lo: number, hi: number, k: number): number {
     if ((++this.nodes & 4095) === 0 && this.#poll !== undefined) this.#poll();
     // The four slides (board.ts slideBoard, inlined: the transposition made once).
     const L = ROW_LEFT, R = ROW_RIGHT;
@@ -430,25 +478,25 @@ export class EndgameSolver {
     // `move < 0`: its value, 0 or more, is the best so far.)
     let best = 0, move = -1;
     if (a0 !== lo || b0 !== hi) {
-      best = this.#afterSlide(a0, b0);
+      best = this.#afterSlide(a0, b0, k);
       move = 0;
     }
     if (best !== 1 && (a1 !== lo || b1 !== hi)) {
-      const v = this.#afterSlide(a1, b1);
+      const v = this.#afterSlide(a1, b1, k);
       if (move < 0 || v > best) {
         best = v;
         move = 1;
       }
     }
     if (best !== 1 && (a2 !== lo || b2 !== hi)) {
-      const v = this.#afterSlide(a2, b2);
+      const v = this.#afterSlide(a2, b2, k);
       if (move < 0 || v > best) {
         best = v;
         move = 2;
       }
     }
     if (best !== 1 && (a3 !== lo || b3 !== hi)) {
-      const v = this.#afterSlide(a3, b3);
+      const v = this.#afterSlide(a3, b3, k);
       if (move < 0 || v > best) {
         best = v;
         move = 3;
@@ -458,116 +506,122 @@ export class EndgameSolver {
     return best;
   }
 
-  /** An afterstate (the computer to place a tile): the mean over the placements. */
-  #computer(lo: number, hi: number): number {
+  /**
+   * An afterstate (the computer to place a tile) whose region's tiles sum to `k` twos: the
+   * mean over the placements. Its layer `k` holds it once solved; the placements lead to
+   * layers `k + 1` and `k + 2` only, so the free slot found before their solve is the one
+   * to fill after it.
+   */
+  #computer(lo: number, hi: number, k: number): number {
     ++this.nodes;
-    let slot = this.#find(lo, hi);
-    if (slot >= 0) return this.#values[(slot << 2) | 3];
-    const table = this.#table;
+    let layer = this.#layers[k];
+    if (layer === undefined) layer = this.#newLayer(k);
+    let slot = findIn(layer, lo, hi);
+    if (slot >= 0) return layer.values[slot * 3 + 2];
     let v = 0, free = 0;
     for (let i = 0; i < 32; i += 4) {
       if (((lo >>> i) & 15) === 0) {
         free++;
-        v += P_TWO * this.#slider(lo | (1 << i), hi) + P_FOUR * this.#slider(lo | (2 << i), hi);
+        v += P_TWO * this.#slider(lo | (1 << i), hi, k + 1) +
+          P_FOUR * this.#slider(lo | (2 << i), hi, k + 2);
       }
       if (((hi >>> i) & 15) === 0) {
         free++;
-        v += P_TWO * this.#slider(lo, hi | (1 << i)) + P_FOUR * this.#slider(lo, hi | (2 << i));
+        v += P_TWO * this.#slider(lo, hi | (1 << i), k + 1) +
+          P_FOUR * this.#slider(lo, hi | (2 << i), k + 2);
       }
     }
     v = free === 0 ? 0 : v / free;
     if (++this.#counts[this.#id] > this.#budget) throw new OverBudget();
-    if (this.#stored >= capacity(this.#slots)) this.#grow();
-    if (table === this.#table) {
-      // The same table: the free slot found first, or the first free one after it (the
-      // slots before it are still taken, and none holds this position: the solve below it
-      // reached only boards of larger tile sums).
-      const mask = this.#slots - 1;
-      let s = ~slot;
-      while (table[s << 2] !== 0) s = (s + 1) & mask;
-      slot = ~s;
-    } else slot = this.#find(lo, hi);
-    this.#store(~slot, this.#id, lo, hi, v);
+    if (layer.count >= (layer.size >>> 2) * 3) {
+      layer = this.#layers[k] = this.#grown(layer);
+      slot = findIn(layer, lo, hi);
+    }
+    const at = ~slot * 3, w = layer.words;
+    w[at] = lo;
+    w[at + 1] = hi;
+    layer.values[at + 2] = v;
+    layer.count++;
     this.#stored++;
     return v;
   }
 
-  /** The slot of the running chain's position `lo`, `hi`, or `~slot` of a free slot. */
-  #find(lo: number, hi: number): number {
-    const mask = this.#slots - 1, id = this.#id, t = this.#table;
-    let h = Math.imul(lo ^ Math.imul(id, 0x27d4eb2f), 0x9e3779b1) ^
-      Math.imul(hi ^ (hi >>> 15), 0x85ebca6b);
-    h ^= h >>> 13;
-    let s = h & mask;
-    for (;;) {
-      const c = t[s << 2];
-      if (c === 0) return ~s;
-      if (c === id && t[(s << 2) | 1] === lo && t[(s << 2) | 2] === hi) return s;
-      s = (s + 1) & mask;
+  /** A new layer `k` for the running chain, within the slots the budget allows. */
+  #newLayer(k: number): Layer {
+    this.#reserve(LAYER_MIN);
+    this.#slots += LAYER_MIN;
+    // Filled up to `k` (an array with holes far apart would turn into a dictionary).
+    const layers = this.#layers;
+    while (layers.length <= k) layers.push(undefined);
+    return layers[k] = new Layer(LAYER_MIN);
+  }
+
+  /** `layer` moved into a quarter more slots (a new array: the old one is dropped). */
+  #grown(layer: Layer): Layer {
+    const size = layer.size + (layer.size >>> 2);
+    this.#reserve(size - layer.size);
+    const out = new Layer(size), w = layer.words, vs = layer.values;
+    const ow = out.words, ov = out.values;
+    for (let s = 0; s < layer.size; s++) {
+      const lo = w[s * 3], hi = w[s * 3 + 1];
+      if ((lo | hi) === 0) continue;
+      const at = ~findIn(out, lo, hi) * 3;
+      ow[at] = lo;
+      ow[at + 1] = hi;
+      ov[at + 2] = vs[s * 3 + 2];
     }
+    out.count = layer.count;
+    this.#slots += size - layer.size;
+    return out;
   }
 
-  /** Writes a position and its value into free slot `slot`. */
-  #store(slot: number, id: number, lo: number, hi: number, value: number): void {
-    const at = slot << 2;
-    this.#table[at] = id;
-    this.#table[at | 1] = lo;
-    this.#table[at | 2] = hi;
-    this.#values[at | 3] = value;
-  }
-
-  #allocate(slots: number): void {
-    this.#slots = slots;
-    this.#table = new Int32Array(slots * 4);
-    this.#values = new Float32Array(this.#table.buffer);
-    this.#stored = 0;
-  }
-
-  /** Doubles the table, or when at its largest keeps only the running chain's positions. */
-  #grow(): void {
-    const running = this.#id;
-    if (this.#slots < this.#maxSlots) this.#rehash(this.#slots * 2, () => true);
-    else {
-      for (let i = 1; i < this.#counts.length; i++) if (i !== running) this.#counts[i] = 0;
-      this.#rehash(this.#slots, (id) => id === running);
-      if (this.#stored >= capacity(this.#slots)) throw new OverBudget();
+  /**
+   * Makes room for `more` slots: past the largest table, the other chains' layers are
+   * dropped, and a running chain that fills it alone is given up.
+   */
+  #reserve(more: number): void {
+    if (this.#slots + more <= this.#maxSlots) return;
+    for (let id = 1; id < this.#layersOf.length; id++) {
+      if (id !== this.#id) this.#drop(id);
     }
+    if (this.#slots + more > this.#maxSlots) throw new OverBudget();
+  }
+
+  /** Drops chain `id`'s layers and positions. */
+  #drop(id: number): void {
+    for (const layer of this.#layersOf[id]) {
+      if (layer === undefined) continue;
+      this.#slots -= layer.size;
+      this.#stored -= layer.count;
+    }
+    this.#layersOf[id] = [];
+    this.#counts[id] = 0;
   }
 
   /** Gives a chain up: its positions leave the table, and it is not tried again this phase. */
   #giveUp(key: string): void {
     this.#givenUp.add(key);
-    const dropped = this.#id;
-    this.#counts[dropped] = 0;
-    this.#rehash(this.#slots, (id) => id !== dropped);
-  }
-
-  /** Moves the positions of the chains `keep` takes into a new table of `slots` slots. */
-  #rehash(slots: number, keep: (id: number) => boolean): void {
-    const old = this.#table, oldValues = this.#values;
-    const running = this.#id;
-    this.#allocate(slots);
-    for (let at = 0; at < old.length; at += 4) {
-      const id = old[at];
-      if (id === 0 || !keep(id)) continue;
-      this.#id = id;
-      this.#store(
-        ~this.#find(old[at | 1], old[at | 2]),
-        id,
-        old[at | 1],
-        old[at | 2],
-        oldValues[at | 3],
-      );
-      this.#stored++;
-    }
-    this.#id = running;
+    this.#drop(this.#id);
+    this.#layers = this.#layersOf[this.#id];
   }
 
   /** Forgets every chain (when their numbers run out). */
   #clear(): void {
     this.#chains.clear();
     this.#counts.length = 1;
-    this.#table.fill(0);
+    this.#layersOf.length = 1;
+    this.#slots = 0;
     this.#stored = 0;
   }
 }
+
+/** The sum of a board's tiles in twos (`lo`, `hi` with the chain's cells cleared). */
+const regionHalfSum = (lo: number, hi: number): number => {
+  let k = 0;
+  for (let i = 0; i < 32; i += 4) {
+    const a = (lo >>> i) & 15, b = (hi >>> i) & 15;
+    if (a !== 0) k += 1 << (a - 1);
+    if (b !== 0) k += 1 << (b - 1);
+  }
+  return k;
+};
