@@ -20,7 +20,9 @@
  * made 32768 from it, the largest tile and score made here, slides, the longest search in
  * ms, the endgame solver's first note), then a summary line; `--compare A --compare B`
  * pairs two runs' outputs by position (32768 in each, by each alone, a sign test's p, each
- * run's mean score and the solver's mean first probability).
+ * run's mean score and the solver's mean first probability). `--solve` times the endgame
+ * solver alone on each position, from an empty table (`--endgame K` cells; the slide, the
+ * probability, positions, nodes, the table's slots and milliseconds).
  *
  * @module
  */
@@ -31,7 +33,7 @@ import { makeGame } from "../core/plugin.ts";
 import { makeRng } from "../core/rng.ts";
 import type { GameRecord as SeriesGame } from "../core/tournament/runner.ts";
 import { packCells, unpackCells } from "../plugins/game2048/board.ts";
-import { chainOf, ENDGAME_REGION } from "../plugins/game2048/endgame.ts";
+import { chainOf, ENDGAME_REGION, EndgameSolver } from "../plugins/game2048/endgame.ts";
 import { fastExpectimax } from "../plugins/game2048/expectimax.ts";
 import plugin from "../plugins/game2048/mod.ts";
 import { createGame, type Game2048, is2048, SLIDER_TURN } from "../plugins/game2048/rules.ts";
@@ -134,6 +136,42 @@ export const playFrom = (
   };
 };
 
+/** One solve from an empty table (`--solve`): its answer, size and time. */
+export interface ChainSolve {
+  /** The position's number (in the file's order). */
+  readonly index: number;
+  /** The series game's seed. */
+  readonly seed: number;
+  /** The slide (0-3), or -1 when the solver does not take the position. */
+  readonly move: number;
+  /** The probability of the goal with the best play. */
+  readonly probability: number;
+  /** Positions stored. */
+  readonly positions: number;
+  /** Nodes visited. */
+  readonly nodes: number;
+  /** Slots the table's layers took (12 bytes each). */
+  readonly slots: number;
+  /** Milliseconds the solve took. */
+  readonly ms: number;
+}
+
+/** The endgame solver alone on `start` (position `index`), regions of up to `region` cells. */
+export const solveFrom = (start: ChainStart, index: number, region: number): ChainSolve => {
+  const solver = new EndgameSolver(), t0 = performance.now();
+  const answer = solver.solve(start.lo, start.hi, region);
+  return {
+    index,
+    seed: start.seed,
+    move: answer?.move ?? -1,
+    probability: answer?.probability ?? 0,
+    positions: solver.stored,
+    nodes: solver.nodes,
+    slots: solver.slots,
+    ms: Math.round(performance.now() - t0),
+  };
+};
+
 /** Two runs' games, position by position (the JSON lines this script prints). */
 export interface Comparison {
   /** Positions both runs played. */
@@ -230,9 +268,10 @@ export const compareRuns = (a: string, b: string): Comparison => {
 if (import.meta.main) {
   const args = parseArgs(Deno.args, {
     string: ["series", "tiles", "depth", "endgame", "seed", "first", "last", "weights"],
+    boolean: ["solve"],
     collect: ["compare"],
   });
-  const compare = args.compare as string[];
+  const compare = (args.compare ?? []) as string[];
   if (compare.length === 2) {
     const [a, b] = compare.map((f) => Deno.readTextFileSync(f));
     const c = compareRuns(a, b);
@@ -254,7 +293,7 @@ if (import.meta.main) {
   if (typeof args.series !== "string") {
     console.error(
       "usage: bench/game2048_chains.ts --series DIR/games.jsonl [--tiles N] [--depth D] " +
-        "[--endgame K] [--seed S] [--first A] [--last B] [--weights FILE]\n" +
+        "[--endgame K] [--seed S] [--first A] [--last B] [--weights FILE] [--solve]\n" +
         "       bench/game2048_chains.ts --compare A.jsonl --compare B.jsonl",
     );
     Deno.exit(2);
@@ -264,6 +303,12 @@ if (import.meta.main) {
   const starts = chainStarts(Deno.readTextFileSync(args.series), tiles);
   const first = Number(args.first ?? 0),
     last = Math.min(Number(args.last ?? Infinity), starts.length - 1);
+  if (args.solve) {
+    for (let i = first; i <= last; i++) {
+      console.log(JSON.stringify(solveFrom(starts[i], i, endgame)));
+    }
+    Deno.exit(0);
+  }
   const options = {
     width: 4,
     height: 4,

@@ -17,7 +17,7 @@ import {
   EndgameSolver,
   LARGE_TAIL_RANK,
 } from "../plugins/game2048/endgame.ts";
-import { compareRuns } from "../bench/game2048_chains.ts";
+import { compareRuns, solveFrom } from "../bench/game2048_chains.ts";
 import { recordOf, summarize as summarizeGames, WAIT_MS } from "../bench/game2048_games.ts";
 import { CHANCE } from "../core/game.ts";
 import type { Transcript, TranscriptMove } from "../core/transcript.ts";
@@ -342,6 +342,15 @@ Deno.test("the layers' slots are bounded: other chains make room, a chain that f
   const none = new EndgameSolver(undefined, slotsB - 1);
   assertEquals(none.solve(...b, 6), undefined);
   assertEquals([none.stored, none.slots], [0, 0]);
+  // bench/game2048_chains.ts --solve: the same solve from an empty table, and its size.
+  const timed = solveFrom({ seed: 9, lo: b[0], hi: b[1], made32768: false }, 3, 6);
+  assertEquals([timed.index, timed.seed, timed.move, timed.probability], [
+    3,
+    9,
+    answerB.move,
+    answerB.probability,
+  ]);
+  assertEquals([timed.positions, timed.slots], [storedB, slotsB]);
 });
 
 Deno.test("the fast expectimax plays the solver's slide and says so; endgame=0 does not", () => {
