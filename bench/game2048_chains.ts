@@ -99,7 +99,7 @@ export interface ChainGame {
   readonly solver?: string;
 }
 
-/** Plays on from `start` (position `index`) with `expectimax:depth,endgame=endgame`. */
+/** Plays on from `start` (position `index`) with `expectimax:depth,endgame=endgame,gaps=gaps`. */
 export const playFrom = (
   game: Game2048,
   start: ChainStart,
@@ -107,6 +107,7 @@ export const playFrom = (
   seed: number,
   depth: number,
   endgame: number,
+  gaps = 0,
 ): ChainGame => {
   const rng = makeRng(1000 * seed + index);
   let s: readonly number[] = [...unpackCells(start.lo, start.hi), SLIDER_TURN, 0];
@@ -117,7 +118,7 @@ export const playFrom = (
       continue;
     }
     if (game.moves(s).length === 0) break;
-    const r = fastExpectimax(game, s, { depth, params: { endgame } });
+    const r = fastExpectimax(game, s, { depth, params: { endgame, gaps } });
     longestMs = Math.max(longestMs, r.timeMs);
     solver ??= r.notes?.[0];
     s = game.play(s, r.move!);
@@ -267,7 +268,7 @@ export const compareRuns = (a: string, b: string): Comparison => {
 
 if (import.meta.main) {
   const args = parseArgs(Deno.args, {
-    string: ["series", "tiles", "depth", "endgame", "seed", "first", "last", "weights"],
+    string: ["series", "tiles", "depth", "endgame", "gaps", "seed", "first", "last", "weights"],
     boolean: ["solve"],
     collect: ["compare"],
   });
@@ -293,7 +294,7 @@ if (import.meta.main) {
   if (typeof args.series !== "string") {
     console.error(
       "usage: bench/game2048_chains.ts --series DIR/games.jsonl [--tiles N] [--depth D] " +
-        "[--endgame K] [--seed S] [--first A] [--last B] [--weights FILE] [--solve]\n" +
+        "[--endgame K] [--gaps G] [--seed S] [--first A] [--last B] [--weights FILE] [--solve]\n" +
         "       bench/game2048_chains.ts --compare A.jsonl --compare B.jsonl",
     );
     Deno.exit(2);
@@ -319,7 +320,7 @@ if (import.meta.main) {
   if (!is2048(made)) throw new Error("not a 2048 game");
   let games = 0, won = 0, seriesWon = 0;
   for (let i = first; i <= last; i++) {
-    const g = playFrom(made, starts[i], i, seed, depth, endgame);
+    const g = playFrom(made, starts[i], i, seed, depth, endgame, Number(args.gaps ?? 0));
     console.log(JSON.stringify(g));
     games++;
     if (g.maxTile >= 32768) won++;
@@ -327,7 +328,9 @@ if (import.meta.main) {
   }
   console.log(
     `${games} of ${starts.length} positions with a chain of ${tiles} tiles from 16384 ` +
-      `(positions ${first} to ${last}); expectimax:${depth},endgame=${endgame}, seed ${seed}: ` +
+      `(positions ${first} to ${last}); expectimax:${depth},endgame=${endgame},gaps=${
+        args.gaps ?? 0
+      }, seed ${seed}: ` +
       `32768 in ${won} (the series: ${seriesWon})`,
   );
 }

@@ -20,7 +20,8 @@
  * greedy player's time), its positions and tiles drawn from `core/rng.ts` seeded S + g,
  * with `--downgrade T` its tile-downgrading threshold (`expectimax:D,downgrade=T`; 0 off,
  * default the engine's, 16384) and `--endgame K` its endgame solver's largest region
- * (`expectimax:D,endgame=K`; 0 off, default the engine's, 9). Without `--positions` the positions are the first network's
+ * (`expectimax:D,endgame=K`; 0 off, default the engine's, 9), `--gaps G` the ranks its
+ * chains may skip (`,gaps=G`, default 0). Without `--positions` the positions are the first network's
  * (a packed network keeps its training's).
  *
  * @module
@@ -77,7 +78,7 @@ export const poolOf = (file: string, rank: number): StartPool => {
  * g's position and tiles drawn from `seed` and `2^31 + g` as a training's are; the pool
  * does not change: a game from a position of largest rank 14 adds none), or the fast
  * expectimax of `depth` plies (position and tiles from `core/rng.ts` seeded `seed + g`)
- * with its `downgrade` and `endgame` parameters.
+ * with its `downgrade` and `endgame` parameters and `gaps` (`,gaps=G`: 0 none).
  */
 export const lateSeries = (
   file: string,
@@ -87,6 +88,7 @@ export const lateSeries = (
   depth = 1,
   downgrade: number = DEFAULT_DOWNGRADE,
   endgame: number = ENDGAME_REGION,
+  gaps = 0,
 ): LateRow => {
   let sum = 0, squares = 0, top = 0, slides = 0;
   const add = (score: number, rank: number, moves: number) => {
@@ -123,7 +125,7 @@ export const lateSeries = (
           if (game.moves(s).length === 0) break;
           s = game.play(
             s,
-            fastExpectimax(game, s, { depth, params: { downgrade, endgame } }).move!,
+            fastExpectimax(game, s, { depth, params: { downgrade, endgame, gaps } }).move!,
           );
           moves++;
         }
@@ -145,21 +147,31 @@ export const lateSeries = (
 
 if (import.meta.main) {
   const args = parseArgs(Deno.args, {
-    string: ["positions", "weights", "games", "seed", "rank", "depth", "downgrade", "endgame"],
+    string: [
+      "positions",
+      "weights",
+      "games",
+      "seed",
+      "rank",
+      "depth",
+      "downgrade",
+      "endgame",
+      "gaps",
+    ],
   });
   const files = String(args.weights ?? "").split(",").filter((f) => f !== "");
   const positions = typeof args.positions === "string" ? args.positions : files[0];
   if (positions === undefined) {
     console.error(
       "usage: bench/game2048_late.ts --weights A[,B...] [--positions FILE] [--games N] " +
-        "[--seed S] [--rank R] [--depth D] [--downgrade T] [--endgame K]",
+        "[--seed S] [--rank R] [--depth D] [--downgrade T] [--endgame K] [--gaps G]",
     );
     Deno.exit(2);
   }
   const games = Number(args.games ?? 1000), seed = Number(args.seed ?? 1);
   const rank = Number(args.rank ?? 14), depth = Number(args.depth ?? 1);
   const downgrade = Number(args.downgrade ?? DEFAULT_DOWNGRADE);
-  const endgame = Number(args.endgame ?? ENDGAME_REGION);
+  const endgame = Number(args.endgame ?? ENDGAME_REGION), gaps = Number(args.gaps ?? 0);
   const pool = poolOf(positions, rank);
   if (pool.size === 0) {
     console.error(`${positions}: no saved position of largest tile ${2 ** rank}`);
@@ -168,12 +180,12 @@ if (import.meta.main) {
   console.log(
     `${pool.size} positions of largest tile ${2 ** rank} from ${positions}; ` +
       `${games} games each, ${depth > 1 ? `expectimax:${depth}` : "greedy"}` +
-      `${depth > 1 ? `,downgrade=${downgrade},endgame=${endgame}` : ""}, seed ${seed}`,
+      `${depth > 1 ? `,downgrade=${downgrade},endgame=${endgame},gaps=${gaps}` : ""}, seed ${seed}`,
   );
   const fmt = (x: number) => Math.round(x).toLocaleString("en-US");
   for (const file of files) {
     const t0 = performance.now();
-    const r = lateSeries(file, pool, seed, games, depth, downgrade, endgame);
+    const r = lateSeries(file, pool, seed, games, depth, downgrade, endgame, gaps);
     console.log(
       `${file}: mean score from there ${fmt(r.meanScore)} (± ${fmt(r.stdError)}), ` +
         `32768 ${(100 * r.reached32768).toFixed(1)}%, ${fmt(r.slides)} slides a game ` +

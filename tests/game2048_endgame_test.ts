@@ -46,6 +46,21 @@ const START = [2, 2, 2, 4, 0, 0, 2, 2];
 
 const words = (cells: readonly number[]): [number, number] => packCells(cells)!;
 
+/** After a collapse: the 1024 merged away, 512 256 ... go on from the 2048. */
+const GAPPED = grid(`
+     2    0    2    0
+    32   16    2    4
+    64  128  256  512
+ 16384 8192 4096 2048`);
+
+/** Ten tiles along a snake from `top` (the top row leftwards, the next rightwards, ...), a region of six cells. */
+const tenTiles = (top: number): [number, number] => {
+  const cells = new Array(16).fill(0);
+  [3, 2, 1, 0, 4, 5, 6, 7, 11, 10].forEach((cell, k) => cells[cell] = top >> k);
+  [8, 9, 12, 13, 14, 15].forEach((cell, k) => cells[cell] = [2, 4, 0, 2, 0, 2][k]);
+  return words(cells);
+};
+
 Deno.test("the chain runs from the largest tile through each next smaller neighbour", () => {
   const chain = chainOf(...words(snake(16384, START)))!;
   assertEquals(chain.cells, [3, 2, 1, 0, 4, 5, 6, 7]);
@@ -134,7 +149,8 @@ const SYMMETRIES: readonly ((i: number) => number)[] = [false, true].flatMap((t)
 
 /**
  * Random endgames: a snake chain of `length` tiles from `top`, a region of small tiles,
- * and how many of the chain's tiles the solver is to hold (`held`).
+ * and how many of the chain's tiles the solver is to hold (`held`); in some, the chain
+ * skips a rank after its tile `gapAt` (`gaps`: 1).
  */
 const endgames = fc.record({
   length: fc.integer({ min: 11, max: 12 }),
@@ -142,25 +158,35 @@ const endgames = fc.record({
   symmetry: fc.integer({ min: 0, max: 7 }),
   region: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 5, maxLength: 5 }),
   shorter: fc.integer({ min: 0, max: 1 }),
-}).map(({ length, top, symmetry, region, shorter }) => {
+  gapAt: fc.integer({ min: 0, max: 9 }),
+}).map(({ length, top, symmetry, region, shorter, gapAt }) => {
   const cells = new Array(16).fill(0);
   const at = SYMMETRIES[symmetry];
-  for (let k = 0; k < length; k++) cells[at(SNAKE_PATH[k])] = 2 ** (top - k);
+  const gap = gapAt > 0 && top - length >= 1 ? gapAt : 0;
+  for (let k = 0; k < length; k++) {
+    cells[at(SNAKE_PATH[k])] = 2 ** (top - k - (gap > 0 && k >= gap ? 1 : 0));
+  }
   for (let k = length; k < 16; k++) {
     const r = region[k - length];
     cells[at(SNAKE_PATH[k])] = r === 0 ? 0 : 2 ** r;
   }
-  return { cells, held: length - shorter };
+  return { cells, held: length - shorter, gaps: gap > 0 ? 1 : 0 };
 });
 
 Deno.test("property: the solver equals a plain recursion on random endgames", () => {
   const solver = new EndgameSolver();
-  let branched = 0;
+  let branched = 0, gapped = 0;
   fc.assert(
-    fc.property(endgames, ({ cells, held }) => {
+    fc.property(endgames, ({ cells, held, gaps }) => {
       // (A chain may turn off the snake where a region tile continues it, or branch.)
-      const chains = chainsOf(...words(cells), held).filter((c) => c.tailRank >= 2);
-      const answer = solver.solve(...words(cells), 16 - held);
+      const fitting = (skips: number) =>
+        chainsOf(...words(cells), held, skips).filter((c) => c.tailRank >= 2);
+      let chains = fitting(0);
+      if (chains.length === 0 && gaps > 0) {
+        chains = fitting(1);
+        if (chains.length > 0) gapped++;
+      }
+      const answer = solver.solve(...words(cells), 16 - held, undefined, gaps);
       const goalThere = (c: Chain) => c.goalCells.some((g) => cells[g] === 2 ** c.tailRank);
       if (chains.length === 0 || chains.some(goalThere)) return answer === undefined;
       if (chains.length > 1) branched++;
@@ -177,36 +203,53 @@ Deno.test("property: the solver equals a plain recursion on random endgames", ()
     { numRuns: 200, seed: 2048 },
   );
   assert(branched > 0, "some endgames branch");
+  assert(gapped > 0, "some endgames hold a chain with a gap");
 });
 
 Deno.test("property: chainsOf lists every chain of a length, chainOf's first", () => {
   const adjacent = (a: number, b: number) =>
     (a >> 2 === b >> 2 && Math.abs(a - b) === 1) || Math.abs(a - b) === 4;
   const boards = fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 16, maxLength: 16 });
+  let withGaps = 0;
   fc.assert(
-    fc.property(boards, fc.integer({ min: 1, max: 8 }), (ranks, length) => {
-      const cells = ranks.map((r) => (r === 0 ? 0 : 2 ** r));
-      const [lo, hi] = words(cells);
-      const chains = chainsOf(lo, hi, length), greedy = chainOf(lo, hi, length);
-      if (greedy !== undefined && greedy.cells.length === length) {
-        assertEquals(chains[0], greedy);
-      }
-      // Every one: from the largest tile, each next cell beside it a rank lower, no repeats.
-      const top = Math.max(...ranks);
-      for (const c of chains) {
-        assertEquals([c.cells.length, c.cells[0], c.topRank], [length, ranks.indexOf(top), top]);
-        assertEquals(new Set(c.cells).size, length);
-        c.cells.forEach((cell, k) => {
-          assertEquals(ranks[cell], top - k);
-          if (k > 0) assert(adjacent(cell, c.cells[k - 1]), c.cells.join());
-        });
-      }
-      // No path twice.
-      assertEquals(new Set(chains.map((c) => c.cells.join())).size, chains.length);
-      return true;
-    }),
+    fc.property(
+      boards,
+      fc.integer({ min: 1, max: 8 }),
+      fc.integer({ min: 0, max: 2 }),
+      (ranks, length, gaps) => {
+        const cells = ranks.map((r) => (r === 0 ? 0 : 2 ** r));
+        const [lo, hi] = words(cells);
+        const chains = chainsOf(lo, hi, length, gaps), greedy = chainOf(lo, hi, length);
+        if (gaps === 0 && greedy !== undefined && greedy.cells.length === length) {
+          assertEquals(chains[0], greedy);
+        }
+        if (gaps > 0) withGaps += chains.length;
+        // Every one: from the largest tile, each next cell beside it a rank lower, or two
+        // lower exactly `gaps` times, no repeats.
+        const top = Math.max(...ranks);
+        for (const c of chains) {
+          assertEquals([c.cells.length, c.cells[0], c.topRank], [length, ranks.indexOf(top), top]);
+          assertEquals(new Set(c.cells).size, length);
+          assertEquals(c.ranks, c.cells.map((cell) => ranks[cell]));
+          assertEquals(c.tailRank, c.ranks[length - 1]);
+          let skipped = 0;
+          c.cells.forEach((cell, k) => {
+            if (k === 0) return;
+            assert(adjacent(cell, c.cells[k - 1]), c.cells.join());
+            const step = c.ranks[k - 1] - c.ranks[k];
+            assert(step === 1 || step === 2, c.ranks.join());
+            if (step === 2) skipped++;
+          });
+          assertEquals(skipped, gaps);
+        }
+        // No path twice.
+        assertEquals(new Set(chains.map((c) => c.cells.join())).size, chains.length);
+        return true;
+      },
+    ),
     { numRuns: 500, seed: 7 },
   );
+  assert(withGaps > 0, "some chains skip ranks");
 });
 
 Deno.test("where the chain branches, the chain whose goal is nearer wins", () => {
@@ -221,6 +264,34 @@ Deno.test("where the chain branches, the chain whose goal is nearer wins", () =>
   assertEquals(chainsOf(lo, hi, 6).map((c) => c.cells.at(-1)), [7, 10]);
   const answer = new EndgameSolver().solve(lo, hi, 10)!;
   assertEquals([answer.move, answer.probability, answer.chain.cells.at(-1)], [DOWN, 1, 10]);
+});
+
+Deno.test("with gaps, a chain that skips a rank is held where no chain without one fits", () => {
+  const cells = GAPPED, [lo, hi] = words(cells);
+  assertEquals(chainOf(lo, hi)!.cells.length, 4);
+  assertEquals(chainsOf(lo, hi, 10), []);
+  const [gapped] = chainsOf(lo, hi, 10, 1);
+  assertEquals(gapped.ranks.map((r) => 2 ** r), [
+    16384,
+    8192,
+    4096,
+    2048,
+    512,
+    256,
+    128,
+    64,
+    32,
+    16,
+  ]);
+  assertEquals([gapped.tailRank, gapped.goalCells, gapped.region], [4, [6, 1], 6]);
+  assertEquals(chainsOf(lo, hi, 10, 2), []);
+  assertEquals(new EndgameSolver().solve(lo, hi, 6), undefined);
+  const answer = new EndgameSolver().solve(lo, hi, 6, undefined, 1)!;
+  assertEquals(answer.chain.cells, gapped.cells);
+  assertAlmostEquals(answer.probability, Math.max(...reference(cells, gapped)), 1e-6);
+  // Where a chain without a gap fits, gaps change nothing.
+  const plain = new EndgameSolver().solve(...tenTiles(16384), 6)!;
+  assertEquals(new EndgameSolver().solve(...tenTiles(16384), 6, undefined, 2), plain);
 });
 
 Deno.test("the shortest chain whose region fits is held; over the budget, a longer one", () => {
@@ -316,12 +387,6 @@ Deno.test("a chain over the budget is given up, and not tried again until a posi
 
 Deno.test("the layers' slots are bounded: other chains make room, a chain that fills them alone is given up", () => {
   // Ten tiles along a snake from a 16384 (A) or a 32768 (B), the same six-cell region.
-  const tenTiles = (top: number): [number, number] => {
-    const cells = new Array(16).fill(0);
-    [3, 2, 1, 0, 4, 5, 6, 7, 11, 10].forEach((cell, k) => cells[cell] = top >> k);
-    [8, 9, 12, 13, 14, 15].forEach((cell, k) => cells[cell] = [2, 4, 0, 2, 0, 2][k]);
-    return words(cells);
-  };
   const a = tenTiles(16384), b = tenTiles(32768);
   const both = new EndgameSolver();
   const answerA = both.solve(...a, 6)!;
@@ -371,6 +436,15 @@ Deno.test("the fast expectimax plays the solver's slide and says so; endgame=0 d
   const asked = fastExpectimax(plain, state, { depth: 3, params: { endgame: 8 } });
   assertEquals(asked.move, RIGHT);
   assert(asked.notes !== undefined);
+  // ,gaps=1 holds the chain that skips the 1024, and the note lists its tiles.
+  const gapped = [...GAPPED, SLIDER_TURN, 0], params = { endgame: 6, gaps: 1 };
+  const held = fastExpectimax(plain, gapped, { depth: 3, params });
+  const tiles = "16384 8192 4096 2048 512 256 128 64 32 16";
+  assert(held.notes?.[0].includes(`the chain ${tiles} stays; a 16 beside it`), held.notes?.[0]);
+  assertEquals(
+    fastExpectimax(plain, gapped, { depth: 3, params: { endgame: 6 } }).notes,
+    undefined,
+  );
 });
 
 Deno.test("bench/game2048_chains.ts pairs two runs by position, with a sign test", () => {

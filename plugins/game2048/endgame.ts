@@ -23,6 +23,9 @@
  *   gives way to the next longer one. Where two neighbours hold the next smaller rank
  *   the chain branches (`chainsOf`): each start of that length is solved and the best
  *   wins, so the solver does not drop a goal one slide away for the other branch's.
+ *   Where no chain fits, chains that skip a rank may be held instead (`solve`'s `gaps`,
+ *   `,gaps=G` in the search's spec; off by default): after a collapse the tiles often go
+ *   on from the new tail a rank too low (16384 8192 4096 2048, then 512 256 128 ...).
  * - **The goal**: after a slide, a tile of the tail's rank on a cell beside the tail
  *   that is not in the chain, or the tail itself merged one rank up in place.
  * - **The moves**: the slides that leave every chain cell as it was (a slide that merges
@@ -87,7 +90,9 @@ export const endgameBudget = (region: number, tailRank: number): number =>
 export interface Chain {
   /** Its cells (`y * 4 + x`), from the largest tile to the tail. */
   readonly cells: readonly number[];
-  /** The rank of its largest tile (the tile `2^rank`). */
+  /** Each cell's rank (the tile `2^rank`), from the largest tile to the tail. */
+  readonly ranks: readonly number[];
+  /** The rank of its largest tile. */
   readonly topRank: number;
   /** The tail's rank: the goal is a tile of this rank beside the tail. */
   readonly tailRank: number;
@@ -146,14 +151,17 @@ export const chainOf = (lo: number, hi: number, most = 16): Chain | undefined =>
     at = next;
     rank--;
   }
-  return chainAlong(cells, rankAt(lo, hi, first));
+  return chainAlong(cells, cells.map((c) => rankAt(lo, hi, c)));
 };
 
 /**
  * Every chain of exactly `length` tiles from the largest tile (see `chainOf`): where two
  * neighbours hold the next smaller rank, a chain goes on through either. In the order of
  * `chainOf`'s choices (left, right, up, down), so its chain comes first when it is that
- * long; none when no path is.
+ * long; none when no path is. With `gaps` > 0, the chains that skip exactly that many
+ * ranks instead, each a step from a tile to a neighbour two ranks lower (after a
+ * collapse the chain often goes on so: 16384 8192 4096 2048, then 512 256 128 beside the
+ * 2048, where the 1024 merged away).
  *
  * @example Two 8s beside the 16: the chain ends in either
  * ```ts
@@ -169,24 +177,28 @@ export const chainOf = (lo: number, hi: number, most = 16): Chain | undefined =>
  * if (tails.join() !== "7,10") throw new Error();
  * ```
  */
-export const chainsOf = (lo: number, hi: number, length: number): Chain[] => {
+export const chainsOf = (lo: number, hi: number, length: number, gaps = 0): Chain[] => {
   const first = largestCell(lo, hi), out: Chain[] = [];
   if (first < 0) return out;
-  const top = rankAt(lo, hi, first), cells = [first];
-  const walk = (used: number, at: number, rank: number): void => {
+  const cells = [first], ranks = [rankAt(lo, hi, first)];
+  const walk = (used: number, at: number, rank: number, skips: number): void => {
     if (cells.length === length) {
-      out.push(chainAlong([...cells], top));
+      if (skips === 0) out.push(chainAlong([...cells], [...ranks]));
       return;
     }
-    if (rank <= 1) return;
-    for (const n of NEIGHBOURS[at]) {
-      if ((used & (1 << n)) !== 0 || rankAt(lo, hi, n) !== rank - 1) continue;
-      cells.push(n);
-      walk(used | (1 << n), n, rank - 1);
-      cells.pop();
+    for (let step = 1; step <= (skips > 0 ? 2 : 1); step++) {
+      if (rank - step < 1) return;
+      for (const n of NEIGHBOURS[at]) {
+        if ((used & (1 << n)) !== 0 || rankAt(lo, hi, n) !== rank - step) continue;
+        cells.push(n);
+        ranks.push(rank - step);
+        walk(used | (1 << n), n, rank - step, skips - step + 1);
+        cells.pop();
+        ranks.pop();
+      }
     }
   };
-  walk(1 << first, first, top);
+  walk(1 << first, first, ranks[0], gaps);
   return out;
 };
 
@@ -203,15 +215,16 @@ const largestCell = (lo: number, hi: number): number => {
   return first;
 };
 
-/** The chain along `cells` (each next one beside it, a rank lower), from a tile of rank `top`. */
-const chainAlong = (cells: readonly number[], top: number): Chain => {
+/** The chain along `cells` (each next one beside it) holding tiles of `ranks`. */
+const chainAlong = (cells: readonly number[], ranks: readonly number[]): Chain => {
   let used = 0;
   for (const c of cells) used |= 1 << c;
   const tail = cells[cells.length - 1];
   return {
     cells,
-    topRank: top,
-    tailRank: top - cells.length + 1,
+    ranks,
+    topRank: ranks[0],
+    tailRank: ranks[ranks.length - 1],
     goalCells: NEIGHBOURS[tail].filter((n) => (used & (1 << n)) === 0),
     region: 16 - cells.length,
   };
@@ -333,37 +346,42 @@ export class EndgameSolver {
    * `maxRegion` cells, or the next longer one when that was given up (over the budget).
    * Where the chain branches (two neighbours of the next smaller rank, `chainsOf`), each
    * chain of that length is solved and the best answer wins (the first among equals): the
-   * goal of one may be a slide away while the other's is far. `undefined` when the solver
-   * does not take the position: the whole chain leaves more than `maxRegion` cells, the
-   * tail is a 2, a goal is already on the board, or no slide changes it. `poll` is called
-   * every 4,096 nodes and may throw to stop the solve (what it solved stays stored).
+   * goal of one may be a slide away while the other's is far. Where no chain without a
+   * gap is answered, chains skipping one rank, then two, up to `gaps`, are tried the same
+   * way (`chainsOf`; default 0: none). `undefined` when the solver does not take the
+   * position: every chain leaves more than `maxRegion` cells, the tail is a 2, a goal is
+   * already on the board, or no slide changes it. `poll` is called every 4,096 nodes and
+   * may throw to stop the solve (what it solved stays stored).
    */
   solve(
     lo: number,
     hi: number,
     maxRegion: number,
     poll?: () => void,
+    gaps = 0,
   ): EndgameAnswer | undefined {
     // The shortest chain whose region fits: every longer one holds more tiles still.
     const shortest = Math.max(1, 16 - maxRegion);
-    for (let length = shortest; length <= 16; length++) {
-      const chains = chainsOf(lo, hi, length).filter((c) => c.tailRank >= 2);
-      if (chains.length === 0) {
-        // No chain fits at all: the phase of the chains given up is over (another game,
-        // or the chain broke), and a later position holding one of them tries it again.
-        if (length === shortest) this.#givenUp.clear();
-        return undefined;
-      }
-      let best: EndgameAnswer | undefined;
-      for (const chain of chains) {
-        const answer = this.#solveHolding(chain, lo, hi, poll);
-        if (answer === "goal") return undefined;
-        if (answer !== undefined && (best === undefined || answer.probability > best.probability)) {
-          best = answer;
+    let fits = false;
+    for (let skips = 0; skips <= gaps; skips++) {
+      for (let length = shortest; length <= 16; length++) {
+        const chains = chainsOf(lo, hi, length, skips).filter((c) => c.tailRank >= 2);
+        if (chains.length === 0) break;
+        fits = true;
+        let best: EndgameAnswer | undefined;
+        for (const chain of chains) {
+          const answer = this.#solveHolding(chain, lo, hi, poll);
+          if (answer === "goal") return undefined;
+          if (
+            answer !== undefined && (best === undefined || answer.probability > best.probability)
+          ) best = answer;
         }
+        if (best !== undefined) return best;
       }
-      if (best !== undefined) return best;
     }
+    // No chain fits at all: the phase of the chains given up is over (another game, or
+    // the chain broke), and a later position holding one of them tries it again.
+    if (!fits) this.#givenUp.clear();
     return undefined;
   }
 

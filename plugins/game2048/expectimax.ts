@@ -30,8 +30,9 @@
  * Spec parameters: `,cutoff=P` sets the probability cut-off (0 turns it off),
  * `,slides=K` sets the cap to K slides, with or without a network (`expectimax:1s,slides=6`),
  * `,downgrade=T` the tile-downgrading of the network's leaves (`downgrade.ts`: from
- * tile T on, default `DEFAULT_DOWNGRADE`, 0 never), and `,endgame=K` the endgame solver's
- * largest region (0 never).
+ * tile T on, default `DEFAULT_DOWNGRADE`, 0 never), `,endgame=K` the endgame solver's
+ * largest region (0 never), and `,gaps=G` the ranks a chain may skip where no chain
+ * without one fits (`endgame.ts` `chainsOf`; default 0).
  *
  * Leaves take the game's evaluation (`eval` option): seed 001's gradient, or "monotone".
  * With `minProbability: 0` the value equals seed 001's tree expectimax
@@ -526,6 +527,7 @@ const makeEngine = () => {
     lo: number,
     hi: number,
     region: number,
+    gaps: number,
     timeMs: number | undefined,
     start: number,
   ): EndgameAnswer | undefined => {
@@ -537,7 +539,7 @@ const makeEngine = () => {
         if (performance.now() >= until || (stopFlag !== undefined && stopFlag())) {
           throw new SearchStopped();
         }
-      });
+      }, gaps);
       return answer !== undefined && answer.probability > 0 ? answer : undefined;
     } catch (e) {
       if (e instanceof SearchStopped) return undefined;
@@ -571,7 +573,14 @@ const makeEngine = () => {
     // The endgame solver's slide, when it takes the position (the search then values it).
     const region = options.params?.endgame ?? (net === undefined ? 0 : ENDGAME_REGION);
     const endgame = compact !== undefined && slider && region > 0
-      ? solveEndgame(compact[0], compact[1], region, options.timeMs, start)
+      ? solveEndgame(
+        compact[0],
+        compact[1],
+        region,
+        options.params?.gaps ?? 0,
+        options.timeMs,
+        start,
+      )
       : undefined;
     forced = endgame?.move ?? -1;
     const [empty, distinct] = compact !== undefined
@@ -772,10 +781,10 @@ const endgameSolver = (): EndgameSolver => sharedSolver ??= new EndgameSolver();
 
 /** What the search says of the endgame solver's slide (`analyze` prints it). */
 const endgameNote = (answer: EndgameAnswer): string => {
-  const { topRank, tailRank } = answer.chain;
-  const tiles: number[] = [];
-  for (let r = topRank; r >= tailRank; r--) tiles.push(2 ** r);
-  return `endgame: the chain ${tiles.join(" ")} stays; a ${2 ** tailRank} beside it with ` +
+  const { ranks, tailRank } = answer.chain;
+  return `endgame: the chain ${ranks.map((r) => 2 ** r).join(" ")} stays; a ${
+    2 ** tailRank
+  } beside it with ` +
     `probability ${answer.probability.toFixed(3)} (exact, over ` +
     `${answer.positions.toLocaleString("en-US")} positions)`;
 };
@@ -826,7 +835,8 @@ export const expectimax2048: Strategy = {
   description: "2048's fast expectimax: depth in plies, or deepening by the board's " +
     "emptiness within a time (,cutoff=P probability cut-off, default 1e-4; ,slides=K cap; " +
     `,downgrade=T network leaves downgraded from tile T, default ${DEFAULT_DOWNGRADE}; ` +
-    `,endgame=K exact endgames of at most K free cells, default ${ENDGAME_REGION} with a network)`,
+    `,endgame=K exact endgames of at most K free cells, default ${ENDGAME_REGION} with a network; ` +
+    ",gaps=G chains skipping up to G ranks too, default 0)",
   params: {
     cutoff: { min: 0, max: 1, description: "chance branches less likely are leaves, default 1e-4" },
     slides: { min: 1, max: 31, integer: true, description: "the most slides searched ahead" },
@@ -844,6 +854,14 @@ export const expectimax2048: Strategy = {
       description: "4x4: endgames whose region (the cells outside the chain of large tiles) " +
         `has at most this many cells are solved exactly (default ${ENDGAME_REGION} with a ` +
         "network, else 0: never; 10 takes minutes and 2 GB once per chain)",
+    },
+    gaps: {
+      min: 0,
+      max: 2,
+      integer: true,
+      description: "4x4: where no chain of large tiles fits the endgame solver, chains that " +
+        "skip up to this many ranks (16384 8192 4096 2048, then 512 256 ...) are held too " +
+        "(default 0: never)",
     },
   },
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult =>
