@@ -167,6 +167,7 @@ Deno.test("every strategy declares the parameters it reads, with sane ranges", a
     "cutoff",
     "downgrade",
     "endgame",
+    "gaps",
     "slides",
   ]);
   const kalah = (await Effect.runPromise(loadPlugin("kalah", builtins))).plugin;
