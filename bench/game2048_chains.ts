@@ -32,6 +32,7 @@ import { CHANCE, pickChance } from "../core/game.ts";
 import { makeGame } from "../core/plugin.ts";
 import { makeRng } from "../core/rng.ts";
 import type { GameRecord as SeriesGame } from "../core/tournament/runner.ts";
+import { signTest } from "../core/tournament/stats.ts";
 import { packCells, unpackCells } from "../plugins/game2048/board.ts";
 import { chainOf, ENDGAME_REGION, EndgameSolver } from "../plugins/game2048/endgame.ts";
 import { fastExpectimax } from "../plugins/game2048/expectimax.ts";
@@ -238,13 +239,6 @@ export const compareRuns = (a: string, b: string): Comparison => {
     if (x && !y) onlyA++;
     if (y && !x) onlyB++;
   }
-  // P(at most min(onlyA, onlyB) of n fair coin flips on one side), both tails.
-  const n = onlyA + onlyB, k = Math.min(onlyA, onlyB);
-  let tail = 0, term = 2 ** -n;
-  for (let j = 0; j <= k; j++) {
-    tail += term;
-    term = (term * (n - j)) / (j + 1);
-  }
   const score = (run: readonly ChainGame[]): RunScore => {
     const xs = run.map((g) => g.score);
     return {
@@ -260,7 +254,7 @@ export const compareRuns = (a: string, b: string): Comparison => {
     positions,
     made: [madeA, madeB],
     alone: [onlyA, onlyB],
-    p: Math.min(1, 2 * tail),
+    p: signTest(onlyA, onlyB),
     scores: [score(paired[0]), score(paired[1])],
     solver: [solver(paired[0]), solver(paired[1])],
   };

@@ -18,7 +18,10 @@
  * many grew the chain from it (`endgame.ts` `chainOf`) long enough for the endgame solver
  * (`16 - ENDGAME_REGION` tiles), and how many of those went on to 32768; `byLength` splits
  * them by the longest chain held. `waits` counts the slides that took over 10 s (an
- * endgame solve over a large region: `,endgame=10`).
+ * endgame solve over a large region: `,endgame=10`). `--compare A --compare B` pairs two
+ * such files by seed (the same tiles for both players while their boards agree): for each
+ * tile, the games that reached it in each, those where only one did, and the exact sign
+ * test on these.
  *
  * @module
  */
@@ -31,6 +34,7 @@ import { makeGame } from "../core/plugin.ts";
 import { builtinStrategies } from "../core/search/strategies.ts";
 import plugin from "../plugins/game2048/mod.ts";
 import type { GameRecord as SeriesGame } from "../core/tournament/runner.ts";
+import { signTest } from "../core/tournament/stats.ts";
 import type { Transcript } from "../core/transcript.ts";
 import { createGame, MILESTONES } from "../plugins/game2048/rules.ts";
 import { packCells } from "../plugins/game2048/board.ts";
@@ -154,6 +158,68 @@ export const summarize = (records: readonly GameRecord[]): Summary => {
   };
 };
 
+/** Two series' games paired by seed, for one tile. */
+export interface TileComparison {
+  /** The tile. */
+  readonly tile: number;
+  /** Games of the first series that reached it, of the second. */
+  readonly made: readonly [number, number];
+  /** Seeds where only the first series reached it, where only the second did. */
+  readonly alone: readonly [number, number];
+  /** The two-sided sign test's p over the seeds where one series alone reached it. */
+  readonly p: number;
+}
+
+/** Two series paired by seed: the tiles reached, and the mean scores over the pairs. */
+export interface SeriesComparison {
+  /** Seeds both series played. */
+  readonly games: number;
+  /** One row a tile (`MILESTONES`). */
+  readonly tiles: readonly TileComparison[];
+  /** Each series' mean score over the paired seeds. */
+  readonly meanScores: readonly [number, number];
+  /** The standard error of the mean of the paired differences (first minus second). */
+  readonly differenceError: number;
+}
+
+/** Pairs two series' records by seed (seeds in one only are left out). */
+export const compareSeries = (
+  a: readonly GameRecord[],
+  b: readonly GameRecord[],
+): SeriesComparison => {
+  const second = new Map(b.map((r) => [r.seed, r] as const));
+  const pairs = a.flatMap((r) => {
+    const other = second.get(r.seed);
+    return other === undefined ? [] : [[r, other] as const];
+  });
+  const tiles = MILESTONES.map((tile) => {
+    const reached = (r: GameRecord) => r.stats.maxTile >= tile;
+    const count = (f: (p: readonly [GameRecord, GameRecord]) => boolean) => pairs.filter(f).length;
+    const alone = [
+      count(([x, y]) => reached(x) && !reached(y)),
+      count(([x, y]) => reached(y) && !reached(x)),
+    ] as const;
+    return {
+      tile,
+      made: [count(([x]) => reached(x)), count(([, y]) => reached(y))] as const,
+      alone,
+      p: signTest(alone[0], alone[1]),
+    };
+  });
+  const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
+  return {
+    games: pairs.length,
+    tiles,
+    meanScores: [
+      Math.round(mean(pairs.map(([x]) => x.stats.score))),
+      Math.round(mean(pairs.map(([, y]) => y.stats.score))),
+    ],
+    differenceError: Math.round(
+      standardError(pairs.map(([x, y]) => x.stats.score - y.stats.score)),
+    ),
+  };
+};
+
 /** The longest chain a 4x4 game held while its largest tile was 16384 (by replaying it). */
 const chain16384Of = (t: Transcript): number | undefined => {
   const options = t.options as { width?: number; height?: number };
@@ -232,12 +298,14 @@ const USAGE = `Usage: deno run --allow-read --allow-write --allow-import bench/g
          --p1 SPEC [--games N] [--seed S] [--width W] [--height H] [--eval E]
          [--weights FILE] [--out FILE [--resume]]
        deno run --allow-read --allow-import bench/game2048_games.ts --summary FILE
+       deno run --allow-read --allow-import bench/game2048_games.ts --compare A --compare B
 `;
 
 const main = (): number => {
   const a = parseArgs(Deno.args, {
     string: ["p1", "games", "seed", "width", "height", "eval", "weights", "out", "summary"],
     boolean: ["resume", "help"],
+    collect: ["compare"],
   });
   if (a.help) {
     console.log(USAGE);
@@ -245,6 +313,33 @@ const main = (): number => {
   }
   if (typeof a.summary === "string") {
     console.log(JSON.stringify(summarize(readRecords(a.summary)), null, 2));
+    return 0;
+  }
+  const compare = (a.compare ?? []) as string[];
+  if (compare.length > 0) {
+    if (compare.length !== 2) {
+      console.error(`--compare takes two files, got ${compare.length}\n${USAGE}`);
+      return 2;
+    }
+    const [first, second] = compare.map(readRecords);
+    const empty = compare.find((_, i) => [first, second][i].length === 0);
+    if (empty !== undefined) {
+      console.error(`${empty}: no games (a series' games.jsonl, or this script's --out file)`);
+      return 1;
+    }
+    const c = compareSeries(first, second);
+    const fmt = (x: number) => x.toLocaleString("en-US");
+    console.log(`${c.games} seeds in both: ${compare[0]} against ${compare[1]}`);
+    for (const t of c.tiles) {
+      console.log(
+        `${t.tile}: ${t.made[0]} and ${t.made[1]}; by one alone ${t.alone[0]} and ` +
+          `${t.alone[1]} (sign test p = ${t.p.toFixed(4)})`,
+      );
+    }
+    console.log(
+      `mean score ${fmt(c.meanScores[0])} and ${fmt(c.meanScores[1])}; the difference ` +
+        `${fmt(c.meanScores[0] - c.meanScores[1])} (± ${fmt(c.differenceError)})`,
+    );
     return 0;
   }
   if (typeof a.p1 !== "string") {

@@ -18,7 +18,13 @@ import {
   LARGE_TAIL_RANK,
 } from "../plugins/game2048/endgame.ts";
 import { compareRuns, solveFrom } from "../bench/game2048_chains.ts";
-import { recordOf, summarize as summarizeGames, WAIT_MS } from "../bench/game2048_games.ts";
+import {
+  compareSeries,
+  type GameRecord,
+  recordOf,
+  summarize as summarizeGames,
+  WAIT_MS,
+} from "../bench/game2048_games.ts";
 import { CHANCE } from "../core/game.ts";
 import type { Transcript, TranscriptMove } from "../core/transcript.ts";
 import { searchInfo } from "../core/session.ts";
@@ -523,4 +529,34 @@ Deno.test("bench/game2048_games.ts counts the slides that waited over 10 s", () 
     longest: 250,
   });
   assertEquals(summarizeGames([other]).waits, { slides: 0, games: 0, seconds: 0, longest: 0 });
+});
+
+Deno.test("bench/game2048_games.ts pairs two series by seed, tile by tile", () => {
+  const game = (seed: number, maxTile: number, score: number): GameRecord => ({
+    seed,
+    p1: "expectimax:5",
+    options: {},
+    moves: 1,
+    seconds: 1,
+    stats: { maxTile, score },
+    reason: "end",
+  });
+  // Seeds 1-4 in both; seed 5 in the first only (left out).
+  const a = [
+    game(1, 32768, 500),
+    game(2, 32768, 400),
+    game(3, 16384, 300),
+    game(4, 8192, 100),
+    game(5, 32768, 900),
+  ];
+  const b = [game(4, 16384, 200), game(3, 32768, 500), game(2, 16384, 300), game(1, 16384, 300)];
+  const c = compareSeries(a, b);
+  assertEquals(c.games, 4);
+  const row = (tile: number) => c.tiles.find((t) => t.tile === tile)!;
+  assertEquals(row(32768), { tile: 32768, made: [2, 1], alone: [2, 1], p: 1 });
+  assertEquals(row(16384), { tile: 16384, made: [3, 4], alone: [0, 1], p: 1 });
+  assertEquals(row(2048).made, [4, 4]);
+  assertEquals(c.meanScores, [325, 325]);
+  // Differences 200, 100, -200, -100: mean 0, sd sqrt(100000/3), over the root of 4.
+  assertEquals(c.differenceError, Math.round(Math.sqrt(100_000 / 3) / 2));
 });

@@ -27,6 +27,7 @@ import {
   type PairingScore,
   type Pentanomial,
   scoreFromElo,
+  signTest,
   sprtBounds,
   sprtVerdict,
   Z95,
@@ -602,4 +603,22 @@ Deno.test("the prior is added exactly when the maximum does not exist", () => {
   assertThrows(() => fitRatings(2, scores([[0, 0, 4, 2]]), 0), RangeError);
   assertThrows(() => fitRatings(2, scores([[0, 2, 4, 2]]), 0), RangeError);
   assertThrows(() => fitRatings(2, scores([[0, 1, 4, 2]]), 2), RangeError);
+});
+
+Deno.test("signTest: exact binomial tails (scipy's binomtest), symmetric, at most 1", () => {
+  // scipy.stats.binomtest(k, n, 0.5).pvalue: (35, 49) 0.00380165441, (13, 17) 0.04904174805.
+  close(signTest(35, 14), 0.00380165441, 1e-11);
+  close(signTest(13, 4), 0.04904174805, 1e-11);
+  assertEquals(signTest(0, 0), 1);
+  assertEquals(signTest(5, 0), 2 / 32);
+  assertEquals(signTest(3, 3), 1);
+  fc.assert(
+    fc.property(fc.nat(200), fc.nat(200), (a, b) => {
+      const p = signTest(a, b);
+      assertEquals(p, signTest(b, a));
+      assert(p > 0 && p <= 1);
+      // One more success on the side that leads makes the split less likely by chance.
+      if (a > b) assert(signTest(a + 1, b) <= p);
+    }),
+  );
 });

@@ -122,6 +122,29 @@ export const erfc = (x: number): number => {
  */
 export const normalCdf = (q: number): number => 0.5 * erfc(-q / Math.SQRT2);
 
+/**
+ * The exact two-sided sign test: the probability that `a + b` fair coin flips fall at
+ * least as unevenly as `a` against `b` (both tails, at most 1). For paired trials where
+ * one side alone succeeded `a` times and the other alone `b` times (ties dropped): two
+ * players' games on the same seeds, or runs from the same positions.
+ *
+ * @example
+ * ```ts
+ * import { signTest } from "./stats.ts";
+ * if (signTest(3, 0) !== 0.25 || signTest(0, 0) !== 1) throw new Error();
+ * ```
+ */
+export const signTest = (a: number, b: number): number => {
+  const n = a + b, k = Math.min(a, b);
+  // P(at most k heads of n), summed term by term: C(n, j+1) = C(n, j)·(n−j)/(j+1).
+  let tail = 0, term = 2 ** -n;
+  for (let j = 0; j <= k; j++) {
+    tail += term;
+    term = (term * (n - j)) / (j + 1);
+  }
+  return Math.min(1, 2 * tail);
+};
+
 /** An Elo difference with its 95% interval, likelihood of superiority, score and sample size. */
 export interface EloEstimate {
   /** The Elo difference of the mean score (`eloFromScore(score)`). */
