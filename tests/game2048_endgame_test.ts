@@ -15,6 +15,7 @@ import {
   ENDGAME_REGION,
   endgameBudget,
   EndgameSolver,
+  GAP_TOP_RANK,
   LARGE_TAIL_RANK,
 } from "../plugins/game2048/endgame.ts";
 import { compareRuns, solveFrom } from "../bench/game2048_chains.ts";
@@ -186,7 +187,9 @@ Deno.test("property: the solver equals a plain recursion on random endgames", ()
     fc.property(endgames, ({ cells, held, gaps }) => {
       // (A chain may turn off the snake where a region tile continues it, or branch.)
       const fitting = (skips: number) =>
-        chainsOf(...words(cells), held, skips).filter((c) => c.tailRank >= 2);
+        chainsOf(...words(cells), held, skips).filter((c) =>
+          c.tailRank >= 2 && (skips === 0 || c.topRank >= GAP_TOP_RANK)
+        );
       let chains = fitting(0);
       if (chains.length === 0 && gaps > 0) {
         chains = fitting(1);
@@ -295,6 +298,10 @@ Deno.test("with gaps, a chain that skips a rank is held where no chain without o
   const answer = new EndgameSolver().solve(lo, hi, 6, undefined, 1)!;
   assertEquals(answer.chain.cells, gapped.cells);
   assertAlmostEquals(answer.probability, Math.max(...reference(cells, gapped)), 1e-6);
+  // Behind an 8192 (the same board a rank lower) the gapped chain is not held.
+  const lower = words(cells.map((v) => v > 2 ? v / 2 : v));
+  assertEquals(chainsOf(...lower, 10, 1).length, 1);
+  assertEquals(new EndgameSolver().solve(...lower, 6, undefined, 1), undefined);
   // Where a chain without a gap fits, gaps change nothing.
   const plain = new EndgameSolver().solve(...tenTiles(16384), 6)!;
   assertEquals(new EndgameSolver().solve(...tenTiles(16384), 6, undefined, 2), plain);

@@ -24,8 +24,9 @@
  *   the chain branches (`chainsOf`): each start of that length is solved and the best
  *   wins, so the solver does not drop a goal one slide away for the other branch's.
  *   Where no chain fits, chains that skip a rank may be held instead (`solve`'s `gaps`,
- *   `,gaps=G` in the search's spec; off by default): after a collapse the tiles often go
- *   on from the new tail a rank too low (16384 8192 4096 2048, then 512 256 128 ...).
+ *   `,gaps=G` in the search's spec; off by default; behind a 16384 or more only,
+ *   `GAP_TOP_RANK`): after a collapse the tiles often go on from the new tail a rank too
+ *   low (16384 8192 4096 2048, then 512 256 128 ...).
  * - **The goal**: after a slide, a tile of the tail's rank on a cell beside the tail
  *   that is not in the chain, or the tail itself merged one rank up in place.
  * - **The moves**: the slides that leave every chain cell as it was (a slide that merges
@@ -71,6 +72,15 @@ export const ENDGAME_LARGE_BUDGET = 7 << 24;
  * the layers still at their first size.
  */
 const slotsFor = (positions: number): number => Math.ceil((positions * 5) / 3) + (1 << 20);
+
+/**
+ * The smallest largest tile (a 16384) behind which the solver holds chains with a gap
+ * (`solve`'s `gaps`). Before it the network's own play builds the board better than a
+ * solve for one goal: held from a 256 on, gapped chains (256 64 32 16 8 4) took over
+ * the game from its 250th slide and lost all three of the first games of a series they
+ * changed (the plugin's README, "Chains with a gap").
+ */
+export const GAP_TOP_RANK = 14;
 
 /** The smallest tail (a 128) whose chain may take the whole table over a larger region. */
 export const LARGE_TAIL_RANK = 7;
@@ -348,7 +358,8 @@ export class EndgameSolver {
    * chain of that length is solved and the best answer wins (the first among equals): the
    * goal of one may be a slide away while the other's is far. Where no chain without a
    * gap is answered, chains skipping one rank, then two, up to `gaps`, are tried the same
-   * way (`chainsOf`; default 0: none). `undefined` when the solver does not take the
+   * way (`chainsOf`; default 0: none), behind a largest tile of 16384 or more only
+   * (`GAP_TOP_RANK`). `undefined` when the solver does not take the
    * position: every chain leaves more than `maxRegion` cells, the tail is a 2, a goal is
    * already on the board, or no slide changes it. `poll` is called every 4,096 nodes and
    * may throw to stop the solve (what it solved stays stored).
@@ -365,7 +376,9 @@ export class EndgameSolver {
     let fits = false;
     for (let skips = 0; skips <= gaps; skips++) {
       for (let length = shortest; length <= 16; length++) {
-        const chains = chainsOf(lo, hi, length, skips).filter((c) => c.tailRank >= 2);
+        const chains = chainsOf(lo, hi, length, skips).filter((c) =>
+          c.tailRank >= 2 && (skips === 0 || c.topRank >= GAP_TOP_RANK)
+        );
         if (chains.length === 0) break;
         fits = true;
         let best: EndgameAnswer | undefined;

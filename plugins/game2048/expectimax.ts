@@ -860,8 +860,8 @@ export const expectimax2048: Strategy = {
       max: 2,
       integer: true,
       description: "4x4: where no chain of large tiles fits the endgame solver, chains that " +
-        "skip up to this many ranks (16384 8192 4096 2048, then 512 256 ...) are held too " +
-        "(default 0: never)",
+        "skip up to this many ranks (16384 8192 4096 2048, then 512 256 ...) are held too, " +
+        "behind a 16384 or more (default 0: never)",
     },
   },
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult =>
