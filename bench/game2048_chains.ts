@@ -96,6 +96,8 @@ export interface ChainGame {
   readonly slides: number;
   /** The longest search, in milliseconds (an endgame solve, where there is one). */
   readonly longestMs: number;
+  /** The searches' time over all the slides, in milliseconds (lines of older runs lack it). */
+  readonly ms?: number;
   /** The endgame solver's first note, if it took a position. */
   readonly solver?: string;
 }
@@ -112,7 +114,7 @@ export const playFrom = (
 ): ChainGame => {
   const rng = makeRng(1000 * seed + index);
   let s: readonly number[] = [...unpackCells(start.lo, start.hi), SLIDER_TURN, 0];
-  let slides = 0, longestMs = 0, solver: string | undefined;
+  let slides = 0, longestMs = 0, ms = 0, solver: string | undefined;
   for (;;) {
     if (game.toMove(s) === CHANCE) {
       s = game.play(s, pickChance(game.chances(s), rng.next()));
@@ -121,6 +123,7 @@ export const playFrom = (
     if (game.moves(s).length === 0) break;
     const r = fastExpectimax(game, s, { depth, params: { endgame, gaps } });
     longestMs = Math.max(longestMs, r.timeMs);
+    ms += r.timeMs;
     solver ??= r.notes?.[0];
     s = game.play(s, r.move!);
     slides++;
@@ -134,6 +137,7 @@ export const playFrom = (
     score: stats.score,
     slides,
     longestMs: Math.round(longestMs),
+    ms: Math.round(ms),
     ...(solver === undefined ? {} : { solver }),
   };
 };
@@ -191,6 +195,11 @@ export interface Comparison {
    * positions where it took one, and how many those were.
    */
   readonly solver: readonly [SolverMean, SolverMean];
+  /**
+   * Each run's milliseconds a slide over the paired positions whose lines give the time
+   * (`ChainGame.ms`); 0 where none do.
+   */
+  readonly msPerSlide: readonly [number, number];
 }
 
 /** A run's mean score over the paired positions. */
@@ -250,6 +259,11 @@ export const compareRuns = (a: string, b: string): Comparison => {
     const ps = run.flatMap((g) => noteProbability(g.solver) ?? []);
     return { mean: ps.reduce((s, x) => s + x, 0) / Math.max(1, ps.length), positions: ps.length };
   };
+  const msPerSlide = (run: readonly ChainGame[]): number => {
+    const timed = run.filter((g) => g.ms !== undefined);
+    const slides = timed.reduce((a, g) => a + g.slides, 0);
+    return slides === 0 ? 0 : timed.reduce((a, g) => a + g.ms!, 0) / slides;
+  };
   return {
     positions,
     made: [madeA, madeB],
@@ -257,6 +271,7 @@ export const compareRuns = (a: string, b: string): Comparison => {
     p: signTest(onlyA, onlyB),
     scores: [score(paired[0]), score(paired[1])],
     solver: [solver(paired[0]), solver(paired[1])],
+    msPerSlide: [msPerSlide(paired[0]), msPerSlide(paired[1])],
   };
 };
 
@@ -280,7 +295,8 @@ if (import.meta.main) {
       const s = c.scores[i], v = c.solver[i];
       console.log(
         `${compare[i]}: mean score from there ${fmt(s.mean)} (± ${fmt(s.error)}); ` +
-          `the solver's first probability ${v.mean.toFixed(3)} on average over ${v.positions}`,
+          `the solver's first probability ${v.mean.toFixed(3)} on average over ${v.positions}; ` +
+          `${c.msPerSlide[i].toFixed(2)} ms a slide`,
       );
     }
     Deno.exit(0);

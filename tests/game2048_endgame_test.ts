@@ -470,8 +470,9 @@ Deno.test("bench/game2048_chains.ts pairs two runs by position, with a sign test
       seriesMade32768: false,
       maxTile,
       score: maxTile,
-      slides: 0,
-      ...(index % 2 === 0 ? { solver: note(index / 10) } : {}),
+      slides: 10,
+      // Older lines have no time: positions 0 and 2 here.
+      ...(index % 2 === 0 ? { solver: note(index / 10) } : { ms: 10 * index }),
     });
   const run = (tiles: readonly number[]) =>
     ["a header line", ...tiles.map((t, i) => line(i, t)), "a summary line"].join("\n");
@@ -487,6 +488,9 @@ Deno.test("bench/game2048_chains.ts pairs two runs by position, with a sign test
   // The solver's first probability, where it took the position (positions 0 and 2).
   assertEquals(c.solver[0], { mean: 0.1, positions: 2 });
   assertAlmostEquals(c.p, 0.5); // two positions, both one way: 2 * (1/4)
+  // Milliseconds a slide over the timed positions (1 and 3): (10 + 30) / 20.
+  assertEquals(c.msPerSlide, [2, 2]);
+  assertEquals(compareRuns(run([32768]), run([32768])).msPerSlide, [0, 0]);
   assertEquals(compareRuns(a, a).p, 1);
   // The README's figures: 13 and 4 by one run alone.
   const many = (x: number, y: number) =>
