@@ -22,7 +22,10 @@
  * pairs two runs' outputs by position (32768 in each, by each alone, a sign test's p, each
  * run's mean score and the solver's mean first probability). `--solve` times the endgame
  * solver alone on each position, from an empty table (`--endgame K` cells; the slide, the
- * probability, positions, nodes, the table's slots and milliseconds).
+ * probability, positions, nodes, the table's slots and milliseconds). `--splice RUN` prints
+ * the series with each game played on from its position by the run (`splice`), as records
+ * for `bench/game2048_games.ts --summary` and `--compare`: a whole series' figures and time
+ * a slide for a player that differs from the series' only from the position on.
  *
  * @module
  */
@@ -37,7 +40,14 @@ import { packCells, unpackCells } from "../plugins/game2048/board.ts";
 import { chainOf, ENDGAME_REGION, EndgameSolver } from "../plugins/game2048/endgame.ts";
 import { fastExpectimax } from "../plugins/game2048/expectimax.ts";
 import plugin from "../plugins/game2048/mod.ts";
-import { createGame, type Game2048, is2048, SLIDER_TURN } from "../plugins/game2048/rules.ts";
+import {
+  createGame,
+  type Game2048,
+  is2048,
+  MILESTONES,
+  SLIDER_TURN,
+} from "../plugins/game2048/rules.ts";
+import { type GameRecord, recordOf } from "./game2048_games.ts";
 import { standardError } from "../plugins/game2048/train.ts";
 
 /** A position where a series' game first held the chain, and what the game made from it. */
@@ -50,35 +60,63 @@ export interface ChainStart {
   readonly hi: number;
   /** Whether the series' game went on to 32768. */
   readonly made32768: boolean;
+  /** Slides the series' game played before the position. */
+  readonly slides: number;
+  /** The series' time over those slides, in seconds (the match's per-move time). */
+  readonly seconds: number;
+  /** The score at the position. */
+  readonly score: number;
 }
+
+/** A series game, and its start (the first position with the chain) if it has one. */
+interface SeriesStart {
+  readonly record: SeriesGame;
+  readonly start: ChainStart | undefined;
+}
+
+/** Each game of a series' `games.jsonl` in the file's order, with its start (`chainStarts`). */
+const seriesStarts = (text: string, tiles: number): SeriesStart[] => {
+  const rules = createGame(4, 4, "monotone");
+  const out: SeriesStart[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    const record: SeriesGame = JSON.parse(line);
+    let s = rules.initial(), top = 0, slides = 0, ms = 0;
+    let start: Omit<ChainStart, "made32768"> | undefined;
+    for (const m of record.transcript.moves) {
+      if (m.by === 0) {
+        if (start === undefined) {
+          const words = packCells(s);
+          const chain = words === undefined ? undefined : chainOf(words[0], words[1], tiles);
+          if (chain?.topRank === 14 && chain.cells.length === tiles) {
+            const score = rules.stats!(s).score;
+            start = {
+              seed: record.seed,
+              lo: words![0],
+              hi: words![1],
+              slides,
+              seconds: ms / 1000,
+              score,
+            };
+          }
+        }
+        slides++;
+        ms += m.ms;
+      }
+      s = rules.play(s, m.move);
+      for (let i = 0; i < 16; i++) top = Math.max(top, s[i]);
+    }
+    out.push({ record, start: start && { ...start, made32768: top >= 32768 } });
+  }
+  return out;
+};
 
 /**
  * The first slider position of each 4x4 game in a series' `games.jsonl` where the chain
  * from a 16384 (the largest tile) has at least `tiles` tiles, in the file's order.
  */
-export const chainStarts = (text: string, tiles: number): ChainStart[] => {
-  const rules = createGame(4, 4, "monotone");
-  const out: ChainStart[] = [];
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
-    const record: SeriesGame = JSON.parse(line);
-    let s = rules.initial(), top = 0;
-    let start: { lo: number; hi: number } | undefined;
-    for (const m of record.transcript.moves) {
-      if (start === undefined && m.by === 0) {
-        const words = packCells(s);
-        const chain = words === undefined ? undefined : chainOf(words[0], words[1], tiles);
-        if (chain?.topRank === 14 && chain.cells.length === tiles) {
-          start = { lo: words![0], hi: words![1] };
-        }
-      }
-      s = rules.play(s, m.move);
-      for (let i = 0; i < 16; i++) top = Math.max(top, s[i]);
-    }
-    if (start !== undefined) out.push({ seed: record.seed, ...start, made32768: top >= 32768 });
-  }
-  return out;
-};
+export const chainStarts = (text: string, tiles: number): ChainStart[] =>
+  seriesStarts(text, tiles).flatMap((g) => g.start ?? []);
 
 /** What one position's game made. */
 export interface ChainGame {
@@ -163,7 +201,11 @@ export interface ChainSolve {
 }
 
 /** The endgame solver alone on `start` (position `index`), regions of up to `region` cells. */
-export const solveFrom = (start: ChainStart, index: number, region: number): ChainSolve => {
+export const solveFrom = (
+  start: Pick<ChainStart, "seed" | "lo" | "hi">,
+  index: number,
+  region: number,
+): ChainSolve => {
   const solver = new EndgameSolver(), t0 = performance.now();
   const answer = solver.solve(start.lo, start.hi, region);
   return {
@@ -224,16 +266,18 @@ const noteProbability = (note: string | undefined): number | undefined => {
   return m === null || m === undefined ? undefined : Number(m[1]);
 };
 
+/** A run's lines (`ChainGame`s, other lines skipped) by position. */
+const runGames = (text: string): Map<number, ChainGame> =>
+  new Map(
+    text.split("\n").filter((l) => l.startsWith("{")).map((l) => {
+      const g: ChainGame = JSON.parse(l);
+      return [g.index, g] as const;
+    }),
+  );
+
 /** Pairs two runs' lines (`ChainGame`s, other lines skipped) by position. */
 export const compareRuns = (a: string, b: string): Comparison => {
-  const games = (text: string) =>
-    new Map(
-      text.split("\n").filter((l) => l.startsWith("{")).map((l) => {
-        const g: ChainGame = JSON.parse(l);
-        return [g.index, g] as const;
-      }),
-    );
-  const first = games(a), second = games(b);
+  const first = runGames(a), second = runGames(b);
   let positions = 0, madeA = 0, madeB = 0, onlyA = 0, onlyB = 0;
   const paired: [ChainGame[], ChainGame[]] = [[], []];
   for (const [index, ga] of first) {
@@ -275,9 +319,78 @@ export const compareRuns = (a: string, b: string): Comparison => {
   };
 };
 
+/** A series whose games a run played on from their starts (`splice`). */
+export interface Spliced {
+  /** The games: those without a start as the series played them, the others spliced. */
+  readonly records: GameRecord[];
+  /** Positions the run played without the time (lines of older runs): left out. */
+  readonly untimed: readonly number[];
+  /** Positions the run did not play: left out. */
+  readonly unplayed: number;
+}
+
+/**
+ * The series of `games.jsonl` text `series` as it would have gone had the run `run` (this
+ * script's lines, from the same `tiles`) played each game on from its position: a game's
+ * slides and time before the position are the series', the rest the run's (its search
+ * time), the score the sum. A player whose play differs from the series' only from that
+ * position on (`,gaps` behind a 16384: `GAP_TOP_RANK`) would have played the same games up
+ * to it, so the result is a series of that player, the tiles after the position drawn
+ * from the run's stream instead of the seed's. Games that never held the chain stay as
+ * the series played them; positions the run did not play, or played without the time,
+ * are left out (and counted). The records are `bench/game2048_games.ts`'s, under the spec
+ * `p1`, for its `--summary` and `--compare`.
+ */
+export const splice = (series: string, run: string, tiles: number, p1: string): Spliced => {
+  const played = runGames(run), records: GameRecord[] = [], untimed: number[] = [];
+  let index = 0, unplayed = 0;
+  for (const { record, start } of seriesStarts(series, tiles)) {
+    if (start === undefined) {
+      records.push({ ...recordOf(record.seed, record.transcript), p1 });
+      continue;
+    }
+    const g = played.get(index);
+    if (g !== undefined && g.seed !== start.seed) {
+      throw new Error(
+        `position ${index} is seed ${g.seed} in the run but seed ${start.seed} in the series ` +
+          `at --tiles ${tiles}: give the series and --tiles the run was played from`,
+      );
+    }
+    index++;
+    if (g === undefined) unplayed++;
+    else if (g.ms === undefined) untimed.push(g.index);
+    else {
+      const stats: Record<string, number> = { score: start.score + g.score, maxTile: g.maxTile };
+      for (const t of MILESTONES) stats[`reached${t}`] = g.maxTile >= t ? 1 : 0;
+      records.push({
+        seed: record.seed,
+        p1,
+        options: record.transcript.options,
+        moves: start.slides + g.slides,
+        seconds: start.seconds + g.ms / 1000,
+        stats,
+        reason: "end",
+      });
+    }
+  }
+  return { records, untimed, unplayed };
+};
+
 if (import.meta.main) {
   const args = parseArgs(Deno.args, {
-    string: ["series", "tiles", "depth", "endgame", "gaps", "seed", "first", "last", "weights"],
+    string: [
+      "series",
+      "tiles",
+      "depth",
+      "endgame",
+      "gaps",
+      "seed",
+      "first",
+      "last",
+      "weights",
+      "splice",
+      "p1",
+    ],
     boolean: ["solve"],
     collect: ["compare"],
   });
@@ -305,11 +418,28 @@ if (import.meta.main) {
     console.error(
       "usage: bench/game2048_chains.ts --series DIR/games.jsonl [--tiles N] [--depth D] " +
         "[--endgame K] [--gaps G] [--seed S] [--first A] [--last B] [--weights FILE] [--solve]\n" +
-        "       bench/game2048_chains.ts --compare A.jsonl --compare B.jsonl",
+        "       bench/game2048_chains.ts --compare A.jsonl --compare B.jsonl\n" +
+        "       bench/game2048_chains.ts --series DIR/games.jsonl --tiles N --splice RUN [--p1 SPEC]",
     );
     Deno.exit(2);
   }
   const tiles = Number(args.tiles ?? 6), depth = Number(args.depth ?? 5);
+  if (typeof args.splice === "string") {
+    const p1 = typeof args.p1 === "string" ? args.p1 : `spliced with ${args.splice}`;
+    const s = splice(
+      Deno.readTextFileSync(args.series),
+      Deno.readTextFileSync(args.splice),
+      tiles,
+      p1,
+    );
+    for (const r of s.records) console.log(JSON.stringify(r));
+    console.error(
+      `${s.records.length} games; left out: ${s.unplayed} positions the run did not play, ` +
+        `${s.untimed.length} played without the time` +
+        (s.untimed.length === 0 ? "" : ` (${s.untimed.join(", ")}: play them again)`),
+    );
+    Deno.exit(0);
+  }
   const endgame = Number(args.endgame ?? ENDGAME_REGION), seed = Number(args.seed ?? 1);
   const starts = chainStarts(Deno.readTextFileSync(args.series), tiles);
   const first = Number(args.first ?? 0),

@@ -18,7 +18,7 @@ import {
   GAP_TOP_RANK,
   LARGE_TAIL_RANK,
 } from "../plugins/game2048/endgame.ts";
-import { compareRuns, solveFrom } from "../bench/game2048_chains.ts";
+import { chainStarts, compareRuns, solveFrom, splice } from "../bench/game2048_chains.ts";
 import {
   compareSeries,
   type GameRecord,
@@ -26,11 +26,20 @@ import {
   summarize as summarizeGames,
   WAIT_MS,
 } from "../bench/game2048_games.ts";
-import { CHANCE } from "../core/game.ts";
+import { CHANCE, pickChance } from "../core/game.ts";
+import { makeRng } from "../core/rng.ts";
+import { DEFAULT_WEIGHTS } from "../plugins/game2048/mod.ts";
+import { loadWeights } from "../plugins/game2048/weights.ts";
 import type { Transcript, TranscriptMove } from "../core/transcript.ts";
 import { searchInfo } from "../core/session.ts";
 import { fastExpectimax } from "../plugins/game2048/expectimax.ts";
-import { createNetwork, SHAPES, withNetwork } from "../plugins/game2048/ntuple.ts";
+import {
+  bestSlide,
+  createNetwork,
+  newSlide,
+  SHAPES,
+  withNetwork,
+} from "../plugins/game2048/ntuple.ts";
 import {
   createGame,
   DOWN,
@@ -421,7 +430,7 @@ Deno.test("the layers' slots are bounded: other chains make room, a chain that f
   assertEquals(none.solve(...b, 6), undefined);
   assertEquals([none.stored, none.slots], [0, 0]);
   // bench/game2048_chains.ts --solve: the same solve from an empty table, and its size.
-  const timed = solveFrom({ seed: 9, lo: b[0], hi: b[1], made32768: false }, 3, 6);
+  const timed = solveFrom({ seed: 9, lo: b[0], hi: b[1] }, 3, 6);
   assertEquals([timed.index, timed.seed, timed.move, timed.probability], [
     3,
     9,
@@ -570,4 +579,83 @@ Deno.test("bench/game2048_games.ts pairs two series by seed, tile by tile", () =
   assertEquals(c.meanScores, [325, 325]);
   // Differences 200, 100, -200, -100: mean 0, sd sqrt(100000/3), over the root of 4.
   assertEquals(c.differenceError, Math.round(Math.sqrt(100_000 / 3) / 2));
+});
+
+Deno.test("bench/game2048_chains.ts splices a run into its series: a whole series' figures from the positions on", () => {
+  // A real game to a 16384 by the network that ships, greedy (its tiles from a seed), cut
+  // a few slides after it; then a short game that never holds one.
+  const { net } = loadWeights(new URL(`../${DEFAULT_WEIGHTS}`, import.meta.url).pathname);
+  const rules = createGame(4, 4, "monotone"), out = newSlide();
+  const play = (seed: number, until: (s: readonly number[]) => boolean) => {
+    const rng = makeRng(seed), moves: TranscriptMove[] = [];
+    let s = rules.initial(), start: { slides: number; score: number } | undefined, after = 0;
+    let slides = 0;
+    while (!until(s) && after < 5) {
+      const chance = rules.toMove(s) === CHANCE;
+      let move: number;
+      if (chance) move = pickChance(rules.chances(s), rng.next());
+      else {
+        const [lo, hi] = packCells(s)!;
+        if (bestSlide(net, lo, hi, out).dir < 0) break;
+        move = out.dir;
+        if (start !== undefined) after++;
+        else if (s.slice(0, 16).includes(16384)) start = { slides, score: rules.stats!(s).score };
+        slides++;
+      }
+      moves.push({ by: chance ? CHANCE : 0, move, notation: "", ms: chance ? 0 : 2 });
+      s = rules.play(s, move);
+    }
+    const transcript = {
+      version: 2,
+      game: "2048",
+      options: { width: 4, height: 4 },
+      seed,
+      players: ["greedy", "greedy"],
+      moves,
+      result: { winner: null, margin: 0, reason: "end" },
+      stats: rules.stats!(s),
+    };
+    return { line: JSON.stringify({ seed, transcript }), start, slides };
+  };
+  // The first seed whose greedy game makes a 16384 (three in four do).
+  const made = [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => play(seed, () => false))
+    .find((g) => g.start !== undefined)!;
+  const short = play(100, (s) => rules.stats!(s).maxTile >= 64);
+  const series = `${made.line}\n${short.line}\n`, seed = JSON.parse(made.line).seed;
+  const [start] = chainStarts(series, 1);
+  assertEquals([start.seed, start.slides, start.seconds], [
+    seed,
+    made.start!.slides,
+    made.start!.slides * 0.002,
+  ]);
+  assertEquals(start.score, made.start!.score);
+  const run = (line: object) =>
+    `a header\n${
+      JSON.stringify({ index: 0, seed, seriesMade32768: false, slides: 40, longestMs: 9, ...line })
+    }\nsummary`;
+  const s = splice(series, run({ maxTile: 32768, score: 1000, ms: 30 }), 1, "expectimax:5,gaps=1");
+  assertEquals([s.untimed, s.unplayed, s.records.length], [[], 0, 2]);
+  const [spliced, kept] = s.records;
+  assertEquals(spliced.moves, made.start!.slides + 40);
+  assertAlmostEquals(spliced.seconds, made.start!.slides * 0.002 + 0.03);
+  assertEquals(spliced.stats.score, made.start!.score + 1000);
+  assertEquals([spliced.stats.maxTile, spliced.stats.reached32768, spliced.p1], [
+    32768,
+    1,
+    "expectimax:5,gaps=1",
+  ]);
+  // The game without a 16384 as the series played it.
+  assertEquals(kept.moves, short.slides);
+  assertEquals([kept.stats.maxTile, kept.p1], [64, "expectimax:5,gaps=1"]);
+  assertEquals(summarizeGames(s.records).reached["32768"], 0.5);
+  // A line without the time, a position not played, a run from other positions.
+  assertEquals(splice(series, run({ maxTile: 16384, score: 9 }), 1, "x").untimed, [0]);
+  const none = splice(series, "", 1, "x");
+  assertEquals([none.unplayed, none.records.length], [1, 1]);
+  const other = run({ maxTile: 16384, score: 9, ms: 1, seed: seed + 1 });
+  assertThrows(
+    () => splice(series, other, 1, "x"),
+    Error,
+    "give the series and --tiles the run was played from",
+  );
 });
