@@ -18,7 +18,7 @@
  * as they play alike. `--first A --last B` plays positions A to B only (to split a run
  * over the cores). Each position prints a JSON line (the series' seed, whether the series
  * made 32768 from it, the largest tile and score made here, slides, the longest search in
- * ms, the endgame solver's first note), then a summary line; `--compare A --compare B`
+ * ms, the endgame solver's first note and its phases: `phasesOf`), then a summary line; `--compare A --compare B`
  * pairs two runs' outputs by position (32768 in each, by each alone, a sign test's p, each
  * run's mean score and the solver's mean first probability). `--solve` times the endgame
  * solver alone on each position, from an empty table (`--endgame K` cells; the slide, the
@@ -26,6 +26,8 @@
  * the series with each game played on from its position by the run (`splice`), as records
  * for `bench/game2048_games.ts --summary` and `--compare`: a whole series' figures and time
  * a slide for a player that differs from the series' only from the position on.
+ * `--phases RUN` lists every chain the solver held in the run's games (`phaseTable`): in
+ * how many games, its goal's mean first probability, and how many lost games it ended.
  *
  * @module
  */
@@ -138,7 +140,77 @@ export interface ChainGame {
   readonly ms?: number;
   /** The endgame solver's first note, if it took a position. */
   readonly solver?: string;
+  /** The solver's phases (`phasesOf`; lines of older runs lack them). */
+  readonly phases?: readonly ChainPhase[];
 }
+
+/** A stretch of slides the endgame solver played holding one chain (`phasesOf`). */
+export interface ChainPhase {
+  /** Its first slide (counted from the position). */
+  readonly from: number;
+  /** Its last slide. */
+  readonly to: number;
+  /** The held chain's tiles, from the largest to the tail. */
+  readonly chain: readonly number[];
+  /** The probability of its goal at its first slide. */
+  readonly probability: number;
+}
+
+/** The probability an endgame note states (`expectimax.ts`: "... with probability P (exact"). */
+const noteProbability = (note: string | undefined): number | undefined => {
+  const m = note?.match(/with probability ([0-9.]+)/);
+  return m === null || m === undefined ? undefined : Number(m[1]);
+};
+
+/** The chain an endgame note holds (`expectimax.ts`: "endgame: the chain 16384 ... stays"). */
+const noteChain = (note: string | undefined): number[] | undefined => {
+  const m = note?.match(/^endgame: the chain ([0-9 ]+) stays/);
+  return m === null || m === undefined ? undefined : m[1].split(" ").map(Number);
+};
+
+/**
+ * The solver's phases of a game from its search notes, one per slide (`undefined` where
+ * the search made none): a phase begins where a slide's note holds another chain than the
+ * slide before's, or the slide before had none (the network's own slides lie between).
+ *
+ * @example Two slides of one chain, one of the network's, one of another chain
+ * ```ts
+ * import { phasesOf } from "./game2048_chains.ts";
+ * const note = (c: string, p: number) =>
+ *   `endgame: the chain ${c} stays; a 2 beside it with probability ${p} (exact)`;
+ * const phases = phasesOf([note("8 4", 0.5), note("8 4", 0.75), undefined, note("8 4 2", 1)]);
+ * if (phases.map((p) => `${p.from}-${p.to}:${p.chain.join(" ")}@${p.probability}`).join()
+ *   !== "0-1:8 4@0.5,3-3:8 4 2@1") throw new Error();
+ * ```
+ */
+export const phasesOf = (notes: readonly (string | undefined)[]): ChainPhase[] => {
+  const out: ChainPhase[] = [];
+  let open: { from: number; chain: number[]; probability: number } | undefined;
+  notes.forEach((note, slide) => {
+    const chain = noteChain(note);
+    if (open !== undefined && chain?.join() !== open.chain.join()) {
+      out.push({
+        from: open.from,
+        to: slide - 1,
+        chain: open.chain,
+        probability: open.probability,
+      });
+      open = undefined;
+    }
+    if (chain !== undefined && open === undefined) {
+      open = { from: slide, chain, probability: noteProbability(note) ?? 0 };
+    }
+  });
+  if (open !== undefined) {
+    out.push({
+      from: open.from,
+      to: notes.length - 1,
+      chain: open.chain,
+      probability: open.probability,
+    });
+  }
+  return out;
+};
 
 /** Plays on from `start` (position `index`) with `expectimax:depth,endgame=endgame,gaps=gaps`. */
 export const playFrom = (
@@ -152,7 +224,8 @@ export const playFrom = (
 ): ChainGame => {
   const rng = makeRng(1000 * seed + index);
   let s: readonly number[] = [...unpackCells(start.lo, start.hi), SLIDER_TURN, 0];
-  let slides = 0, longestMs = 0, ms = 0, solver: string | undefined;
+  let slides = 0, longestMs = 0, ms = 0;
+  const notes: (string | undefined)[] = [];
   for (;;) {
     if (game.toMove(s) === CHANCE) {
       s = game.play(s, pickChance(game.chances(s), rng.next()));
@@ -162,11 +235,11 @@ export const playFrom = (
     const r = fastExpectimax(game, s, { depth, params: { endgame, gaps } });
     longestMs = Math.max(longestMs, r.timeMs);
     ms += r.timeMs;
-    solver ??= r.notes?.[0];
+    notes.push(r.notes?.[0]);
     s = game.play(s, r.move!);
     slides++;
   }
-  const stats = game.stats!(s);
+  const stats = game.stats!(s), solver = notes.find((n) => n !== undefined);
   return {
     index,
     seed: start.seed,
@@ -177,6 +250,7 @@ export const playFrom = (
     longestMs: Math.round(longestMs),
     ms: Math.round(ms),
     ...(solver === undefined ? {} : { solver }),
+    phases: phasesOf(notes),
   };
 };
 
@@ -260,12 +334,6 @@ export interface SolverMean {
   readonly positions: number;
 }
 
-/** The probability an endgame note states (`expectimax.ts`: "... with probability P (exact"). */
-const noteProbability = (note: string | undefined): number | undefined => {
-  const m = note?.match(/with probability ([0-9.]+)/);
-  return m === null || m === undefined ? undefined : Number(m[1]);
-};
-
 /** A run's lines (`ChainGame`s, other lines skipped) by position. */
 const runGames = (text: string): Map<number, ChainGame> =>
   new Map(
@@ -317,6 +385,65 @@ export const compareRuns = (a: string, b: string): Comparison => {
     solver: [solver(paired[0]), solver(paired[1])],
     msPerSlide: [msPerSlide(paired[0]), msPerSlide(paired[1])],
   };
+};
+
+/** A chain the solver held in a run's games, and how the games went on from it. */
+export interface PhaseRow {
+  /** The chain's tiles, from the largest to the tail. */
+  readonly chain: readonly number[];
+  /** Games with a phase holding it. */
+  readonly games: number;
+  /** The mean probability of its goal at each such phase's first slide. */
+  readonly probability: number;
+  /** Games lost (no 32768) whose last phase it was, the game ending while it was held. */
+  readonly lostIn: number;
+  /** Games lost whose last phase it was, the network playing on after it. */
+  readonly lostAfter: number;
+}
+
+/**
+ * Every chain the solver held in a run's lines (`ChainGame.phases`; lines without them are
+ * skipped), with where the lost games ended: the phases of the squeeze in the order of
+ * their largest tiles, and how often each was a game's last.
+ */
+export const phaseTable = (text: string): PhaseRow[] => {
+  const rows = new Map<
+    string,
+    {
+      chain: readonly number[];
+      games: Set<number>;
+      ps: number[];
+      lostIn: number;
+      lostAfter: number;
+    }
+  >();
+  for (const g of runGames(text).values()) {
+    for (const phase of g.phases ?? []) {
+      const key = phase.chain.join(" ");
+      const row = rows.get(key) ??
+        { chain: phase.chain, games: new Set<number>(), ps: [], lostIn: 0, lostAfter: 0 };
+      rows.set(key, row);
+      row.games.add(g.index);
+      row.ps.push(phase.probability);
+    }
+    const last = g.phases?.at(-1);
+    if (last === undefined || g.maxTile >= 32768) continue;
+    const row = rows.get(last.chain.join(" "))!;
+    if (last.to >= g.slides - 1) row.lostIn++;
+    else row.lostAfter++;
+  }
+  return [...rows.values()].map((r) => ({
+    chain: r.chain,
+    games: r.games.size,
+    probability: r.ps.reduce((a, x) => a + x, 0) / r.ps.length,
+    lostIn: r.lostIn,
+    lostAfter: r.lostAfter,
+  })).sort((a, b) => {
+    for (let i = 0; i < Math.min(a.chain.length, b.chain.length); i++) {
+      if (a.chain[i] !== b.chain[i]) return b.chain[i] - a.chain[i];
+    }
+    return a.chain.length - b.chain.length;
+  });
 };
 
 /** A series whose games a run played on from their starts (`splice`). */
@@ -390,6 +517,7 @@ if (import.meta.main) {
       "weights",
       "splice",
       "p1",
+      "phases",
     ],
     boolean: ["solve"],
     collect: ["compare"],
@@ -414,11 +542,21 @@ if (import.meta.main) {
     }
     Deno.exit(0);
   }
+  if (typeof args.phases === "string") {
+    for (const r of phaseTable(Deno.readTextFileSync(args.phases))) {
+      console.log(
+        `${r.chain.join(" ")}: ${r.games} games, first probability ${r.probability.toFixed(3)} ` +
+          `on average; last phase of ${r.lostIn} lost games ending in it, ${r.lostAfter} going on`,
+      );
+    }
+    Deno.exit(0);
+  }
   if (typeof args.series !== "string") {
     console.error(
       "usage: bench/game2048_chains.ts --series DIR/games.jsonl [--tiles N] [--depth D] " +
         "[--endgame K] [--gaps G] [--seed S] [--first A] [--last B] [--weights FILE] [--solve]\n" +
         "       bench/game2048_chains.ts --compare A.jsonl --compare B.jsonl\n" +
+        "       bench/game2048_chains.ts --phases RUN\n" +
         "       bench/game2048_chains.ts --series DIR/games.jsonl --tiles N --splice RUN [--p1 SPEC]",
     );
     Deno.exit(2);

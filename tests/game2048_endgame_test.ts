@@ -18,7 +18,14 @@ import {
   GAP_TOP_RANK,
   LARGE_TAIL_RANK,
 } from "../plugins/game2048/endgame.ts";
-import { chainStarts, compareRuns, solveFrom, splice } from "../bench/game2048_chains.ts";
+import {
+  chainStarts,
+  compareRuns,
+  phaseTable,
+  playFrom,
+  solveFrom,
+  splice,
+} from "../bench/game2048_chains.ts";
 import {
   compareSeries,
   type GameRecord,
@@ -509,6 +516,62 @@ Deno.test("bench/game2048_chains.ts pairs two runs by position, with a sign test
     ).p;
   assertAlmostEquals(many(13, 4), 0.049, 0.0005);
   assertEquals(many(4, 13), many(13, 4));
+});
+
+Deno.test("bench/game2048_chains.ts records the solver's phases of a game it plays on", () => {
+  // A snake of twelve tiles down to an 8, four cells below it: the solver holds it all.
+  const { net } = loadWeights(new URL(`../${DEFAULT_WEIGHTS}`, import.meta.url).pathname);
+  const game = withNetwork(createGame(4, 4, "monotone"), net);
+  const tiles = [16384, 8192, 4096, 2048, 128, 256, 512, 1024, 64, 32, 16, 8, 2, 0, 0, 0];
+  const [lo, hi] = packCells(tiles)!;
+  const start = { seed: 7, lo, hi, made32768: false, slides: 0, seconds: 0, score: 0 };
+  const g = playFrom(game, start, 0, 1, 1, 4);
+  const chain = [16384, 8192, 4096, 2048, 1024, 512, 256, 128, 64, 32, 16, 8];
+  assertEquals(g.phases?.map((p) => [p.from, p.chain]), [[0, chain]]);
+  assertAlmostEquals(g.phases![0].probability, 0.901, 0.0005);
+  // The goal (an 8 below the 8) a few slides on, and the chain then collapsed to 32768.
+  assertEquals(g.phases![0].to < 10 && g.maxTile === 32768, true);
+  assertEquals(g.solver?.startsWith(`endgame: the chain ${chain.join(" ")} stays`), true);
+});
+
+Deno.test("bench/game2048_chains.ts tables the chains a run's solver held, and where games were lost", () => {
+  const a = [16384, 8192, 4096, 2048, 512, 256], b = [16384, 8192, 4096, 2048, 1024, 512];
+  const phase = (from: number, to: number, chain: number[], probability: number) => ({
+    from,
+    to,
+    chain,
+    probability,
+  });
+  const line = (index: number, maxTile: number, phases?: object[]) =>
+    JSON.stringify({
+      index,
+      seed: index,
+      seriesMade32768: false,
+      maxTile,
+      score: 1,
+      slides: 100,
+      longestMs: 1,
+      ...(phases ? { phases } : {}),
+    });
+  const run = [
+    "a header",
+    // Lost while the solver held b (its last slide is the game's), won, lost after a.
+    line(0, 16384, [phase(0, 10, a, 0.9), phase(20, 99, b, 0.7)]),
+    line(1, 32768, [phase(0, 10, a, 0.8), phase(20, 30, b, 0.9), phase(40, 50, b, 0.5)]),
+    line(2, 16384, [phase(0, 10, a, 0.6)]),
+    // An older line without phases, and a game the solver never took.
+    line(3, 16384),
+    line(4, 8192, []),
+    "a summary",
+  ].join("\n");
+  const rows = phaseTable(run);
+  // The longer tiles first: b holds the 1024.
+  assertEquals(rows.map((r) => [r.chain, r.games, r.lostIn, r.lostAfter]), [
+    [b, 2, 1, 0],
+    [a, 3, 0, 1],
+  ]);
+  assertAlmostEquals(rows[0].probability, (0.7 + 0.9 + 0.5) / 3);
+  assertAlmostEquals(rows[1].probability, (0.9 + 0.8 + 0.6) / 3);
 });
 
 Deno.test("bench/game2048_games.ts counts the slides that waited over 10 s", () => {
