@@ -18,8 +18,8 @@
  * as they play alike. `--first A --last B` plays positions A to B only (to split a run
  * over the cores). Each position prints a JSON line (the series' seed, whether the series
  * made 32768 from it, the largest tile and score made here, slides, the longest search in
- * ms, the endgame solver's first note and its phases: `phasesOf`), then a summary line; `--compare A --compare B`
- * pairs two runs' outputs by position (32768 in each, by each alone, a sign test's p, each
+ * ms, the endgame solver's first note and its phases: `phasesOf`), then a summary line;
+ * `--compare A --compare B` pairs two runs' outputs by position (32768 in each, by each alone, a sign test's p, each
  * run's mean score and the solver's mean first probability). `--solve` times the endgame
  * solver alone on each position, from an empty table (`--endgame K` cells; the slide, the
  * probability, positions, nodes, the table's slots and milliseconds). `--splice RUN` prints
@@ -185,30 +185,19 @@ const noteChain = (note: string | undefined): number[] | undefined => {
  */
 export const phasesOf = (notes: readonly (string | undefined)[]): ChainPhase[] => {
   const out: ChainPhase[] = [];
-  let open: { from: number; chain: number[]; probability: number } | undefined;
+  let open: Omit<ChainPhase, "to"> | undefined;
+  const close = (to: number) => {
+    if (open !== undefined) out.push({ ...open, to });
+    open = undefined;
+  };
   notes.forEach((note, slide) => {
     const chain = noteChain(note);
-    if (open !== undefined && chain?.join() !== open.chain.join()) {
-      out.push({
-        from: open.from,
-        to: slide - 1,
-        chain: open.chain,
-        probability: open.probability,
-      });
-      open = undefined;
-    }
+    if (chain?.join() !== open?.chain.join()) close(slide - 1);
     if (chain !== undefined && open === undefined) {
       open = { from: slide, chain, probability: noteProbability(note) ?? 0 };
     }
   });
-  if (open !== undefined) {
-    out.push({
-      from: open.from,
-      to: notes.length - 1,
-      chain: open.chain,
-      probability: open.probability,
-    });
-  }
+  close(notes.length - 1);
   return out;
 };
 
