@@ -154,6 +154,8 @@ export interface ChainPhase {
   readonly chain: readonly number[];
   /** The probability of its goal at its first slide. */
   readonly probability: number;
+  /** The board at its first slide, row by row (`phasesOf` given the boards). */
+  readonly board?: readonly number[];
 }
 
 /** The probability an endgame note states (`expectimax.ts`: "... with probability P (exact"). */
@@ -172,6 +174,8 @@ const noteChain = (note: string | undefined): number[] | undefined => {
  * The solver's phases of a game from its search notes, one per slide (`undefined` where
  * the search made none): a phase begins where a slide's note holds another chain than the
  * slide before's, or the slide before had none (the network's own slides lie between).
+ * Given the board before each slide too, each phase keeps its first (to solve or replay
+ * it alone).
  *
  * @example Two slides of one chain, one of the network's, one of another chain
  * ```ts
@@ -183,7 +187,10 @@ const noteChain = (note: string | undefined): number[] | undefined => {
  *   !== "0-1:8 4@0.5,3-3:8 4 2@1") throw new Error();
  * ```
  */
-export const phasesOf = (notes: readonly (string | undefined)[]): ChainPhase[] => {
+export const phasesOf = (
+  notes: readonly (string | undefined)[],
+  boards?: readonly (readonly number[])[],
+): ChainPhase[] => {
   const out: ChainPhase[] = [];
   let open: Omit<ChainPhase, "to"> | undefined;
   const close = (to: number) => {
@@ -194,7 +201,8 @@ export const phasesOf = (notes: readonly (string | undefined)[]): ChainPhase[] =
     const chain = noteChain(note);
     if (chain?.join() !== open?.chain.join()) close(slide - 1);
     if (chain !== undefined && open === undefined) {
-      open = { from: slide, chain, probability: noteProbability(note) ?? 0 };
+      const probability = noteProbability(note) ?? 0;
+      open = { from: slide, chain, probability, ...(boards ? { board: boards[slide] } : {}) };
     }
   });
   close(notes.length - 1);
@@ -214,7 +222,7 @@ export const playFrom = (
   const rng = makeRng(1000 * seed + index);
   let s: readonly number[] = [...unpackCells(start.lo, start.hi), SLIDER_TURN, 0];
   let slides = 0, longestMs = 0, ms = 0;
-  const notes: (string | undefined)[] = [];
+  const notes: (string | undefined)[] = [], boards: (readonly number[])[] = [];
   for (;;) {
     if (game.toMove(s) === CHANCE) {
       s = game.play(s, pickChance(game.chances(s), rng.next()));
@@ -225,6 +233,7 @@ export const playFrom = (
     longestMs = Math.max(longestMs, r.timeMs);
     ms += r.timeMs;
     notes.push(r.notes?.[0]);
+    boards.push(s.slice(0, 16));
     s = game.play(s, r.move!);
     slides++;
   }
@@ -239,7 +248,7 @@ export const playFrom = (
     longestMs: Math.round(longestMs),
     ms: Math.round(ms),
     ...(solver === undefined ? {} : { solver }),
-    phases: phasesOf(notes),
+    phases: phasesOf(notes, boards),
   };
 };
 
