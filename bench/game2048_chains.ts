@@ -209,15 +209,17 @@ export const phasesOf = (
   return out;
 };
 
-/** Plays on from `start` (position `index`) with `expectimax:depth,endgame=endgame,gaps=gaps`. */
+/**
+ * Plays on from `start` (position `index`) with `expectimax:depth` and the spec's
+ * `params` (`endgame`, `gaps`, `through`: `expectimax:5,endgame=10,gaps=1`).
+ */
 export const playFrom = (
   game: Game2048,
   start: ChainStart,
   index: number,
   seed: number,
   depth: number,
-  endgame: number,
-  gaps = 0,
+  params: Readonly<Record<string, number>>,
 ): ChainGame => {
   const rng = makeRng(1000 * seed + index);
   let s: readonly number[] = [...unpackCells(start.lo, start.hi), SLIDER_TURN, 0];
@@ -229,7 +231,7 @@ export const playFrom = (
       continue;
     }
     if (game.moves(s).length === 0) break;
-    const r = fastExpectimax(game, s, { depth, params: { endgame, gaps } });
+    const r = fastExpectimax(game, s, { depth, params });
     longestMs = Math.max(longestMs, r.timeMs);
     ms += r.timeMs;
     notes.push(r.notes?.[0]);
@@ -509,6 +511,7 @@ if (import.meta.main) {
       "depth",
       "endgame",
       "gaps",
+      "through",
       "seed",
       "first",
       "last",
@@ -552,7 +555,8 @@ if (import.meta.main) {
   if (typeof args.series !== "string") {
     console.error(
       "usage: bench/game2048_chains.ts --series DIR/games.jsonl [--tiles N] [--depth D] " +
-        "[--endgame K] [--gaps G] [--seed S] [--first A] [--last B] [--weights FILE] [--solve]\n" +
+        "[--endgame K] [--gaps G] [--through 1] [--seed S] [--first A] [--last B] " +
+        "[--weights FILE] [--solve]\n" +
         "       bench/game2048_chains.ts --compare A.jsonl --compare B.jsonl\n" +
         "       bench/game2048_chains.ts --phases RUN\n" +
         "       bench/game2048_chains.ts --series DIR/games.jsonl --tiles N --splice RUN [--p1 SPEC]",
@@ -595,8 +599,14 @@ if (import.meta.main) {
   const made = Effect.runSync(makeGame(plugin, options)).game;
   if (!is2048(made)) throw new Error("not a 2048 game");
   let games = 0, won = 0, seriesWon = 0;
+  const params = {
+    endgame,
+    gaps: Number(args.gaps ?? 0),
+    ...(args.through === undefined ? {} : { through: Number(args.through) }),
+  };
+  const spec = Object.entries(params).map(([k, v]) => `,${k}=${v}`).join("");
   for (let i = first; i <= last; i++) {
-    const g = playFrom(made, starts[i], i, seed, depth, endgame, Number(args.gaps ?? 0));
+    const g = playFrom(made, starts[i], i, seed, depth, params);
     console.log(JSON.stringify(g));
     games++;
     if (g.maxTile >= 32768) won++;
@@ -604,9 +614,7 @@ if (import.meta.main) {
   }
   console.log(
     `${games} of ${starts.length} positions with a chain of ${tiles} tiles from 16384 ` +
-      `(positions ${first} to ${last}); expectimax:${depth},endgame=${endgame},gaps=${
-        args.gaps ?? 0
-      }, seed ${seed}: ` +
+      `(positions ${first} to ${last}); expectimax:${depth}${spec}, seed ${seed}: ` +
       `32768 in ${won} (the series: ${seriesWon})`,
   );
 }

@@ -120,20 +120,25 @@ Deno.test("macroxue's snake figures: a new 64, 128 and 256 beside the tail", () 
 
 /**
  * The probability of the goal, holding `chain`, from slider position `cells` (tile values,
- * reading order) after each slide (-1: no change).
+ * reading order) after each slide (-1: no change). With `through` (`solve`'s), the tail
+ * merged one rank up in place is no goal but the start of the whole chain's (stage 1:
+ * the same cells, the tail one rank up), and a tile beside the tail is none before it.
  */
-const reference = (cells: readonly number[], chain: Chain): number[] => {
-  const frozen = chain.cells.map((c) => cells[c]);
-  const tail = chain.cells[chain.cells.length - 1], tailTile = 2 ** chain.tailRank;
+const reference = (cells: readonly number[], chain: Chain, through = false): number[] => {
+  const tail = chain.cells[chain.cells.length - 1];
   const memo = new Map<string, number>();
-  const afterSlide = (after: readonly number[]): number => {
+  const afterSlide = (after: readonly number[], stage: number): number => {
+    const tailTile = 2 ** (chain.tailRank + stage);
+    const frozen = chain.cells.map((c) => c === tail ? tailTile : cells[c]);
     const kept = chain.cells.every((c, i) => after[c] === frozen[i]);
     if (!kept) {
       const rest = chain.cells.every((c, i) => c === tail || after[c] === frozen[i]);
-      return rest && after[tail] === 2 * tailTile ? 1 : 0;
+      if (!rest || after[tail] !== 2 * tailTile) return 0;
+      return through && stage === 0 ? afterSlide(after, 1) : 1;
     }
-    if (chain.goalCells.some((c) => after[c] === tailTile)) return 1;
-    const key = after.join();
+    const goals = !through || stage === 1;
+    if (goals && chain.goalCells.some((c) => after[c] === tailTile)) return 1;
+    const key = `${stage}:${after.join()}`;
     let v = memo.get(key);
     if (v === undefined) {
       const empty = after.flatMap((t, i) => (t === 0 ? [i] : []));
@@ -142,19 +147,19 @@ const reference = (cells: readonly number[], chain: Chain): number[] => {
         for (const [tile, p] of [[2, P_TWO], [4, P_FOUR]]) {
           const next = [...after];
           next[i] = tile;
-          v += (p / empty.length) * Math.max(0, ...slides(next));
+          v += (p / empty.length) * Math.max(0, ...slides(next, stage));
         }
       }
       memo.set(key, v);
     }
     return v;
   };
-  const slides = (b: readonly number[]): number[] =>
+  const slides = (b: readonly number[], stage: number): number[] =>
     [0, 1, 2, 3].map((d) => {
       const after = [...b];
-      return slideCells(b, after, 4, 4, d) < 0 ? -1 : afterSlide(after);
+      return slideCells(b, after, 4, 4, d) < 0 ? -1 : afterSlide(after, stage);
     });
-  return slides(cells);
+  return slides(cells, 0);
 };
 
 /** A snake path over the board: row 0 left to right, row 1 right to left, and so on. */
@@ -182,7 +187,19 @@ const endgames = fc.record({
   region: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 5, maxLength: 5 }),
   shorter: fc.integer({ min: 0, max: 1 }),
   gapAt: fc.integer({ min: 0, max: 9 }),
-}).map(({ length, top, symmetry, region, shorter, gapAt }) => {
+}).map(endgame);
+
+/** The endgame of `endgames` these choices make. */
+function endgame(
+  { length, top, symmetry, region, shorter, gapAt }: {
+    length: number;
+    top: number;
+    symmetry: number;
+    region: number[];
+    shorter: number;
+    gapAt: number;
+  },
+) {
   const cells = new Array(16).fill(0);
   const at = SYMMETRIES[symmetry];
   const gap = gapAt > 0 && top - length >= 1 ? gapAt : 0;
@@ -194,7 +211,7 @@ const endgames = fc.record({
     cells[at(SNAKE_PATH[k])] = r === 0 ? 0 : 2 ** r;
   }
   return { cells, held: length - shorter, gaps: gap > 0 ? 1 : 0 };
-});
+}
 
 Deno.test("property: the solver equals a plain recursion on random endgames", () => {
   const solver = new EndgameSolver();
@@ -229,6 +246,44 @@ Deno.test("property: the solver equals a plain recursion on random endgames", ()
   );
   assert(branched > 0, "some endgames branch");
   assert(gapped > 0, "some endgames hold a chain with a gap");
+});
+
+Deno.test("property: through the whole chain's goal, the solver equals the plain recursion", () => {
+  // Endgames behind a 16384 or more whose held chain skips the rank just before its tail.
+  const gappedAtTail = fc.record({
+    length: fc.integer({ min: 11, max: 12 }),
+    top: fc.integer({ min: GAP_TOP_RANK, max: 15 }),
+    symmetry: fc.integer({ min: 0, max: 7 }),
+    region: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 5, maxLength: 5 }),
+    shorter: fc.integer({ min: 0, max: 1 }),
+  }).map((r) => endgame({ ...r, gapAt: r.length - r.shorter - 1 }));
+  const solver = new EndgameSolver();
+  let changed = 0, held = 0;
+  fc.assert(
+    fc.property(gappedAtTail, ({ cells, held: length }) => {
+      const [lo, hi] = words(cells);
+      const chains = chainsOf(lo, hi, length, 1).filter((c) => c.tailRank >= 2);
+      const answer = solver.solve(lo, hi, 16 - length, undefined, 1, true);
+      if (chainsOf(lo, hi, length).length > 0 || chains.length === 0) return true;
+      const atTail = (c: Chain) => c.ranks.at(-2)! === c.tailRank + 2;
+      if (!chains.every(atTail)) return true;
+      const values = chains.map((c) => reference(cells, c, true));
+      const bests = values.map((v) => Math.max(...v)), best = Math.max(...bests);
+      if (best < 0) return answer === undefined;
+      assert(answer !== undefined && answer.through === true);
+      held++;
+      assertAlmostEquals(answer.probability, best, 1e-6);
+      const i = chains.findIndex((c) => c.cells.join() === answer.chain.cells.join());
+      assertAlmostEquals(values[i][answer.move], best, 1e-6);
+      // The goal beside the tail alone would have been worth more.
+      const plain = Math.max(...reference(cells, chains[i]));
+      if (plain > best + 1e-6) changed++;
+      return true;
+    }),
+    { numRuns: 200, seed: 18 },
+  );
+  assert(held > 50, `the solver held ${held} such chains`);
+  assert(changed > 0, "valuing through the whole chain changes some answers");
 });
 
 Deno.test("property: chainsOf lists every chain of a length, chainOf's first", () => {
@@ -321,6 +376,56 @@ Deno.test("with gaps, a chain that skips a rank is held where no chain without o
   // Where a chain without a gap fits, gaps change nothing.
   const plain = new EndgameSolver().solve(...tenTiles(16384), 6)!;
   assertEquals(new EndgameSolver().solve(...tenTiles(16384), 6, undefined, 2), plain);
+});
+
+/** Twelve tiles along a snake from a 16384, the last (a 4) skipping the 8; `region` the last row's four cells, right to left. */
+const gapAtTail = (region: readonly number[]): number[] => {
+  const cells = new Array(16).fill(0);
+  for (let k = 0; k < 12; k++) cells[SNAKE_PATH[k]] = 2 ** (14 - k - (k === 11 ? 1 : 0));
+  region.forEach((v, k) => cells[SNAKE_PATH[12 + k]] = v);
+  return cells;
+};
+
+Deno.test("through the whole chain's goal: shared with the whole chain's solve, and its own goal over the budget", () => {
+  const cells = gapAtTail([0, 0, 2, 4]), [lo, hi] = words(cells);
+  const [chain] = chainsOf(lo, hi, 12, 1);
+  assertEquals([chain.ranks.at(-2), chain.tailRank], [4, 2]);
+  // Its own goal, a 4 beside the 4, is certain; the whole chain's after it is not.
+  const plain = new EndgameSolver().solve(lo, hi, 4, undefined, 1)!;
+  assertEquals([plain.probability, plain.through], [1, undefined]);
+  const solver = new EndgameSolver();
+  const through = solver.solve(lo, hi, 4, undefined, 1, true)!;
+  assertEquals(through.through, true);
+  assertAlmostEquals(through.probability, Math.max(...reference(cells, chain, true)), 1e-6);
+  assert(through.probability < 0.6);
+  // The whole chain (the 4 merged into the tail in place) reads its positions from it.
+  const whole = [...cells];
+  whole[chain.cells[11]] = 8;
+  whole[12] = 0;
+  const stored = solver.stored;
+  const fresh = new EndgameSolver().solve(...words(whole), 4)!;
+  const shared = solver.solve(...words(whole), 4)!;
+  assertAlmostEquals(shared.probability, fresh.probability, 1e-6);
+  assert(solver.stored - stored < fresh.positions, "the whole chain's solve was shared");
+  // A budget that the plain solve fits and the solve through it does not: its own goal.
+  assert(plain.positions < 100 && through.positions > 100);
+  assertEquals(new EndgameSolver(100).solve(lo, hi, 4, undefined, 1, true), plain);
+  // A tile beside the tail is no goal by itself: the solve plays on where the plain one stops.
+  const beside = words(cells.map((v, i) => i === chain.goalCells[0] ? 4 : v));
+  assertEquals(new EndgameSolver().solve(...beside, 4, undefined, 1), undefined);
+  assertEquals(new EndgameSolver().solve(...beside, 4, undefined, 1, true)?.through, true);
+});
+
+Deno.test("through the whole chain's goal: its two chains' layers make room together", () => {
+  const [lo, hi] = words(gapAtTail([0, 0, 2, 4]));
+  const alone = new EndgameSolver();
+  const answer = alone.solve(lo, hi, 4, undefined, 1, true)!;
+  // Another chain's layers first (the chain solved for its own goal), then room for the
+  // two chains alone.
+  const tight = new EndgameSolver(undefined, alone.slots + 1);
+  assert(tight.solve(lo, hi, 4, undefined, 1) !== undefined && tight.stored > 0);
+  assertEquals(tight.solve(lo, hi, 4, undefined, 1, true), answer);
+  assertEquals([tight.stored, tight.slots], [alone.stored, alone.slots]);
 });
 
 Deno.test("the shortest chain whose region fits is held; over the budget, a longer one", () => {
@@ -474,6 +579,15 @@ Deno.test("the fast expectimax plays the solver's slide and says so; endgame=0 d
     fastExpectimax(plain, gapped, { depth: 3, params: { endgame: 6 } }).notes,
     undefined,
   );
+  // ,through=1 solves a chain whose gap is just before its tail through the whole chain's goal.
+  const atTail = [...gapAtTail([0, 0, 2, 4]), SLIDER_TURN, 0];
+  const through = { endgame: 4, gaps: 1, through: 1 };
+  const whole = fastExpectimax(plain, atTail, { depth: 3, params: through });
+  assertEquals(whole.move, RIGHT);
+  assert(
+    whole.notes?.[0].includes("a 4 merged into it, then an 8 beside it, with probability 0.519"),
+    whole.notes?.[0],
+  );
 });
 
 Deno.test("bench/game2048_chains.ts pairs two runs by position, with a sign test", () => {
@@ -525,7 +639,7 @@ Deno.test("bench/game2048_chains.ts records the solver's phases of a game it pla
   const tiles = [16384, 8192, 4096, 2048, 128, 256, 512, 1024, 64, 32, 16, 8, 2, 0, 0, 0];
   const [lo, hi] = packCells(tiles)!;
   const start = { seed: 7, lo, hi, made32768: false, slides: 0, seconds: 0, score: 0 };
-  const g = playFrom(game, start, 0, 1, 1, 4);
+  const g = playFrom(game, start, 0, 1, 1, { endgame: 4 });
   const chain = [16384, 8192, 4096, 2048, 1024, 512, 256, 128, 64, 32, 16, 8];
   assertEquals(g.phases?.map((p) => [p.from, p.chain]), [[0, chain]]);
   assertEquals(g.phases![0].board, tiles); // the board it started from, to replay it alone

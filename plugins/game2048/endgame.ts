@@ -82,6 +82,14 @@ const slotsFor = (positions: number): number => Math.ceil((positions * 5) / 3) +
  */
 export const GAP_TOP_RANK = 14;
 
+/**
+ * Positions each of the two chains of a solve through the whole chain's goal may store
+ * (`solve`'s `through`; 12 * 2^24, 201 million), their layers taking at most the slots of
+ * one and a half times that together (6 GB): a ten-cell region behind 16384 8192 4096 2048
+ * 1024 256 took 141 and 134 million, 4.9 GB (the plugin's README).
+ */
+export const THROUGH_BUDGET = 12 << 24;
+
 /** The smallest tail (a 128) whose chain may take the whole table over a larger region. */
 export const LARGE_TAIL_RANK = 7;
 
@@ -250,6 +258,12 @@ export interface EndgameAnswer {
   readonly chain: Chain;
   /** Positions stored for this chain so far (its whole solve, over every call). */
   readonly positions: number;
+  /**
+   * The chain's gap is just before its tail and its goal was valued through the whole
+   * chain's (`solve`'s `through`): the probability is of the tail merged one rank up in
+   * place and then the whole chain's goal.
+   */
+  readonly through?: boolean;
 }
 
 /** Thrown inside a solve whose chain needs more positions than the budget. */
@@ -323,6 +337,7 @@ export class EndgameSolver {
   // and their layers (by the region's tile sum, in twos).
   readonly #chains = new Map<string, number>();
   readonly #counts: number[] = [0];
+  readonly #budgets: number[] = [0];
   readonly #layersOf: (Layer | undefined)[][] = [[]];
   readonly #givenUp = new Set<string>();
   // The running solve: its chain's number and layers, frozen words, the tail, the goal cells.
@@ -337,6 +352,12 @@ export class EndgameSolver {
   #tail = 0;
   #tailRank = 0;
   #goals: readonly number[] = [];
+  // In a solve through the whole chain's goal (`#solveThrough`): the whole chain's number,
+  // frozen words and budget, and the goal cells (the same cells, one rank up).
+  #next: { id: number; frozenLo: number; frozenHi: number; budget: number } | undefined;
+  #nextGoals: readonly number[] = [];
+  // The two chains' numbers while a solve through the whole chain's goal runs, else 0.
+  #through: [number, number] = [0, 0];
   #poll: (() => void) | undefined = undefined;
   #move = -1;
 
@@ -363,6 +384,15 @@ export class EndgameSolver {
    * position: every chain leaves more than `maxRegion` cells, the tail is a 2, a goal is
    * already on the board, or no slide changes it. `poll` is called every 4,096 nodes and
    * may throw to stop the solve (what it solved stays stored).
+   *
+   * With `through`, a chain whose one gap is just before its tail (16384 8192 4096 2048
+   * 1024 256: the 512 missing) does not stop at its goal: the tail merged one rank up in
+   * place makes the whole chain (16384 ... 1024 512), whose own goal follows in the same
+   * solve, so each way to the first goal is valued by the chance of the second from the
+   * region it leaves (a tile beside the tail is no goal by itself then: the slide that
+   * merges it into the tail is). The whole chain's positions are its own solve's, shared
+   * with it. Both chains may store `THROUGH_BUDGET` positions (unless the solver was made
+   * with a budget); where that is not enough, the chain is solved for its own goal.
    */
   solve(
     lo: number,
@@ -370,6 +400,7 @@ export class EndgameSolver {
     maxRegion: number,
     poll?: () => void,
     gaps = 0,
+    through = false,
   ): EndgameAnswer | undefined {
     // The shortest chain whose region fits: every longer one holds more tiles still.
     const shortest = Math.max(1, 16 - maxRegion);
@@ -383,11 +414,17 @@ export class EndgameSolver {
         fits = true;
         let best: EndgameAnswer | undefined;
         for (const chain of chains) {
-          const answer = this.#solveHolding(chain, lo, hi, poll);
-          if (answer === "goal") return undefined;
+          const answer = (through && gapBeforeTail(chain)
+            ? this.#solveThrough(chain, lo, hi, poll)
+            : undefined) ?? this.#solveHolding(chain, lo, hi, poll);
+          if (answer === "goal") {
+            return undefined;
+          }
           if (
             answer !== undefined && (best === undefined || answer.probability > best.probability)
-          ) best = answer;
+          ) {
+            best = answer;
+          }
         }
         if (best !== undefined) return best;
       }
@@ -408,18 +445,76 @@ export class EndgameSolver {
     hi: number,
     poll: (() => void) | undefined,
   ): EndgameAnswer | "goal" | undefined {
-    let maskLo = 0, maskHi = 0;
-    for (const c of chain.cells) {
-      if (c < 8) maskLo |= 15 << (4 * c);
-      else maskHi |= 15 << (4 * (c - 8));
-    }
+    const [maskLo, maskHi] = chainMask(chain);
     const key = `${maskLo},${maskHi},${lo & maskLo},${hi & maskHi}`;
     if (this.#givenUp.has(key)) return undefined;
     this.#begin(chain, key, maskLo, maskHi, lo, hi);
     if (this.#isGoal(lo, hi)) return "goal";
+    return this.#run(chain, key, lo, hi, poll);
+  }
+
+  /**
+   * The answer holding `chain`, whose one gap is just before its tail, through the whole
+   * chain's goal (`solve`'s `through`): `undefined` when either chain was given up (now or
+   * before) or no slide changes the position.
+   */
+  #solveThrough(
+    chain: Chain,
+    lo: number,
+    hi: number,
+    poll: (() => void) | undefined,
+  ): EndgameAnswer | undefined {
+    const [maskLo, maskHi] = chainMask(chain);
+    // The whole chain: the same cells, the tail one rank up.
+    const tail = chain.cells[chain.cells.length - 1];
+    const up = tail < 8 ? [lo + (1 << (4 * tail)), hi] : [lo, hi + (1 << (4 * (tail - 8)))];
+    const whole = chainAlong(chain.cells, [...chain.ranks.slice(0, -1), chain.tailRank + 1]);
+    const wholeKey = `${maskLo},${maskHi},${up[0] & maskLo},${up[1] & maskHi}`;
+    const key = `${maskLo},${maskHi},${lo & maskLo},${hi & maskHi},through`;
+    if (this.#givenUp.has(key) || this.#givenUp.has(wholeKey)) return undefined;
+    // Numbered first, so that numbering the other cannot clear it (`#begin`).
+    this.#begin(whole, wholeKey, maskLo, maskHi, up[0], up[1]);
+    const next = { id: this.#id, frozenLo: this.#frozenLo, frozenHi: this.#frozenHi, budget: 0 };
+    this.#begin(chain, key, maskLo, maskHi, lo, hi);
+    if (this.#chains.get(wholeKey) !== next.id) return undefined;
+    // Both chains take the larger budget, for this solve and the whole chain's own after it.
+    if (this.#fixedBudget === undefined) {
+      this.#budgets[next.id] = Math.max(this.#budgets[next.id], THROUGH_BUDGET);
+      this.#budgets[this.#id] = this.#budget = THROUGH_BUDGET;
+      this.#maxSlots = this.#fixedSlots ??
+        Math.max(this.#maxSlots, slotsFor((THROUGH_BUDGET * 3) / 2));
+    }
+    next.budget = this.#budgets[next.id];
+    this.#nextGoals = this.#goals;
+    this.#goals = [];
+    this.#next = next;
+    this.#through = [this.#id, next.id];
+    try {
+      const answer = this.#run(chain, key, lo, hi, poll);
+      return answer === undefined ? undefined : { ...answer, through: true };
+    } finally {
+      this.#next = undefined;
+      this.#through = [0, 0];
+      // Over the budget in the whole chain's positions: they start again in its own solve.
+      if (this.#counts[next.id] > next.budget) this.#drop(next.id);
+    }
+  }
+
+  /** The running solve of `chain` (`#begin` made it so) from `lo`, `hi`. */
+  #run(
+    chain: Chain,
+    key: string,
+    lo: number,
+    hi: number,
+    poll: (() => void) | undefined,
+  ): EndgameAnswer | undefined {
     this.#poll = poll;
     try {
-      const probability = this.#slider(lo, hi, regionHalfSum(lo & ~maskLo, hi & ~maskHi));
+      const probability = this.#slider(
+        lo,
+        hi,
+        regionHalfSum(lo & ~this.#maskLo, hi & ~this.#maskHi),
+      );
       const move = this.#move;
       return move < 0 ? undefined : { move, probability, chain, positions: this.#counts[this.#id] };
     } catch (e) {
@@ -449,11 +544,12 @@ export class EndgameSolver {
       id = this.#counts.length;
       this.#chains.set(key, id);
       this.#counts.push(0);
+      this.#budgets.push(this.#fixedBudget ?? endgameBudget(chain.region, chain.tailRank));
       this.#layersOf.push([]);
     }
     this.#id = id;
     this.#layers = this.#layersOf[id];
-    this.#budget = this.#fixedBudget ?? endgameBudget(chain.region, chain.tailRank);
+    this.#budget = this.#budgets[id];
     this.#maxSlots = this.#fixedSlots ?? Math.max(this.#maxSlots, slotsFor(this.#budget));
     this.#maskLo = maskLo;
     this.#maskHi = maskHi;
@@ -479,13 +575,45 @@ export class EndgameSolver {
   #afterSlide(a: number, b: number, k: number): number {
     if ((a & this.#maskLo) !== this.#frozenLo || (b & this.#maskHi) !== this.#frozenHi) {
       // Only a merge into the tail in place, the rest of the chain untouched, is allowed.
-      return (a & this.#restLo) === (this.#frozenLo & this.#restLo) &&
-          (b & this.#restHi) === (this.#frozenHi & this.#restHi) &&
-          rankAt(a, b, this.#tail) === this.#tailRank + 1
-        ? 1
-        : 0;
+      const inPlace = (a & this.#restLo) === (this.#frozenLo & this.#restLo) &&
+        (b & this.#restHi) === (this.#frozenHi & this.#restHi) &&
+        rankAt(a, b, this.#tail) === this.#tailRank + 1;
+      return !inPlace ? 0 : this.#next === undefined ? 1 : this.#wholeAfter(a, b, k);
     }
     return this.#isGoal(a, b) ? 1 : this.#computer(a, b, k);
+  }
+
+  /**
+   * In a solve through the whole chain's goal: the value of afterstate `a`, `b`, whose
+   * slide merged a tile into the tail in place (region sum `k` twos before it), for the
+   * whole chain. Its positions are the whole chain's, in that chain's own layers (so a
+   * layer's recursion still adds to the next two layers of its own chain only).
+   */
+  #wholeAfter(a: number, b: number, k: number): number {
+    const next = this.#next!;
+    const id = this.#id, frozenLo = this.#frozenLo, frozenHi = this.#frozenHi;
+    const budget = this.#budget, goals = this.#goals;
+    this.#id = next.id;
+    this.#layers = this.#layersOf[next.id];
+    this.#frozenLo = next.frozenLo;
+    this.#frozenHi = next.frozenHi;
+    this.#budget = next.budget;
+    this.#tailRank++;
+    this.#goals = this.#nextGoals;
+    this.#next = undefined;
+    try {
+      // The tile merged into the tail has left the region.
+      return this.#isGoal(a, b) ? 1 : this.#computer(a, b, k - (1 << (this.#tailRank - 2)));
+    } finally {
+      this.#next = next;
+      this.#id = id;
+      this.#layers = this.#layersOf[id];
+      this.#frozenLo = frozenLo;
+      this.#frozenHi = frozenHi;
+      this.#budget = budget;
+      this.#tailRank--;
+      this.#goals = goals;
+    }
   }
 
   /**
@@ -612,8 +740,9 @@ export class EndgameSolver {
    */
   #reserve(more: number): void {
     if (this.#slots + more <= this.#maxSlots) return;
+    // In a solve through the whole chain's goal, both chains' layers are the running solve's.
     for (let id = 1; id < this.#layersOf.length; id++) {
-      if (id !== this.#id) this.#drop(id);
+      if (id !== this.#id && id !== this.#through[0] && id !== this.#through[1]) this.#drop(id);
     }
     if (this.#slots + more > this.#maxSlots) throw new OverBudget();
   }
@@ -640,11 +769,30 @@ export class EndgameSolver {
   #clear(): void {
     this.#chains.clear();
     this.#counts.length = 1;
+    this.#budgets.length = 1;
     this.#layersOf.length = 1;
     this.#slots = 0;
     this.#stored = 0;
   }
 }
+
+/** The masks of `chain`'s cells on a compact board (`lo`, `hi` words). */
+const chainMask = (chain: Chain): [number, number] => {
+  let maskLo = 0, maskHi = 0;
+  for (const c of chain.cells) {
+    if (c < 8) maskLo |= 15 << (4 * c);
+    else maskHi |= 15 << (4 * (c - 8));
+  }
+  return [maskLo, maskHi];
+};
+
+/** Whether `chain`'s one gap is just before its tail (16384 ... 1024 256: the 512 missing). */
+const gapBeforeTail = (chain: Chain): boolean => {
+  const r = chain.ranks, n = r.length;
+  if (n < 2 || r[n - 2] !== r[n - 1] + 2) return false;
+  for (let i = 1; i < n - 1; i++) if (r[i - 1] !== r[i] + 1) return false;
+  return true;
+};
 
 /** The sum of a board's tiles in twos (`lo`, `hi` with the chain's cells cleared). */
 const regionHalfSum = (lo: number, hi: number): number => {

@@ -31,8 +31,10 @@
  * `,slides=K` sets the cap to K slides, with or without a network (`expectimax:1s,slides=6`),
  * `,downgrade=T` the tile-downgrading of the network's leaves (`downgrade.ts`: from
  * tile T on, default `DEFAULT_DOWNGRADE`, 0 never), `,endgame=K` the endgame solver's
- * largest region (0 never), and `,gaps=G` the ranks a chain may skip where no chain
- * without one fits (`endgame.ts` `chainsOf`; default 0).
+ * largest region (0 never), `,gaps=G` the ranks a chain may skip where no chain
+ * without one fits (`endgame.ts` `chainsOf`; default 0), and `,through=1` a chain whose
+ * gap is just before its tail solved through the whole chain's goal (`EndgameSolver.solve`'s
+ * `through`; default 0).
  *
  * Leaves take the game's evaluation (`eval` option): seed 001's gradient, or "monotone".
  * With `minProbability: 0` the value equals seed 001's tree expectimax
@@ -528,6 +530,7 @@ const makeEngine = () => {
     hi: number,
     region: number,
     gaps: number,
+    through: boolean,
     timeMs: number | undefined,
     start: number,
   ): EndgameAnswer | undefined => {
@@ -535,11 +538,18 @@ const makeEngine = () => {
     const until = timeMs === undefined ? Infinity : start + timeMs / 2;
     const before = solver.nodes;
     try {
-      const answer = solver.solve(lo, hi, region, () => {
-        if (performance.now() >= until || (stopFlag !== undefined && stopFlag())) {
-          throw new SearchStopped();
-        }
-      }, gaps);
+      const answer = solver.solve(
+        lo,
+        hi,
+        region,
+        () => {
+          if (performance.now() >= until || (stopFlag !== undefined && stopFlag())) {
+            throw new SearchStopped();
+          }
+        },
+        gaps,
+        through,
+      );
       return answer !== undefined && answer.probability > 0 ? answer : undefined;
     } catch (e) {
       if (e instanceof SearchStopped) return undefined;
@@ -578,6 +588,7 @@ const makeEngine = () => {
         compact[1],
         region,
         options.params?.gaps ?? 0,
+        (options.params?.through ?? 0) > 0,
         options.timeMs,
         start,
       )
@@ -782,9 +793,11 @@ const endgameSolver = (): EndgameSolver => sharedSolver ??= new EndgameSolver();
 /** What the search says of the endgame solver's slide (`analyze` prints it). */
 const endgameNote = (answer: EndgameAnswer): string => {
   const { ranks, tailRank } = answer.chain;
-  return `endgame: the chain ${ranks.map((r) => 2 ** r).join(" ")} stays; a ${
-    2 ** tailRank
-  } beside it with ` +
+  const tile = (rank: number) => `${rank === 3 || rank === 13 ? "an" : "a"} ${2 ** rank}`;
+  const goal = answer.through
+    ? `${tile(tailRank)} merged into it, then ${tile(tailRank + 1)} beside it,`
+    : `${tile(tailRank)} beside it`;
+  return `endgame: the chain ${ranks.map((r) => 2 ** r).join(" ")} stays; ${goal} with ` +
     `probability ${answer.probability.toFixed(3)} (exact, over ` +
     `${answer.positions.toLocaleString("en-US")} positions)`;
 };
@@ -836,7 +849,8 @@ export const expectimax2048: Strategy = {
     "emptiness within a time (,cutoff=P probability cut-off, default 1e-4; ,slides=K cap; " +
     `,downgrade=T network leaves downgraded from tile T, default ${DEFAULT_DOWNGRADE}; ` +
     `,endgame=K exact endgames of at most K free cells, default ${ENDGAME_REGION} with a network; ` +
-    ",gaps=G chains skipping up to G ranks too, default 0)",
+    ",gaps=G chains skipping up to G ranks too, default 0; ,through=1 a gap before the tail " +
+    "solved through the whole chain's goal, default 0)",
   params: {
     cutoff: { min: 0, max: 1, description: "chance branches less likely are leaves, default 1e-4" },
     slides: { min: 1, max: 31, integer: true, description: "the most slides searched ahead" },
@@ -862,6 +876,14 @@ export const expectimax2048: Strategy = {
       description: "4x4: where no chain of large tiles fits the endgame solver, chains that " +
         "skip up to this many ranks (16384 8192 4096 2048, then 512 256 ...) are held too, " +
         "behind a 16384 or more (default 0: never)",
+    },
+    through: {
+      min: 0,
+      max: 1,
+      integer: true,
+      description: "4x4, with gaps: a chain whose gap is just before its tail (16384 ... 1024 " +
+        "256) is solved through the whole chain's goal, its own goal valued by the chance of " +
+        "the next (default 0: its own goal only)",
     },
   },
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult =>
