@@ -76,8 +76,11 @@ interface SeriesStart {
   readonly start: ChainStart | undefined;
 }
 
-/** Each game of a series' `games.jsonl` in the file's order, with its start (`chainStarts`). */
-const seriesStarts = (text: string, tiles: number): SeriesStart[] => {
+/**
+ * Each game of a series' `games.jsonl` in the file's order, with its start: its first
+ * slider position (a 4x4 board, as compact words) that `holds`.
+ */
+const seriesStarts = (text: string, holds: (lo: number, hi: number) => boolean): SeriesStart[] => {
   const rules = createGame(4, 4, "monotone");
   const out: SeriesStart[] = [];
   for (const line of text.split("\n")) {
@@ -89,8 +92,7 @@ const seriesStarts = (text: string, tiles: number): SeriesStart[] => {
       if (m.by === 0) {
         if (start === undefined) {
           const words = packCells(s);
-          const chain = words === undefined ? undefined : chainOf(words[0], words[1], tiles);
-          if (chain?.topRank === 14 && chain.cells.length === tiles) {
+          if (words !== undefined && holds(words[0], words[1])) {
             const score = rules.stats!(s).score;
             start = {
               seed: record.seed,
@@ -118,7 +120,22 @@ const seriesStarts = (text: string, tiles: number): SeriesStart[] => {
  * from a 16384 (the largest tile) has at least `tiles` tiles, in the file's order.
  */
 export const chainStarts = (text: string, tiles: number): ChainStart[] =>
-  seriesStarts(text, tiles).flatMap((g) => g.start ?? []);
+  positionsWhere(text, holdsChain(tiles));
+
+/**
+ * The first slider position of each 4x4 game in a series' `games.jsonl` that `holds`
+ * (compact words), in the file's order, with what the game made from it.
+ */
+export const positionsWhere = (
+  text: string,
+  holds: (lo: number, hi: number) => boolean,
+): ChainStart[] => seriesStarts(text, holds).flatMap((g) => g.start ?? []);
+
+/** Whether the chain from a 16384 (the largest tile) has at least `tiles` tiles. */
+const holdsChain = (tiles: number) => (lo: number, hi: number): boolean => {
+  const chain = chainOf(lo, hi, tiles);
+  return chain?.topRank === 14 && chain.cells.length === tiles;
+};
 
 /** What one position's game made. */
 export interface ChainGame {
@@ -471,7 +488,7 @@ export interface Spliced {
 export const splice = (series: string, run: string, tiles: number, p1: string): Spliced => {
   const played = runGames(run), records: GameRecord[] = [], untimed: number[] = [];
   let index = 0, unplayed = 0;
-  for (const { record, start } of seriesStarts(series, tiles)) {
+  for (const { record, start } of seriesStarts(series, holdsChain(tiles))) {
     if (start === undefined) {
       records.push({ ...recordOf(record.seed, record.transcript), p1 });
       continue;

@@ -11,6 +11,7 @@ import {
   type Chain,
   chainOf,
   chainsOf,
+  collapseSlide,
   ENDGAME_BUDGET,
   ENDGAME_REGION,
   endgameBudget,
@@ -26,6 +27,7 @@ import {
   solveFrom,
   splice,
 } from "../bench/game2048_chains.ts";
+import { throughGain } from "../bench/game2048_through.ts";
 import {
   compareSeries,
   type GameRecord,
@@ -50,6 +52,7 @@ import {
 import {
   createGame,
   DOWN,
+  LEFT,
   P_FOUR,
   P_TWO,
   RIGHT,
@@ -414,6 +417,68 @@ Deno.test("through the whole chain's goal: shared with the whole chain's solve, 
   const beside = words(cells.map((v, i) => i === chain.goalCells[0] ? 4 : v));
   assertEquals(new EndgameSolver().solve(...beside, 4, undefined, 1), undefined);
   assertEquals(new EndgameSolver().solve(...beside, 4, undefined, 1, true)?.through, true);
+});
+
+Deno.test("bench/game2048_through.ts: the plain solve's play, then the whole chain's, against the solve through both", () => {
+  const cells = gapAtTail([0, 0, 2, 4]);
+  const g = throughGain(cells, 200, 1, new EndgameSolver(), 4);
+  const [chain] = chainsOf(...words(cells), 12, 1);
+  assertAlmostEquals(g.through, Math.max(...reference(cells, chain, true)), 1e-6);
+  assertEquals(g.plain, 1);
+  // Every walk reaches the chain's own goal (its chance is 1), and then does worse than
+  // the best play for both goals, by more than its error.
+  assertEquals(g.reached, 200);
+  assert(g.error > 0 && g.plainJoint + 2 * g.error < g.through, JSON.stringify(g));
+  // The same seeds, the same walks.
+  assertEquals(throughGain(cells, 200, 1, new EndgameSolver(), 4), g);
+});
+
+Deno.test("collapseSlide merges a goal on the board into the tail in place, tile by tile", () => {
+  // From a game (position 74 of the gapped run): the chain missing its 1024, a 256 beside
+  // the 256. Left merges the 256s in place; then down the 512s, beside the 2048.
+  let cells = grid(`
+    16384   0   0  0
+     8192   0   4  0
+     4096 256 256  2
+     2048 512   4  4`);
+  // The solver leaves it to the network; the search with ,through=1 plays it.
+  assertEquals(new EndgameSolver().solve(...words(cells), 10, undefined, 1, true), undefined);
+  const params = { endgame: 10, gaps: 1, through: 1 }, plain = createGame(4, 4, "monotone");
+  const searched = fastExpectimax(plain, [...cells, SLIDER_TURN, 0], { depth: 1, params });
+  assertEquals(searched.move, LEFT);
+  assert(
+    searched.notes?.[0].includes("stays; a 256 beside it, merged into it in place, with"),
+    searched.notes?.[0],
+  );
+  const slides: number[] = [];
+  for (let k = 0; k < 4; k++) {
+    const answer = collapseSlide(...words(cells), 1);
+    if (answer === undefined) break;
+    assertEquals([answer.probability, answer.collapse], [1, true]);
+    slides.push(answer.move);
+    const after = [...cells];
+    slideCells(cells, after, 4, 4, answer.move);
+    cells = after;
+  }
+  assertEquals(slides, [LEFT, DOWN]);
+  assertEquals(chainOf(...words(cells))!.ranks.map((r) => 2 ** r), [16384, 8192, 4096, 2048, 1024]);
+  // A whole chain collapses up to its largest tile, one merge a slide (the last merge, of
+  // two 16384s, is any slide's along their row).
+  cells = [...snake(16384, START)];
+  cells[11] = 128; // beside the 128 at the end of the snake
+  const collapse: number[] = [];
+  for (let k = 0; k < 9; k++) {
+    const answer = collapseSlide(...words(cells), 0);
+    if (answer === undefined) break;
+    collapse.push(answer.chain.tailRank);
+    const after = [...cells];
+    slideCells(cells, after, 4, 4, answer.move);
+    cells = after;
+  }
+  assertEquals(collapse, [7, 8, 9, 10, 11, 12, 13]);
+  assertEquals(cells.slice(0, 4), [0, 0, 16384, 16384]);
+  // Behind an 8192 it is not taken.
+  assertEquals(collapseSlide(...words(snake(8192, [2, 2, 2, 64, 0, 0, 2, 2])), 0), undefined);
 });
 
 Deno.test("through the whole chain's goal: its two chains' layers make room together", () => {

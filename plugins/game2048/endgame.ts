@@ -50,7 +50,7 @@
  *
  * @module
  */
-import { ROW_LEFT, ROW_RIGHT, transposeHi, transposeLo } from "./board.ts";
+import { ROW_LEFT, ROW_RIGHT, slideBoard, transposeHi, transposeLo } from "./board.ts";
 import { P_FOUR, P_TWO } from "./rules.ts";
 
 /** The largest region (cells outside the chain) the fast expectimax solves by default. */
@@ -264,6 +264,8 @@ export interface EndgameAnswer {
    * place and then the whole chain's goal.
    */
   readonly through?: boolean;
+  /** The goal was on the board, and the slide merges it into the tail (`collapseSlide`). */
+  readonly collapse?: boolean;
 }
 
 /** Thrown inside a solve whose chain needs more positions than the budget. */
@@ -776,6 +778,61 @@ export class EndgameSolver {
   }
 }
 
+/**
+ * The slide that merges a tile beside a chain's tail into the tail in place, the rest of
+ * the chain untouched, for the shortest chain from a 16384 or more (`GAP_TOP_RANK`; with
+ * at most `gaps` gaps) whose tail has a tile of its rank beside it and such a slide; its
+ * probability is 1 and it stores nothing. Played again after each merge, it collapses a
+ * whole chain tile by tile into its largest, and closes a gap (16384 8192 4096 2048 512
+ * 256, a 256 beside the 256: a 512 beside the 512, then a 1024 beside the 2048). The
+ * search plays it before any solve with `,through=1` (`expectimax.ts`): the solver values
+ * such a goal at 1 and leaves the merges to the network, which may make them elsewhere.
+ *
+ * @example A 256 beside the 256: left merges it in place; then down, the two 512s
+ * ```ts
+ * import { packCells } from "./board.ts";
+ * import { collapseSlide } from "./endgame.ts";
+ * const [lo, hi] = packCells([
+ *   16384, 0, 0, 0,
+ *   8192, 0, 4, 0,
+ *   4096, 256, 256, 2,
+ *   2048, 512, 4, 4,
+ * ])!;
+ * if (collapseSlide(lo, hi, 1)?.move !== 0 || collapseSlide(lo, hi, 0) !== undefined) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export const collapseSlide = (lo: number, hi: number, gaps: number): EndgameAnswer | undefined => {
+  const out = new Int32Array(2);
+  for (let length = 2; length <= 16; length++) {
+    let any = false;
+    for (let skips = 0; skips <= gaps; skips++) {
+      const chains = chainsOf(lo, hi, length, skips);
+      any ||= chains.length > 0;
+      for (const chain of chains) {
+        if (chain.topRank < GAP_TOP_RANK) continue;
+        if (!chain.goalCells.some((c) => rankAt(lo, hi, c) === chain.tailRank)) continue;
+        const [maskLo, maskHi] = chainMask(chain);
+        const tail = chain.cells[length - 1];
+        const tailMask = 15 << (4 * (tail & 7));
+        const restLo = tail < 8 ? maskLo & ~tailMask : maskLo;
+        const restHi = tail < 8 ? maskHi : maskHi & ~tailMask;
+        for (let move = 0; move < 4; move++) {
+          slideBoard(lo, hi, move, out);
+          const [a, b] = out;
+          if (
+            (a & restLo) === (lo & restLo) && (b & restHi) === (hi & restHi) &&
+            rankAt(a, b, tail) === chain.tailRank + 1
+          ) return { move, probability: 1, chain, positions: 0, collapse: true };
+        }
+      }
+    }
+    if (!any) return undefined;
+  }
+  return undefined;
+};
+
 /** The masks of `chain`'s cells on a compact board (`lo`, `hi` words). */
 const chainMask = (chain: Chain): [number, number] => {
   let maskLo = 0, maskHi = 0;
@@ -787,7 +844,7 @@ const chainMask = (chain: Chain): [number, number] => {
 };
 
 /** Whether `chain`'s one gap is just before its tail (16384 ... 1024 256: the 512 missing). */
-const gapBeforeTail = (chain: Chain): boolean => {
+export const gapBeforeTail = (chain: Chain): boolean => {
   const r = chain.ranks, n = r.length;
   if (n < 2 || r[n - 2] !== r[n - 1] + 2) return false;
   for (let i = 1; i < n - 1; i++) if (r[i - 1] !== r[i] + 1) return false;

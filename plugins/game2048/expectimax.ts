@@ -34,7 +34,8 @@
  * largest region (0 never), `,gaps=G` the ranks a chain may skip where no chain
  * without one fits (`endgame.ts` `chainsOf`; default 0), and `,through=1` a chain whose
  * gap is just before its tail solved through the whole chain's goal (`EndgameSolver.solve`'s
- * `through`; default 0).
+ * `through`), and a goal on the board merged into the tail in place (`collapseSlide`)
+ * before any solve (default 0).
  *
  * Leaves take the game's evaluation (`eval` option): seed 001's gradient, or "monotone".
  * With `minProbability: 0` the value equals seed 001's tree expectimax
@@ -70,7 +71,7 @@ import {
 } from "./board.ts";
 import { evaluate, networkOf, type NTupleNetwork, potential } from "./ntuple.ts";
 import { downgrade, downgradeRank } from "./downgrade.ts";
-import { ENDGAME_REGION, type EndgameAnswer, EndgameSolver } from "./endgame.ts";
+import { collapseSlide, ENDGAME_REGION, type EndgameAnswer, EndgameSolver } from "./endgame.ts";
 import {
   canSlide,
   DEATH_VALUE,
@@ -534,6 +535,9 @@ const makeEngine = () => {
     timeMs: number | undefined,
     start: number,
   ): EndgameAnswer | undefined => {
+    // With through, a goal on the board is merged into the tail in place first.
+    const collapse = through ? collapseSlide(lo, hi, gaps) : undefined;
+    if (collapse !== undefined) return collapse;
     const solver = endgameSolver();
     const until = timeMs === undefined ? Infinity : start + timeMs / 2;
     const before = solver.nodes;
@@ -796,6 +800,8 @@ const endgameNote = (answer: EndgameAnswer): string => {
   const tile = (rank: number) => `${rank === 3 || rank === 13 ? "an" : "a"} ${2 ** rank}`;
   const goal = answer.through
     ? `${tile(tailRank)} merged into it, then ${tile(tailRank + 1)} beside it,`
+    : answer.collapse
+    ? `${tile(tailRank)} beside it, merged into it in place,`
     : `${tile(tailRank)} beside it`;
   return `endgame: the chain ${ranks.map((r) => 2 ** r).join(" ")} stays; ${goal} with ` +
     `probability ${answer.probability.toFixed(3)} (exact, over ` +
@@ -883,7 +889,7 @@ export const expectimax2048: Strategy = {
       integer: true,
       description: "4x4, with gaps: a chain whose gap is just before its tail (16384 ... 1024 " +
         "256) is solved through the whole chain's goal, its own goal valued by the chance of " +
-        "the next (default 0: its own goal only)",
+        "the next, and a goal on the board is merged into the tail in place (default 0)",
     },
   },
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult =>
