@@ -463,9 +463,9 @@ Deno.test("collapseSlide merges a goal on the board into the tail in place, tile
   assertEquals(slides, [LEFT, DOWN]);
   assertEquals(chainOf(...words(cells))!.ranks.map((r) => 2 ** r), [16384, 8192, 4096, 2048, 1024]);
   // A whole chain collapses up to its largest tile, one merge a slide (the last merge, of
-  // two 16384s, is any slide's along their row).
-  cells = [...snake(16384, START)];
-  cells[11] = 128; // beside the 128 at the end of the snake
+  // two 32768s, is any slide's along their row).
+  cells = [...snake(32768, START)];
+  cells[11] = 256; // beside the 256 at the end of the snake
   const collapse: number[] = [];
   for (let k = 0; k < 9; k++) {
     const answer = collapseSlide(...words(cells), 0);
@@ -475,10 +475,17 @@ Deno.test("collapseSlide merges a goal on the board into the tail in place, tile
     slideCells(cells, after, 4, 4, answer.move);
     cells = after;
   }
-  assertEquals(collapse, [7, 8, 9, 10, 11, 12, 13]);
-  assertEquals(cells.slice(0, 4), [0, 0, 16384, 16384]);
-  // Behind an 8192 it is not taken.
-  assertEquals(collapseSlide(...words(snake(8192, [2, 2, 2, 64, 0, 0, 2, 2])), 0), undefined);
+  assertEquals(collapse, [8, 9, 10, 11, 12, 13, 14]);
+  assertEquals(cells.slice(0, 4), [0, 0, 32768, 32768]);
+  // Not below a 256 (the region's merges are the solver's), nor behind an 8192.
+  const small = snake(16384, START);
+  small[11] = 128;
+  assertEquals(collapseSlide(...words(small), 0), undefined);
+  const pair = (top: number) =>
+    [top, top / 2, top / 4, top / 8, 0, top / 32, top / 32, top / 16]
+      .concat([0, 0, 0, 0, 0, 0, 0, 2]);
+  assertEquals(collapseSlide(...words(pair(8192)), 0), undefined);
+  assertEquals(collapseSlide(...words(pair(16384)), 0)?.move, RIGHT);
 });
 
 Deno.test("through the whole chain's goal: its two chains' layers make room together", () => {

@@ -90,6 +90,15 @@ export const GAP_TOP_RANK = 14;
  */
 export const THROUGH_BUDGET = 12 << 24;
 
+/**
+ * The smallest tail (a 256) whose merges `collapseSlide` plays: the tails of the ten-cell
+ * phases behind a 16384 (16384 ... 512, or 256 after a gap). Below it the merges are the
+ * region's, which the solver plays better for its goal: merging every pair of small
+ * tiles beside a chain's tail, from a snake of twelve tiles over four cells, lost the game
+ * in seven slides where the solve gave 0.52.
+ */
+export const COLLAPSE_TAIL_RANK = 8;
+
 /** The smallest tail (a 128) whose chain may take the whole table over a larger region. */
 export const LARGE_TAIL_RANK = 7;
 
@@ -781,8 +790,8 @@ export class EndgameSolver {
 /**
  * The slide that merges a tile beside a chain's tail into the tail in place, the rest of
  * the chain untouched, for the shortest chain from a 16384 or more (`GAP_TOP_RANK`; with
- * at most `gaps` gaps) whose tail has a tile of its rank beside it and such a slide; its
- * probability is 1 and it stores nothing. Played again after each merge, it collapses a
+ * at most `gaps` gaps) whose tail, a 256 or more (`COLLAPSE_TAIL_RANK`), has a tile of its
+ * rank beside it and such a slide; its probability is 1 and it stores nothing. Played again after each merge, it collapses a
  * whole chain tile by tile into its largest, and closes a gap (16384 8192 4096 2048 512
  * 256, a 256 beside the 256: a 512 beside the 512, then a 1024 beside the 2048). The
  * search plays it before any solve with `,through=1` (`expectimax.ts`): the solver values
@@ -811,7 +820,7 @@ export const collapseSlide = (lo: number, hi: number, gaps: number): EndgameAnsw
       const chains = chainsOf(lo, hi, length, skips);
       any ||= chains.length > 0;
       for (const chain of chains) {
-        if (chain.topRank < GAP_TOP_RANK) continue;
+        if (chain.topRank < GAP_TOP_RANK || chain.tailRank < COLLAPSE_TAIL_RANK) continue;
         if (!chain.goalCells.some((c) => rankAt(lo, hi, c) === chain.tailRank)) continue;
         const [maskLo, maskHi] = chainMask(chain);
         const tail = chain.cells[length - 1];
