@@ -16,7 +16,7 @@
  * ended); position i's tiles come from `core/rng.ts` seeded `1000 S + i` (`--seed S`,
  * default 1), so two runs with other `--endgame` or `--depth` meet the same tiles as long
  * as they play alike. `--first A --last B` plays positions A to B only (to split a run
- * over the cores). Each position prints a JSON line (the series' seed, whether the series
+ * over the cores); `--gaps G` and `--through 1` add the spec's `,gaps=G` and `,through=1`. Each position prints a JSON line (the series' seed, whether the series
  * made 32768 from it, the largest tile and score made here, slides, the longest search in
  * ms, the endgame solver's first note and its phases: `phasesOf`), then a summary line;
  * `--compare A --compare B` pairs two runs' outputs by position (32768 in each, by each alone, a sign test's p, each
