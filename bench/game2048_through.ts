@@ -14,11 +14,13 @@
  *   `error` is their standard error.
  *
  * ```sh
- * deno run --allow-read --allow-import --v8-flags=--max-old-space-size=8000 \
- *   bench/game2048_through.ts --series out/e10/games.jsonl --walks 100 --first 1 --last 3
+ * deno run --allow-read --allow-import --v8-flags=--stack-size=4000 \
+ *   bench/game2048_through.ts --series out/e10/games.jsonl --walks 100 --first 1 --last 4
  * ```
  *
- * A position's solves take up to 6 GB (`THROUGH_BUDGET`) and several minutes. Each
+ * A position's solves take up to 6 GB (`THROUGH_BUDGET`) and several minutes, and a
+ * deeper stack than V8's default (`--stack-size`, in KB: a solve through from position 4
+ * ran out of the default one). Each
  * position prints a JSON line, then a summary line (the means and the mean paired
  * difference with its standard error).
  *
@@ -80,7 +82,11 @@ export const throughGain = (
   const [lo, hi] = packCells(cells)!;
   const chain = chainsOf(lo, hi, 16 - region, 1).find(gapBeforeTail);
   if (chain === undefined) throw new Error("no chain with its gap before the tail");
-  const through = solver.solve(lo, hi, region, undefined, 1, true)?.probability ?? 0;
+  const solved = solver.solve(lo, hi, region, undefined, 1, true);
+  if (solved !== undefined && solved.through !== true) {
+    throw new Error("the solve through the whole chain's goal was given up (budget or stack)");
+  }
+  const through = solved?.probability ?? 0;
   const plain = solver.solve(lo, hi, region, undefined, 1)?.probability ?? 0;
   const tail = chain.cells.at(-1)!, tailTile = 2 ** chain.tailRank;
   const frozen = chain.cells.map((c) => cells[c]);

@@ -529,7 +529,10 @@ export class EndgameSolver {
       const move = this.#move;
       return move < 0 ? undefined : { move, probability, chain, positions: this.#counts[this.#id] };
     } catch (e) {
-      if (!(e instanceof OverBudget)) throw e;
+      // A solve deeper than the thread's stack (a RangeError, as in a solve through the
+      // whole chain's goal from a region with far to go) is given up as one over budget:
+      // its tables hold completed subtrees only.
+      if (!(e instanceof OverBudget || e instanceof RangeError)) throw e;
       this.#giveUp(key);
       return undefined;
     } finally {
