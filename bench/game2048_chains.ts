@@ -16,7 +16,11 @@
  * ended); position i's tiles come from `core/rng.ts` seeded `1000 S + i` (`--seed S`,
  * default 1), so two runs with other `--endgame` or `--depth` meet the same tiles as long
  * as they play alike. `--first A --last B` plays positions A to B only (to split a run
- * over the cores); `--gaps G` and `--through 1` add the spec's `,gaps=G` and `,through=1`. Each position prints a JSON line (the series' seed, whether the series
+ * over the cores); `--gaps G` and `--through 1` add the spec's `,gaps=G` and `,through=1`.
+ * `--out RUN` appends each position's line to RUN as well and skips the positions RUN
+ * already holds (a run resumed, or spread over sessions). `--series` also takes a starts
+ * file of `bench/game2048_starts.ts` (the games stopped at their first 16384, `--tiles 1`:
+ * the lines kept under `bench/data/`). Each position prints a JSON line (the series' seed, whether the series
  * made 32768 from it, the largest tile and score made here, slides, the longest search in
  * ms, the endgame solver's first note and its phases: `phasesOf`), then a summary line;
  * `--compare A --compare B` pairs two runs' outputs by position (32768 in each, by each alone, a sign test's p, each
@@ -39,7 +43,7 @@ import { makeRng } from "../core/rng.ts";
 import type { GameRecord as SeriesGame } from "../core/tournament/runner.ts";
 import { signTest } from "../core/tournament/stats.ts";
 import { packCells, unpackCells } from "../plugins/game2048/board.ts";
-import { chainOf, ENDGAME_REGION, EndgameSolver } from "../plugins/game2048/endgame.ts";
+import { ENDGAME_REGION, EndgameSolver } from "../plugins/game2048/endgame.ts";
 import { fastExpectimax } from "../plugins/game2048/expectimax.ts";
 import plugin from "../plugins/game2048/mod.ts";
 import {
@@ -50,6 +54,7 @@ import {
   SLIDER_TURN,
 } from "../plugins/game2048/rules.ts";
 import { type GameRecord, recordOf } from "./game2048_games.ts";
+import { holdsChain, isStartLine, type StartLine } from "./game2048_starts.ts";
 import { standardError } from "../plugins/game2048/train.ts";
 
 /** A position where a series' game first held the chain, and what the game made from it. */
@@ -60,8 +65,11 @@ export interface ChainStart {
   readonly lo: number;
   /** The board's second word. */
   readonly hi: number;
-  /** Whether the series' game went on to 32768. */
-  readonly made32768: boolean;
+  /**
+   * Whether the series' game went on to 32768; undefined where the series stopped at the
+   * position (a starts file of `bench/game2048_starts.ts`).
+   */
+  readonly made32768?: boolean;
   /** Slides the series' game played before the position. */
   readonly slides: number;
   /** The series' time over those slides, in seconds (the match's per-move time). */
@@ -72,20 +80,51 @@ export interface ChainStart {
 
 /** A series game, and its start (the first position with the chain) if it has one. */
 interface SeriesStart {
-  readonly record: SeriesGame;
+  /** The game's seed. */
+  readonly seed: number;
+  /** The game's options. */
+  readonly options: unknown;
+  /** The position, if the game held the chain. */
   readonly start: ChainStart | undefined;
+  /** The whole game, where it never held the chain. */
+  readonly whole: GameRecord | undefined;
 }
 
 /**
- * Each game of a series' `games.jsonl` in the file's order, with its start: its first
- * slider position (a 4x4 board, as compact words) that `holds`.
+ * Each game of a series in the file's order, with its start: its first slider position (a
+ * 4x4 board, as compact words) that `holds`. The file is a match's `games.jsonl`, or a
+ * starts file of `bench/game2048_starts.ts` when `holds` is a chain of `tiles` tiles from
+ * a 16384 (`holdsChain`) and the file was made for the same `tiles`.
  */
-const seriesStarts = (text: string, holds: (lo: number, hi: number) => boolean): SeriesStart[] => {
+const seriesStarts = (
+  text: string,
+  holds: (lo: number, hi: number) => boolean,
+  tiles?: number,
+): SeriesStart[] => {
   const rules = createGame(4, 4, "monotone");
   const out: SeriesStart[] = [];
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
-    const record: SeriesGame = JSON.parse(line);
+    const parsed: SeriesGame | StartLine = JSON.parse(line);
+    if (isStartLine(parsed)) {
+      if (parsed.tiles !== tiles) {
+        throw new Error(
+          `seed ${parsed.seed}'s line (bench/game2048_starts.ts) stops at the first chain of ` +
+            `${parsed.tiles} tiles from a 16384` +
+            (tiles === undefined
+              ? ": this needs a match's games.jsonl"
+              : `, not ${tiles}: give --tiles ${parsed.tiles}, or a match's games.jsonl`),
+        );
+      }
+      out.push({
+        seed: parsed.seed,
+        options: parsed.options,
+        start: parsed.start,
+        whole: parsed.record,
+      });
+      continue;
+    }
+    const record = parsed;
     let s = rules.initial(), top = 0, slides = 0, ms = 0;
     let start: Omit<ChainStart, "made32768"> | undefined;
     for (const m of record.transcript.moves) {
@@ -110,7 +149,12 @@ const seriesStarts = (text: string, holds: (lo: number, hi: number) => boolean):
       s = rules.play(s, m.move);
       for (let i = 0; i < 16; i++) top = Math.max(top, s[i]);
     }
-    out.push({ record, start: start && { ...start, made32768: top >= 32768 } });
+    out.push({
+      seed: record.seed,
+      options: record.transcript.options,
+      start: start && { ...start, made32768: top >= 32768 },
+      whole: start === undefined ? recordOf(record.seed, record.transcript) : undefined,
+    });
   }
   return out;
 };
@@ -120,7 +164,7 @@ const seriesStarts = (text: string, holds: (lo: number, hi: number) => boolean):
  * from a 16384 (the largest tile) has at least `tiles` tiles, in the file's order.
  */
 export const chainStarts = (text: string, tiles: number): ChainStart[] =>
-  positionsWhere(text, holdsChain(tiles));
+  seriesStarts(text, holdsChain(tiles), tiles).flatMap((g) => g.start ?? []);
 
 /**
  * The first slider position of each 4x4 game in a series' `games.jsonl` that `holds`
@@ -131,12 +175,6 @@ export const positionsWhere = (
   holds: (lo: number, hi: number) => boolean,
 ): ChainStart[] => seriesStarts(text, holds).flatMap((g) => g.start ?? []);
 
-/** Whether the chain from a 16384 (the largest tile) has at least `tiles` tiles. */
-const holdsChain = (tiles: number) => (lo: number, hi: number): boolean => {
-  const chain = chainOf(lo, hi, tiles);
-  return chain?.topRank === 14 && chain.cells.length === tiles;
-};
-
 /** What one position's game made. */
 export interface ChainGame {
   /** The position's number (in the file's order). */
@@ -144,7 +182,7 @@ export interface ChainGame {
   /** The series game's seed. */
   readonly seed: number;
   /** Whether the series' game made 32768 from the position. */
-  readonly seriesMade32768: boolean;
+  readonly seriesMade32768?: boolean;
   /** The largest tile made here. */
   readonly maxTile: number;
   /** The score made from the position. */
@@ -360,6 +398,16 @@ const runGames = (text: string): Map<number, ChainGame> =>
     }),
   );
 
+/** A file's text, or "" when it does not exist. */
+const readOr = (path: string): string => {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return "";
+    throw e;
+  }
+};
+
 /** Pairs two runs' lines (`ChainGame`s, other lines skipped) by position. */
 export const compareRuns = (a: string, b: string): Comparison => {
   const first = runGames(a), second = runGames(b);
@@ -488,9 +536,9 @@ export interface Spliced {
 export const splice = (series: string, run: string, tiles: number, p1: string): Spliced => {
   const played = runGames(run), records: GameRecord[] = [], untimed: number[] = [];
   let index = 0, unplayed = 0;
-  for (const { record, start } of seriesStarts(series, holdsChain(tiles))) {
+  for (const { seed, options, start, whole } of seriesStarts(series, holdsChain(tiles), tiles)) {
     if (start === undefined) {
-      records.push({ ...recordOf(record.seed, record.transcript), p1 });
+      records.push({ ...whole!, p1 });
       continue;
     }
     const g = played.get(index);
@@ -507,9 +555,9 @@ export const splice = (series: string, run: string, tiles: number, p1: string): 
       const stats: Record<string, number> = { score: start.score + g.score, maxTile: g.maxTile };
       for (const t of MILESTONES) stats[`reached${t}`] = g.maxTile >= t ? 1 : 0;
       records.push({
-        seed: record.seed,
+        seed,
         p1,
-        options: record.transcript.options,
+        options,
         moves: start.slides + g.slides,
         seconds: start.seconds + g.ms / 1000,
         stats,
@@ -536,6 +584,7 @@ if (import.meta.main) {
       "splice",
       "p1",
       "phases",
+      "out",
     ],
     boolean: ["solve"],
     collect: ["compare"],
@@ -573,7 +622,7 @@ if (import.meta.main) {
     console.error(
       "usage: bench/game2048_chains.ts --series DIR/games.jsonl [--tiles N] [--depth D] " +
         "[--endgame K] [--gaps G] [--through 1] [--seed S] [--first A] [--last B] " +
-        "[--weights FILE] [--solve]\n" +
+        "[--weights FILE] [--out RUN] [--solve]\n" +
         "       bench/game2048_chains.ts --compare A.jsonl --compare B.jsonl\n" +
         "       bench/game2048_chains.ts --phases RUN\n" +
         "       bench/game2048_chains.ts --series DIR/games.jsonl --tiles N --splice RUN [--p1 SPEC]",
@@ -615,7 +664,9 @@ if (import.meta.main) {
   };
   const made = Effect.runSync(makeGame(plugin, options)).game;
   if (!is2048(made)) throw new Error("not a 2048 game");
-  let games = 0, won = 0, seriesWon = 0;
+  const out = typeof args.out === "string" ? args.out : undefined;
+  const done = out === undefined ? new Map<number, ChainGame>() : runGames(readOr(out));
+  let games = 0, won = 0, seriesWon = 0, seriesKnown = 0;
   const params = {
     endgame,
     gaps: Number(args.gaps ?? 0),
@@ -623,15 +674,23 @@ if (import.meta.main) {
   };
   const spec = Object.entries(params).map(([k, v]) => `,${k}=${v}`).join("");
   for (let i = first; i <= last; i++) {
-    const g = playFrom(made, starts[i], i, seed, depth, params);
-    console.log(JSON.stringify(g));
+    let g = done.get(i);
+    if (g === undefined) {
+      g = playFrom(made, starts[i], i, seed, depth, params);
+      console.log(JSON.stringify(g));
+      if (out !== undefined) {
+        Deno.writeTextFileSync(out, JSON.stringify(g) + "\n", { append: true });
+      }
+    }
     games++;
     if (g.maxTile >= 32768) won++;
+    if (g.seriesMade32768 !== undefined) seriesKnown++;
     if (g.seriesMade32768) seriesWon++;
   }
   console.log(
     `${games} of ${starts.length} positions with a chain of ${tiles} tiles from 16384 ` +
       `(positions ${first} to ${last}); expectimax:${depth}${spec}, seed ${seed}: ` +
-      `32768 in ${won} (the series: ${seriesWon})`,
+      `32768 in ${won}` +
+      (seriesKnown === 0 ? "" : ` (the series, over ${seriesKnown} of them: ${seriesWon})`),
   );
 }

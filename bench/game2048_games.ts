@@ -27,7 +27,7 @@
  */
 import { parseArgs } from "../scripts/deps.ts";
 import { Effect, Result } from "../core/deps.ts";
-import { runGame } from "../core/match.ts";
+import { type Played, runGame, type RunOptions } from "../core/match.ts";
 import { randomAgent, searchAgent } from "../core/players/agents.ts";
 import { parseSpec, searchOptionsOf } from "../core/players/spec.ts";
 import { makeGame } from "../core/plugin.ts";
@@ -36,7 +36,7 @@ import plugin from "../plugins/game2048/mod.ts";
 import type { GameRecord as SeriesGame } from "../core/tournament/runner.ts";
 import { signTest } from "../core/tournament/stats.ts";
 import type { Transcript } from "../core/transcript.ts";
-import { createGame, MILESTONES } from "../plugins/game2048/rules.ts";
+import { createGame, type Game2048, is2048, MILESTONES } from "../plugins/game2048/rules.ts";
 import { packCells } from "../plugins/game2048/board.ts";
 import { chainOf, ENDGAME_REGION } from "../plugins/game2048/endgame.ts";
 import { standardError } from "../plugins/game2048/train.ts";
@@ -271,12 +271,21 @@ export const readRecords = (path: string): GameRecord[] => {
   });
 };
 
-/** Plays one seeded game and returns its record. */
-export const playOne = (
+/**
+ * Plays one seeded game with `spec` (a search spec of the 2048 plugin) through
+ * `core/match.ts` `runGame`, the tiles from the seeded `Random`, as `deno task match`
+ * does; `run` adds `runGame`'s options (`onEvent`, `interrupted`: to stop it early).
+ */
+export const playSeeded = (
   spec: string,
   options: Readonly<Record<string, unknown>>,
   seed: number,
-): GameRecord => {
+  run: Pick<RunOptions<readonly number[], never>, "onEvent" | "interrupted"> = {},
+): {
+  readonly played: Played<readonly number[]>;
+  readonly game: Game2048;
+  readonly options: unknown;
+} => {
   const strategies = { ...builtinStrategies, ...plugin.strategies };
   const parsed = parseSpec(spec, Object.keys(strategies));
   if (Result.isFailure(parsed)) throw new Error(parsed.failure);
@@ -285,13 +294,24 @@ export const playOne = (
     throw new Error(`expected a search spec such as expectimax:7, got ${spec}`);
   }
   const { game, options: decoded } = Effect.runSync(makeGame(plugin, options));
+  if (!is2048(game)) throw new Error("not a 2048 game");
   const agent = searchAgent<readonly number[]>(strategies[p.strategy], searchOptionsOf(p), {
     ttMb: 1,
   });
-  const { transcript } = Effect.runSync(
-    runGame(game, [agent, randomAgent()], { seed, options: decoded, gameId: "2048" }),
+  const played = Effect.runSync(
+    runGame(game, [agent, randomAgent()], { seed, options: decoded, gameId: "2048", ...run }),
   );
-  return { ...recordOf(seed, transcript), p1: spec, options: decoded };
+  return { played, game, options: decoded };
+};
+
+/** Plays one seeded game (`playSeeded`) and returns its record. */
+export const playOne = (
+  spec: string,
+  options: Readonly<Record<string, unknown>>,
+  seed: number,
+): GameRecord => {
+  const { played, options: decoded } = playSeeded(spec, options, seed);
+  return { ...recordOf(seed, played.transcript), p1: spec, options: decoded };
 };
 
 const USAGE = `Usage: deno run --allow-read --allow-write --allow-import bench/game2048_games.ts

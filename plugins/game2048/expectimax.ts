@@ -803,9 +803,11 @@ const endgameNote = (answer: EndgameAnswer): string => {
     : answer.collapse
     ? `${tile(tailRank)} beside it, merged into it in place,`
     : `${tile(tailRank)} beside it`;
+  const how = answer.collapse
+    ? "the goal on the board"
+    : `exact, over ${answer.positions.toLocaleString("en-US")} positions`;
   return `endgame: the chain ${ranks.map((r) => 2 ** r).join(" ")} stays; ${goal} with ` +
-    `probability ${answer.probability.toFixed(3)} (exact, over ` +
-    `${answer.positions.toLocaleString("en-US")} positions)`;
+    `probability ${answer.probability.toFixed(3)} (${how})`;
 };
 
 /** Idle contexts, kept so that the next search finds its cache and methods warm. */

@@ -1,0 +1,150 @@
+/**
+ * The kept first positions of a 2048 series (`bench/game2048_starts.ts`): a line is the
+ * match's own game up to the position, or the whole game where it never got there; the
+ * chains bench reads such a file in place of a `games.jsonl` and resumes a run kept in a
+ * file (`--out`), as a campaign spread over sessions and machines needs.
+ */
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
+import { playOne, playSeeded } from "../bench/game2048_games.ts";
+import { chainStarts, splice } from "../bench/game2048_chains.ts";
+import { holdsChain, playToStart, type StartLine } from "../bench/game2048_starts.ts";
+import { packCells, unpackCells } from "../plugins/game2048/board.ts";
+import { createGame } from "../plugins/game2048/rules.ts";
+
+// The hand-made evaluation at one ply: games of about a thousand slides, played in a second.
+const options = { width: 4, height: 4, eval: "monotone" };
+
+Deno.test("bench/game2048_starts.ts stops the match's own game at its first position that holds", () => {
+  // Stands in for the first 16384: the first 128 of a one-ply game.
+  const has128 = (lo: number, hi: number) => unpackCells(lo, hi).includes(128);
+  const line = playToStart("expectimax:1", options, 3, 1, has128);
+  assert(line.start !== undefined && line.record === undefined);
+  assertEquals([line.seed, line.p1, line.tiles], [3, "expectimax:1", 1]);
+  // The whole game, replayed to its first slider position with a 128: the same position.
+  const { played: { transcript } } = playSeeded("expectimax:1", options, 3);
+  const rules = createGame(4, 4, "monotone");
+  let s = rules.initial(), slides = 0, ms = 0;
+  for (const m of transcript.moves) {
+    if (m.by === 0) {
+      if (s.slice(0, 16).includes(128)) break;
+      slides++;
+      ms += m.ms;
+    }
+    s = rules.play(s, m.move);
+  }
+  assert(transcript.stats!.maxTile > 128); // the whole game went past it
+  const { start } = line;
+  assertEquals([start.lo, start.hi], packCells(s));
+  assertEquals([start.slides, start.score], [slides, rules.stats!(s).score]);
+  assert(start.seconds > 0 && start.seconds <= ms / 1000 * 10 + 1); // its own time, not the whole game's
+});
+
+Deno.test("bench/game2048_starts.ts keeps the whole game's record where it never holds", () => {
+  const line = playToStart("expectimax:1", options, 3, 1, () => false);
+  const whole = playOne("expectimax:1", options, 3);
+  assert(line.start === undefined && line.record !== undefined);
+  assertEquals(
+    [line.record.moves, line.record.stats, line.record.reason],
+    [whole.moves, whole.stats, whole.reason],
+  );
+});
+
+/** A starts line at the board `cells` (a 16384 in it), or a game's record without one. */
+const startLine = (seed: number, cells?: number[], tiles = 1): StartLine => {
+  if (cells === undefined) {
+    const stats = { score: 99, maxTile: 8192, reached16384: 0, reached32768: 0 };
+    return {
+      seed,
+      p1: "expectimax:5,endgame=10",
+      tiles,
+      options,
+      record: { seed, p1: "x", options, moves: 7, seconds: 0.5, stats, reason: "end" },
+    };
+  }
+  const [lo, hi] = packCells(cells)!;
+  return {
+    seed,
+    p1: "expectimax:5,endgame=10",
+    tiles,
+    options,
+    start: { seed, lo, hi, slides: 10, seconds: 2, score: 500 },
+  };
+};
+
+/** A full board with a 16384 and no merge: its game is over at once. */
+const jammed = [16384, 2, 4, 2, 2, 4, 2, 4, 4, 2, 4, 2, 2, 4, 2, 4];
+
+Deno.test("bench/game2048_chains.ts reads a starts file in place of a games.jsonl", () => {
+  const text = [startLine(4, jammed), startLine(5), startLine(6, jammed)]
+    .map((l) => JSON.stringify(l)).join("\n");
+  const starts = chainStarts(text, 1);
+  assertEquals(starts.map((s) => [s.seed, s.made32768]), [[4, undefined], [6, undefined]]);
+  assert(holdsChain(1)(starts[0].lo, starts[0].hi));
+  // Spliced: the kept record as it is, the positions with the run's play on.
+  const run = JSON.stringify({
+    index: 1,
+    seed: 6,
+    slides: 3,
+    longestMs: 1,
+    ms: 40,
+    maxTile: 16384,
+    score: 8,
+  });
+  const s = splice(text, run, 1, "spec");
+  assertEquals(s.unplayed, 1);
+  assertEquals(s.records.map((r) => [r.seed, r.moves, r.stats.score, r.p1]), [
+    [5, 7, 99, "spec"],
+    [6, 13, 508, "spec"],
+  ]);
+  // A file made for another chain is named as such.
+  assertThrows(
+    () => chainStarts(JSON.stringify(startLine(4, jammed, 6)), 1),
+    Error,
+    "give --tiles 6, or a match's games.jsonl",
+  );
+});
+
+Deno.test("bench/game2048_chains.ts --out: positions already in the run are kept, the others played and added", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const series = `${dir}/starts.jsonl`, out = `${dir}/run.jsonl`;
+    Deno.writeTextFileSync(
+      series,
+      [startLine(4, jammed), startLine(6, jammed)].map((l) => JSON.stringify(l)).join("\n"),
+    );
+    // Position 0 is in the run already (as a win, which the jammed board cannot give).
+    const kept = { index: 0, seed: 4, slides: 1, longestMs: 1, ms: 1, maxTile: 32768, score: 1 };
+    Deno.writeTextFileSync(out, JSON.stringify(kept) + "\n");
+    const run = () =>
+      new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "--allow-read",
+          "--allow-write",
+          "--allow-import",
+          "bench/game2048_chains.ts",
+          ...["--series", series, "--tiles", "1", "--depth", "1", "--endgame", "0"],
+          ...["--out", out],
+        ],
+        cwd: new URL("..", import.meta.url).pathname,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    const first = await run();
+    const stdout = new TextDecoder().decode(first.stdout);
+    assertEquals(first.code, 0, new TextDecoder().decode(first.stderr));
+    assertStringIncludes(stdout, "2 of 2 positions");
+    assertStringIncludes(stdout, "32768 in 1");
+    const lines = Deno.readTextFileSync(out).trim().split("\n").map((l) => JSON.parse(l));
+    assertEquals(lines.map((l) => [l.index, l.seed]), [[0, 4], [1, 6]]);
+    // The jammed board's game: over at once, the 16384 its largest tile.
+    assertEquals(createGame(4, 4, "monotone").moves([...jammed, 0, 0]), []);
+    assertEquals([lines[1].slides, lines[1].maxTile], [0, 16384]);
+    // Again: nothing left to play, the file as it was.
+    const second = await run();
+    assertEquals(second.code, 0);
+    assertEquals(Deno.readTextFileSync(out).trim().split("\n").length, 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
