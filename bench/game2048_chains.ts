@@ -197,6 +197,8 @@ export interface ChainGame {
   readonly solver?: string;
   /** The solver's phases (`phasesOf`; lines of older runs lack them). */
   readonly phases?: readonly ChainPhase[];
+  /** The board the game ended on (lines of older runs lack it). */
+  readonly final?: readonly number[];
 }
 
 /** A stretch of slides the endgame solver played holding one chain (`phasesOf`). */
@@ -211,6 +213,8 @@ export interface ChainPhase {
   readonly probability: number;
   /** The board at its first slide, row by row (`phasesOf` given the boards). */
   readonly board?: readonly number[];
+  /** The board at its last slide, before that slide (`phasesOf` given the boards). */
+  readonly lastBoard?: readonly number[];
 }
 
 /** The probability an endgame note states (`expectimax.ts`: "... with probability P (exact"). */
@@ -230,7 +234,7 @@ const noteChain = (note: string | undefined): number[] | undefined => {
  * the search made none): a phase begins where a slide's note holds another chain than the
  * slide before's, or the slide before had none (the network's own slides lie between).
  * Given the board before each slide too, each phase keeps its first (to solve or replay
- * it alone).
+ * it alone) and its last (where the network took over again).
  *
  * @example Two slides of one chain, one of the network's, one of another chain
  * ```ts
@@ -249,7 +253,7 @@ export const phasesOf = (
   const out: ChainPhase[] = [];
   let open: Omit<ChainPhase, "to"> | undefined;
   const close = (to: number) => {
-    if (open !== undefined) out.push({ ...open, to });
+    if (open !== undefined) out.push({ ...open, to, ...(boards ? { lastBoard: boards[to] } : {}) });
     open = undefined;
   };
   notes.forEach((note, slide) => {
@@ -306,6 +310,7 @@ export const playFrom = (
     ms: Math.round(ms),
     ...(solver === undefined ? {} : { solver }),
     phases: phasesOf(notes, boards),
+    final: s.slice(0, 16),
   };
 };
 

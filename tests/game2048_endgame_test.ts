@@ -739,6 +739,10 @@ Deno.test("bench/game2048_chains.ts records the solver's phases of a game it pla
   const chain = [16384, 8192, 4096, 2048, 1024, 512, 256, 128, 64, 32, 16, 8];
   assertEquals(g.phases?.map((p) => [p.from, p.chain]), [[0, chain]]);
   assertEquals(g.phases![0].board, tiles); // the board it started from, to replay it alone
+  // Its last board: the goal a slide away (the chain still whole), then the 32768 at the end.
+  const last = g.phases![0].lastBoard!;
+  assertEquals(chainOf(...words(last))!.ranks.length >= chain.length, true);
+  assertEquals(Math.max(...g.final!), 32768);
   assertAlmostEquals(g.phases![0].probability, 0.901, 0.0005);
   // The goal (an 8 below the 8) a few slides on, and the chain then collapsed to 32768.
   assertEquals(g.phases![0].to < 10 && g.maxTile === 32768, true);
