@@ -148,3 +148,26 @@ Deno.test("bench/game2048_chains.ts --out: positions already in the run are kept
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("the starts kept in bench/data/ read as a series: a seed each, each at its first 16384", () => {
+  const path = new URL("../bench/data/2048-e10-starts.jsonl", import.meta.url);
+  const lines: StartLine[] = Deno.readTextFileSync(path).trim().split("\n").map((l) =>
+    JSON.parse(l)
+  );
+  const seeds = lines.map((l) => l.seed);
+  assertEquals(new Set(seeds).size, seeds.length);
+  for (const l of lines) {
+    assertEquals([l.tiles, l.p1, (l.start === undefined) !== (l.record === undefined)], [
+      1,
+      "expectimax:5,endgame=10",
+      true,
+    ]);
+    if (l.record !== undefined) assert(l.record.stats.maxTile < 16384, `seed ${l.seed}`);
+  }
+  const starts = chainStarts(Deno.readTextFileSync(path), 1);
+  assertEquals(starts.length, lines.filter((l) => l.start !== undefined).length);
+  for (const s of starts) {
+    assert(holdsChain(1)(s.lo, s.hi), `seed ${s.seed}`);
+    assertEquals(Math.max(...unpackCells(s.lo, s.hi)), 16384);
+  }
+});
