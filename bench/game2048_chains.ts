@@ -53,7 +53,7 @@ import {
   MILESTONES,
   SLIDER_TURN,
 } from "../plugins/game2048/rules.ts";
-import { type GameRecord, recordOf } from "./game2048_games.ts";
+import { type GameRecord, readTextOr, recordOf } from "./game2048_games.ts";
 import { holdsChain, isStartLine, type StartLine } from "./game2048_starts.ts";
 import { standardError } from "../plugins/game2048/train.ts";
 
@@ -403,16 +403,6 @@ const runGames = (text: string): Map<number, ChainGame> =>
     }),
   );
 
-/** A file's text, or "" when it does not exist. */
-const readOr = (path: string): string => {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return "";
-    throw e;
-  }
-};
-
 /** Pairs two runs' lines (`ChainGame`s, other lines skipped) by position. */
 export const compareRuns = (a: string, b: string): Comparison => {
   const first = runGames(a), second = runGames(b);
@@ -670,7 +660,7 @@ if (import.meta.main) {
   const made = Effect.runSync(makeGame(plugin, options)).game;
   if (!is2048(made)) throw new Error("not a 2048 game");
   const out = typeof args.out === "string" ? args.out : undefined;
-  const done = out === undefined ? new Map<number, ChainGame>() : runGames(readOr(out));
+  const done = out === undefined ? new Map<number, ChainGame>() : runGames(readTextOr(out));
   let games = 0, won = 0, seriesWon = 0, seriesKnown = 0;
   const params = {
     endgame,

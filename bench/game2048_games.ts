@@ -257,18 +257,20 @@ export const recordOf = (seed: number, t: Transcript): GameRecord => {
  * Reads the records of a JSON-lines file (missing file: none): this script's `--out`, or
  * the `games.jsonl` of `deno task match 2048 ... --out DIR`.
  */
-export const readRecords = (path: string): GameRecord[] => {
-  let text = "";
-  try {
-    text = Deno.readTextFileSync(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return [];
-    throw e;
-  }
-  return text.split("\n").filter((l) => l.trim() !== "").map((l) => {
+export const readRecords = (path: string): GameRecord[] =>
+  readTextOr(path).split("\n").filter((l) => l.trim() !== "").map((l) => {
     const r: GameRecord | SeriesGame = JSON.parse(l);
     return "transcript" in r ? recordOf(r.seed, r.transcript) : r;
   });
+
+/** A file's text, or "" when it does not exist (a run not begun: nothing kept yet). */
+export const readTextOr = (path: string): string => {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return "";
+    throw e;
+  }
 };
 
 /**

@@ -25,7 +25,7 @@ import { CHANCE } from "../core/game.ts";
 import { packCells } from "../plugins/game2048/board.ts";
 import { chainOf } from "../plugins/game2048/endgame.ts";
 import type { ChainStart } from "./game2048_chains.ts";
-import { type GameRecord, playSeeded, recordOf } from "./game2048_games.ts";
+import { type GameRecord, playSeeded, readTextOr, recordOf } from "./game2048_games.ts";
 
 /** One seed's line of a starts file. */
 export interface StartLine {
@@ -103,18 +103,12 @@ export const playToStart = (
 };
 
 /** The seeds a starts file already holds (none when it does not exist). */
-const seedsIn = (path: string): Set<number> => {
-  try {
-    return new Set(
-      Deno.readTextFileSync(path).split("\n").filter((l) => l.trim() !== "").map((l) =>
-        (JSON.parse(l) as StartLine).seed
-      ),
-    );
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return new Set();
-    throw e;
-  }
-};
+const seedsIn = (path: string): Set<number> =>
+  new Set(
+    readTextOr(path).split("\n").filter((l) => l.trim() !== "").map((l) =>
+      (JSON.parse(l) as StartLine).seed
+    ),
+  );
 
 if (import.meta.main) {
   const a = parseArgs(Deno.args, {
