@@ -6,10 +6,10 @@
  */
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
 import { playOne, playSeeded } from "../bench/game2048_games.ts";
-import { chainStarts, splice } from "../bench/game2048_chains.ts";
+import { type ChainGame, chainStarts, splice } from "../bench/game2048_chains.ts";
 import { holdsChain, playToStart, type StartLine } from "../bench/game2048_starts.ts";
 import { packCells, unpackCells } from "../plugins/game2048/board.ts";
-import { createGame } from "../plugins/game2048/rules.ts";
+import { createGame, SLIDER_TURN } from "../plugins/game2048/rules.ts";
 
 // The hand-made evaluation at one ply: games of about a thousand slides, played in a second.
 const options = { width: 4, height: 4, eval: "monotone" };
@@ -167,5 +167,32 @@ Deno.test("the starts kept in bench/data/ read as a series: a seed each, each at
   for (const s of starts) {
     assert(holdsChain(1)(s.lo, s.hi), `seed ${s.seed}`);
     assertEquals(Math.max(...unpackCells(s.lo, s.hi)), 16384);
+  }
+});
+
+Deno.test("the run kept in bench/data/ holds each start's own game, played to its end", () => {
+  const data = (name: string) =>
+    Deno.readTextFileSync(new URL(`../bench/data/${name}`, import.meta.url));
+  const starts = chainStarts(data("2048-e10-starts.jsonl"), 1);
+  const games: ChainGame[] = data("2048-e10-g1t1.jsonl").trim().split("\n").map((l) =>
+    JSON.parse(l)
+  );
+  assert(games.length > 0);
+  const rules = createGame(4, 4, "monotone");
+  const indices = games.map((g) => g.index);
+  assertEquals(new Set(indices).size, indices.length);
+  for (const g of games) {
+    assertEquals(g.seed, starts[g.index].seed, `position ${g.index}`);
+    // The game ended where no slide is left, its largest tile the line's.
+    const final = [...g.final!, SLIDER_TURN, 0];
+    assertEquals(rules.moves(final).length, 0, `position ${g.index}`);
+    assertEquals(Math.max(...g.final!), g.maxTile, `position ${g.index}`);
+    assert(g.maxTile >= 16384, `position ${g.index}`);
+    // The phases come in order, within the game's slides.
+    let last = -1;
+    for (const p of g.phases!) {
+      assert(last < p.from && p.from <= p.to && p.to < g.slides, `position ${g.index}`);
+      last = p.to;
+    }
   }
 });
