@@ -16,7 +16,9 @@
  * ended); position i's tiles come from `core/rng.ts` seeded `1000 S + i` (`--seed S`,
  * default 1), so two runs with other `--endgame` or `--depth` meet the same tiles as long
  * as they play alike. `--first A --last B` plays positions A to B only (to split a run
- * over the cores); `--gaps G` and `--through 1` add the spec's `,gaps=G` and `,through=1`.
+ * over the cores); `--gaps G`, `--through 1` and `--tables GB` add the spec's `,gaps=G`,
+ * `,through=1` and `,tables=GB` (the solver's tables kept from one position's game to the
+ * next: the same chains come back in each).
  * `--out RUN` appends each position's line to RUN as well and skips the positions RUN
  * already holds (a run resumed, or spread over sessions). `--series` also takes a starts
  * file of `bench/game2048_starts.ts` (the games stopped at their first 16384, `--tiles 1`:
@@ -572,6 +574,7 @@ if (import.meta.main) {
       "endgame",
       "gaps",
       "through",
+      "tables",
       "seed",
       "first",
       "last",
@@ -616,7 +619,7 @@ if (import.meta.main) {
   if (typeof args.series !== "string") {
     console.error(
       "usage: bench/game2048_chains.ts --series DIR/games.jsonl [--tiles N] [--depth D] " +
-        "[--endgame K] [--gaps G] [--through 1] [--seed S] [--first A] [--last B] " +
+        "[--endgame K] [--gaps G] [--through 1] [--tables GB] [--seed S] [--first A] [--last B] " +
         "[--weights FILE] [--out RUN] [--solve]\n" +
         "       bench/game2048_chains.ts --compare A.jsonl --compare B.jsonl\n" +
         "       bench/game2048_chains.ts --phases RUN\n" +
@@ -666,6 +669,7 @@ if (import.meta.main) {
     endgame,
     gaps: Number(args.gaps ?? 0),
     ...(args.through === undefined ? {} : { through: Number(args.through) }),
+    ...(args.tables === undefined ? {} : { tables: Number(args.tables) }),
   };
   const spec = Object.entries(params).map(([k, v]) => `,${k}=${v}`).join("");
   for (let i = first; i <= last; i++) {

@@ -648,6 +648,91 @@ Deno.test("the layers' slots are bounded: other chains make room, a chain that f
   assertEquals([timed.positions, timed.slots], [storedB, slotsB]);
 });
 
+Deno.test("a chain in any corner and orientation finds the same positions solved", () => {
+  const cells = snake(8192, START);
+  const solver = new EndgameSolver();
+  const first = solver.solve(...words(cells), 8)!;
+  const full = solver.nodes;
+  // A half turn, a mirror along the diagonal, and a mirror and a turn.
+  for (const at of [2, 4, 7].map((i) => SYMMETRIES[i])) {
+    const turned = new Array(16).fill(0);
+    cells.forEach((t, i) => turned[at(i)] = t);
+    const before = solver.nodes;
+    const answer = solver.solve(...words(turned), 8)!;
+    assert(solver.nodes - before < full / 100, `${solver.nodes - before} of ${full} nodes`);
+    // The answer of a solver that never saw the other orientations.
+    const fresh = new EndgameSolver().solve(...words(turned), 8)!;
+    assertEquals(answer.move, fresh.move);
+    assertEquals(answer.chain, fresh.chain);
+    assertAlmostEquals(answer.probability, fresh.probability, 1e-6);
+    assertAlmostEquals(answer.probability, first.probability, 1e-6);
+  }
+  assertEquals(solver.stored, new EndgameSolver().solve(...words(cells), 8)!.positions);
+});
+
+Deno.test("tables kept over phases: a budget bounds what a phase adds, and kept positions make room", () => {
+  // Two positions of one chain (macroxue's snake), each a phase of its own.
+  const a = words(snake(8192, START)), b = words(snake(8192, [0, 2, 4, 2, 2, 0, 0, 4]));
+  const opening = words([2, 4, ...new Array(14).fill(0)]);
+  const both = new EndgameSolver();
+  const answerA = both.solve(...a, 8)!, storedA = both.stored, slotsA = both.slots;
+  const answerB = both.solve(...b, 8)!, added = both.stored - storedA, slotsAB = both.slots;
+  const alone = new EndgameSolver(), answerBAlone = alone.solve(...b, 8)!;
+  assert(added > 0 && added < alone.stored, `${added} positions added, ${alone.stored} alone`);
+  assertEquals(answerB.move, answerBAlone.move);
+  // A budget for either alone but not for both: B is given up within A's phase ...
+  const budget = storedA + added - 1;
+  const one = new EndgameSolver(budget);
+  assertEquals(one.solve(...a, 8), answerA);
+  assertEquals(one.solve(...b, 8), undefined);
+  // ... and solved in a phase of its own, adding to the positions A left.
+  const two = new EndgameSolver(budget);
+  assertEquals(two.solve(...a, 8), answerA);
+  assertEquals(two.solve(...opening, 8), undefined);
+  assertEquals(two.solve(...b, 8)?.move, answerB.move);
+  assertEquals(two.stored, storedA + added);
+  // Slots for either alone but not for both: A's positions are dropped, B solved afresh.
+  const slots = Math.max(slotsA, alone.slots);
+  assert(slotsAB > slots, `${slotsAB} slots for both, ${slots} for either`);
+  const tight = new EndgameSolver(undefined, slots);
+  assertEquals(tight.solve(...a, 8), answerA);
+  assertEquals(tight.solve(...opening, 8), undefined);
+  assertEquals(tight.solve(...b, 8), answerBAlone);
+  assertEquals([tight.stored, tight.slots], [alone.stored, alone.slots]);
+});
+
+Deno.test("room: earlier phases' chains first, the last solved first; then this phase's, the least recently solved first", () => {
+  const [a, b, c] = [16384, 32768, 8192].map(tenTiles);
+  const sizes = [a, b, c].map((board) => {
+    const solver = new EndgameSolver();
+    solver.solve(...board, 6);
+    return solver.slots;
+  });
+  // Room for two chains at once, not three.
+  const room = Math.max(sizes[0] + sizes[1], sizes[0] + sizes[2]);
+  assert(room < sizes[0] + sizes[1] + sizes[2]);
+  const opening = words([2, 4, ...new Array(14).fill(0)]);
+  const cost = (solver: EndgameSolver, board: [number, number]) => {
+    const before = solver.nodes;
+    solver.solve(...board, 6);
+    return solver.nodes - before;
+  };
+  // In one phase: A, solved again after B, stays; B makes room for C.
+  const one = new EndgameSolver(undefined, room);
+  for (const board of [a, b, a, c]) one.solve(...board, 6);
+  assert(cost(one, a) < 100, "A was kept");
+  assert(cost(one, b) > 1000, "B was dropped");
+  // A phase each (as a game's chains come): B, solved after A, makes room for C, and A
+  // is there when it comes back.
+  const phases = new EndgameSolver(undefined, room);
+  for (const board of [a, b, c]) {
+    phases.solve(...board, 6);
+    phases.solve(...opening, 6);
+  }
+  assert(cost(phases, a) < 100, "A was kept");
+  assert(cost(phases, b) > 1000, "B was dropped");
+});
+
 Deno.test("the fast expectimax plays the solver's slide and says so; endgame=0 does not", () => {
   const state = [...snake(16384, START), SLIDER_TURN, 0];
   const net = withNetwork(createGame(4, 4, "monotone"), createNetwork(SHAPES["5x4"]));

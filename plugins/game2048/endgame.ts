@@ -339,9 +339,12 @@ export class EndgameSolver {
   nodes = 0;
   readonly #fixedBudget: number | undefined;
   readonly #fixedSlots: number | undefined;
-  #budget = 0;
-  // Slots every chain's layers may take together: enough for the largest budget asked so far.
+  // The running chain's count at which it goes over its budget (its base plus its budget).
+  #limit = 0;
+  // Slots every chain's layers may take together: enough for the largest budget asked so
+  // far, and at least `#minSlots` (`keepTables`).
   #maxSlots = 0;
+  #minSlots = 0;
   #slots = 0;
   #stored = 0;
   // Chains by key (frozen cells and their tiles), numbered from 1; their stored positions
@@ -349,6 +352,15 @@ export class EndgameSolver {
   readonly #chains = new Map<string, number>();
   readonly #counts: number[] = [0];
   readonly #budgets: number[] = [0];
+  // Per chain: its count when the phase began (the budget bounds what a phase adds), and
+  // when it was last solved (the least recently solved chain makes room first).
+  readonly #bases: number[] = [0];
+  readonly #usedAt: number[] = [0];
+  #clock = 0;
+  // The clock when the phase began: chains solved since are this phase's.
+  #phaseStart = 0;
+  // Whether a chain was solved since the last position without one.
+  #inPhase = false;
   readonly #layersOf: (Layer | undefined)[][] = [[]];
   readonly #givenUp = new Set<string>();
   // The running solve: its chain's number and layers, frozen words, the tail, the goal cells.
@@ -365,7 +377,7 @@ export class EndgameSolver {
   #goals: readonly number[] = [];
   // In a solve through the whole chain's goal (`#solveThrough`): the whole chain's number,
   // frozen words and budget, and the goal cells (the same cells, one rank up).
-  #next: { id: number; frozenLo: number; frozenHi: number; budget: number } | undefined;
+  #next: { id: number; frozenLo: number; frozenHi: number; limit: number } | undefined;
   #nextGoals: readonly number[] = [];
   // The two chains' numbers while a solve through the whole chain's goal runs, else 0.
   #through: [number, number] = [0, 0];
@@ -442,7 +454,7 @@ export class EndgameSolver {
     }
     // No chain fits at all: the phase of the chains given up is over (another game, or
     // the chain broke), and a later position holding one of them tries it again.
-    if (!fits) this.#givenUp.clear();
+    if (!fits) this.#endPhase();
     return undefined;
   }
 
@@ -456,12 +468,13 @@ export class EndgameSolver {
     hi: number,
     poll: (() => void) | undefined,
   ): EndgameAnswer | "goal" | undefined {
-    const [maskLo, maskHi] = chainMask(chain);
-    const key = `${maskLo},${maskHi},${lo & maskLo},${hi & maskHi}`;
+    const f = frameOf(chain, lo, hi);
+    const [maskLo, maskHi] = chainMask(f.chain);
+    const key = `${maskLo},${maskHi},${f.lo & maskLo},${f.hi & maskHi}`;
     if (this.#givenUp.has(key)) return undefined;
-    this.#begin(chain, key, maskLo, maskHi, lo, hi);
-    if (this.#isGoal(lo, hi)) return "goal";
-    return this.#run(chain, key, lo, hi, poll);
+    this.#begin(f.chain, key, maskLo, maskHi, f.lo, f.hi);
+    if (this.#isGoal(f.lo, f.hi)) return "goal";
+    return this.#run(chain, key, lo, hi, f, poll);
   }
 
   /**
@@ -475,57 +488,60 @@ export class EndgameSolver {
     hi: number,
     poll: (() => void) | undefined,
   ): EndgameAnswer | undefined {
-    const [maskLo, maskHi] = chainMask(chain);
+    const f = frameOf(chain, lo, hi);
+    const [maskLo, maskHi] = chainMask(f.chain);
     // The whole chain: the same cells, the tail one rank up.
-    const tail = chain.cells[chain.cells.length - 1];
-    const up = tail < 8 ? [lo + (1 << (4 * tail)), hi] : [lo, hi + (1 << (4 * (tail - 8)))];
-    const whole = chainAlong(chain.cells, [...chain.ranks.slice(0, -1), chain.tailRank + 1]);
+    const tail = f.chain.cells[f.chain.cells.length - 1];
+    const up = tail < 8 ? [f.lo + (1 << (4 * tail)), f.hi] : [f.lo, f.hi + (1 << (4 * (tail - 8)))];
+    const whole = chainAlong(f.chain.cells, [...chain.ranks.slice(0, -1), chain.tailRank + 1]);
     const wholeKey = `${maskLo},${maskHi},${up[0] & maskLo},${up[1] & maskHi}`;
-    const key = `${maskLo},${maskHi},${lo & maskLo},${hi & maskHi},through`;
+    const key = `${maskLo},${maskHi},${f.lo & maskLo},${f.hi & maskHi},through`;
     if (this.#givenUp.has(key) || this.#givenUp.has(wholeKey)) return undefined;
     // Numbered first, so that numbering the other cannot clear it (`#begin`).
     this.#begin(whole, wholeKey, maskLo, maskHi, up[0], up[1]);
-    const next = { id: this.#id, frozenLo: this.#frozenLo, frozenHi: this.#frozenHi, budget: 0 };
-    this.#begin(chain, key, maskLo, maskHi, lo, hi);
+    const next = { id: this.#id, frozenLo: this.#frozenLo, frozenHi: this.#frozenHi, limit: 0 };
+    this.#begin(f.chain, key, maskLo, maskHi, f.lo, f.hi);
     if (this.#chains.get(wholeKey) !== next.id) return undefined;
     // Both chains take the larger budget, for this solve and the whole chain's own after it.
     if (this.#fixedBudget === undefined) {
       this.#budgets[next.id] = Math.max(this.#budgets[next.id], THROUGH_BUDGET);
-      this.#budgets[this.#id] = this.#budget = THROUGH_BUDGET;
+      this.#budgets[this.#id] = THROUGH_BUDGET;
+      this.#limit = this.#bases[this.#id] + THROUGH_BUDGET;
       this.#maxSlots = this.#fixedSlots ??
         Math.max(this.#maxSlots, slotsFor((THROUGH_BUDGET * 3) / 2));
     }
-    next.budget = this.#budgets[next.id];
+    next.limit = this.#bases[next.id] + this.#budgets[next.id];
     this.#nextGoals = this.#goals;
     this.#goals = [];
     this.#next = next;
     this.#through = [this.#id, next.id];
     try {
-      const answer = this.#run(chain, key, lo, hi, poll);
+      const answer = this.#run(chain, key, lo, hi, f, poll);
       return answer === undefined ? undefined : { ...answer, through: true };
     } finally {
       this.#next = undefined;
       this.#through = [0, 0];
       // Over the budget in the whole chain's positions: they start again in its own solve.
-      if (this.#counts[next.id] > next.budget) this.#drop(next.id);
+      if (this.#counts[next.id] > next.limit) this.#drop(next.id);
     }
   }
 
-  /** The running solve of `chain` (`#begin` made it so) from `lo`, `hi`. */
+  /**
+   * The running solve of `chain` (`#begin` made it so, in frame `f`) from `lo`, `hi` (in
+   * the game's frame).
+   */
   #run(
     chain: Chain,
     key: string,
     lo: number,
     hi: number,
+    f: Frame,
     poll: (() => void) | undefined,
   ): EndgameAnswer | undefined {
     this.#poll = poll;
     try {
-      const probability = this.#slider(
-        lo,
-        hi,
-        regionHalfSum(lo & ~this.#maskLo, hi & ~this.#maskHi),
-      );
+      const k = regionHalfSum(f.lo & ~this.#maskLo, f.hi & ~this.#maskHi);
+      const probability = this.#root(lo, hi, k, f.map);
       const move = this.#move;
       return move < 0 ? undefined : { move, probability, chain, positions: this.#counts[this.#id] };
     } catch (e) {
@@ -533,11 +549,57 @@ export class EndgameSolver {
       // whole chain's goal from a region with far to go) is given up as one over budget:
       // its tables hold completed subtrees only.
       if (!(e instanceof OverBudget || e instanceof RangeError)) throw e;
+      // Over the budget with positions kept from earlier phases: solved again without them.
+      if (e instanceof OverBudget && this.#dropKept()) {
+        return this.#run(chain, key, lo, hi, f, poll);
+      }
       this.#giveUp(key);
       return undefined;
     } finally {
       this.#poll = undefined;
     }
+  }
+
+  /**
+   * Drops the running chains' layers (the whole chain's too, in a solve through its goal)
+   * when one of them holds positions kept from an earlier phase; false when none does.
+   */
+  #dropKept(): boolean {
+    const next = this.#next;
+    if (this.#bases[this.#id] === 0 && (next === undefined || this.#bases[next.id] === 0)) {
+      return false;
+    }
+    this.#drop(this.#id);
+    this.#layers = this.#layersOf[this.#id];
+    this.#limit = this.#budgets[this.#id];
+    if (next !== undefined) {
+      this.#drop(next.id);
+      next.limit = this.#budgets[next.id];
+    }
+    return true;
+  }
+
+  /**
+   * The root: slider position `lo`, `hi` in the game's frame, as `#slider` (the first of
+   * the best slides in the game's order, left to `#move`), each slide's afterstate valued
+   * in the solve's frame (`map`).
+   */
+  #root(lo: number, hi: number, k: number, map: Int8Array): number {
+    if ((++this.nodes & 4095) === 0 && this.#poll !== undefined) this.#poll();
+    const out = new Int32Array(2);
+    let best = 0, move = -1;
+    for (let d = 0; d < 4 && best !== 1; d++) {
+      slideBoard(lo, hi, d, out);
+      if (out[0] === lo && out[1] === hi) continue;
+      const [a, b] = mapBoard(out[0], out[1], map);
+      const v = this.#afterSlide(a, b, k);
+      if (move < 0 || v > best) {
+        best = v;
+        move = d;
+      }
+    }
+    this.#move = move;
+    return best;
   }
 
   /** Positions stored, over every chain. */
@@ -550,6 +612,29 @@ export class EndgameSolver {
     return this.#slots;
   }
 
+  /**
+   * Lets the layers take at least `bytes` together (12 bytes a slot; unless the solver was
+   * made with its slots fixed), so that the chains of earlier phases stay for the next
+   * ones: a game's chains come back in the next game, whose solves then find most of their
+   * positions solved (the plugin's README, "Tables kept over games").
+   */
+  keepTables(bytes: number): void {
+    this.#minSlots = Math.max(this.#minSlots, Math.floor(bytes / 12));
+    if (this.#fixedSlots === undefined) this.#maxSlots = Math.max(this.#maxSlots, this.#minSlots);
+  }
+
+  /**
+   * A position without a fitting chain ends the phase: the chains given up may be tried
+   * again, and each chain's budget bounds what the next phase adds to its table.
+   */
+  #endPhase(): void {
+    this.#givenUp.clear();
+    if (!this.#inPhase) return;
+    this.#inPhase = false;
+    this.#phaseStart = this.#clock;
+    for (let id = 1; id < this.#counts.length; id++) this.#bases[id] = this.#counts[id];
+  }
+
   /** Makes `chain` the running solve's, numbering it when new. */
   #begin(chain: Chain, key: string, maskLo: number, maskHi: number, lo: number, hi: number) {
     let id = this.#chains.get(key);
@@ -560,11 +645,16 @@ export class EndgameSolver {
       this.#counts.push(0);
       this.#budgets.push(this.#fixedBudget ?? endgameBudget(chain.region, chain.tailRank));
       this.#layersOf.push([]);
+      this.#bases.push(0);
+      this.#usedAt.push(0);
     }
     this.#id = id;
     this.#layers = this.#layersOf[id];
-    this.#budget = this.#budgets[id];
-    this.#maxSlots = this.#fixedSlots ?? Math.max(this.#maxSlots, slotsFor(this.#budget));
+    this.#usedAt[id] = ++this.#clock;
+    this.#inPhase = true;
+    this.#limit = this.#bases[id] + this.#budgets[id];
+    this.#maxSlots = this.#fixedSlots ??
+      Math.max(this.#maxSlots, slotsFor(this.#budgets[id]), this.#minSlots);
     this.#maskLo = maskLo;
     this.#maskHi = maskHi;
     this.#frozenLo = lo & maskLo;
@@ -606,12 +696,12 @@ export class EndgameSolver {
   #wholeAfter(a: number, b: number, k: number): number {
     const next = this.#next!;
     const id = this.#id, frozenLo = this.#frozenLo, frozenHi = this.#frozenHi;
-    const budget = this.#budget, goals = this.#goals;
+    const limit = this.#limit, goals = this.#goals;
     this.#id = next.id;
     this.#layers = this.#layersOf[next.id];
     this.#frozenLo = next.frozenLo;
     this.#frozenHi = next.frozenHi;
-    this.#budget = next.budget;
+    this.#limit = next.limit;
     this.#tailRank++;
     this.#goals = this.#nextGoals;
     this.#next = undefined;
@@ -624,7 +714,7 @@ export class EndgameSolver {
       this.#layers = this.#layersOf[id];
       this.#frozenLo = frozenLo;
       this.#frozenHi = frozenHi;
-      this.#budget = budget;
+      this.#limit = limit;
       this.#tailRank--;
       this.#goals = goals;
     }
@@ -705,7 +795,7 @@ export class EndgameSolver {
       }
     }
     v = free === 0 ? 0 : v / free;
-    if (++this.#counts[this.#id] > this.#budget) throw new OverBudget();
+    if (++this.#counts[this.#id] > this.#limit) throw new OverBudget();
     if (layer.count >= (layer.size >>> 2) * 3) {
       layer = this.#layers[k] = this.#grown(layer);
       slot = findIn(layer, lo, hi);
@@ -750,15 +840,28 @@ export class EndgameSolver {
 
   /**
    * Makes room for `more` slots: past the largest table, the other chains' layers are
-   * dropped, and a running chain that fills it alone is given up.
+   * dropped, and a running chain that fills it alone is given up. The chains of earlier
+   * phases go first, the last solved first: they come back in the next game in the order
+   * they came, so the one solved last is needed last (where dropping the least recently
+   * solved would drop each just before it comes back, once a game's chains fill the
+   * table). Then this phase's, the least recently solved first.
    */
   #reserve(more: number): void {
-    if (this.#slots + more <= this.#maxSlots) return;
-    // In a solve through the whole chain's goal, both chains' layers are the running solve's.
-    for (let id = 1; id < this.#layersOf.length; id++) {
-      if (id !== this.#id && id !== this.#through[0] && id !== this.#through[1]) this.#drop(id);
+    while (this.#slots + more > this.#maxSlots) {
+      let victim = 0, earlier = false;
+      for (let id = 1; id < this.#layersOf.length; id++) {
+        // In a solve through the whole chain's goal, both chains' layers are the running solve's.
+        if (id === this.#id || id === this.#through[0] || id === this.#through[1]) continue;
+        if (this.#layersOf[id].length === 0) continue;
+        const used = this.#usedAt[id], past = used <= this.#phaseStart;
+        if (
+          victim === 0 || (past && !earlier) ||
+          (past === earlier && (past ? used > this.#usedAt[victim] : used < this.#usedAt[victim]))
+        ) [victim, earlier] = [id, past];
+      }
+      if (victim === 0) throw new OverBudget();
+      this.#drop(victim);
     }
-    if (this.#slots + more > this.#maxSlots) throw new OverBudget();
   }
 
   /** Drops chain `id`'s layers and positions. */
@@ -770,6 +873,7 @@ export class EndgameSolver {
     }
     this.#layersOf[id] = [];
     this.#counts[id] = 0;
+    this.#bases[id] = 0;
   }
 
   /** Gives a chain up: its positions leave the table, and it is not tried again this phase. */
@@ -785,6 +889,8 @@ export class EndgameSolver {
     this.#counts.length = 1;
     this.#budgets.length = 1;
     this.#layersOf.length = 1;
+    this.#bases.length = 1;
+    this.#usedAt.length = 1;
     this.#slots = 0;
     this.#stored = 0;
   }
@@ -843,6 +949,59 @@ export const collapseSlide = (lo: number, hi: number, gaps: number): EndgameAnsw
     if (!any) return undefined;
   }
   return undefined;
+};
+
+/** The 8 symmetries of the board, as maps of cells (`y * 4 + x`), the identity first. */
+const SYMMETRIES: readonly Int8Array[] = [false, true].flatMap((flip) =>
+  [0, 1, 2, 3].map((turns) =>
+    Int8Array.from({ length: 16 }, (_, i) => {
+      let x = i & 3, y = i >> 2;
+      if (flip) [x, y] = [y, x];
+      for (let t = 0; t < turns; t++) [x, y] = [3 - y, x];
+      return y * 4 + x;
+    })
+  )
+);
+
+/**
+ * The frame a chain is solved in: the board turned or mirrored (`map`, cell to cell) so
+ * that the chain's cells, in order, are the least sequence of the 8 symmetries (its
+ * largest tile in the top left corner, the next one to its right), where the same chain
+ * in any corner and orientation finds the same positions solved.
+ */
+interface Frame {
+  /** Each cell's cell in the frame. */
+  readonly map: Int8Array;
+  /** The chain in the frame. */
+  readonly chain: Chain;
+  /** The board in the frame. */
+  readonly lo: number;
+  /** The board in the frame. */
+  readonly hi: number;
+}
+
+/** The frame of `chain` on board `lo`, `hi` (see `Frame`). */
+const frameOf = (chain: Chain, lo: number, hi: number): Frame => {
+  let map = SYMMETRIES[0], cells = chain.cells;
+  for (const m of SYMMETRIES) {
+    const mapped = chain.cells.map((c) => m[c]);
+    const i = mapped.findIndex((c, j) => c !== cells[j]);
+    if (i >= 0 && mapped[i] < cells[i]) [map, cells] = [m, mapped];
+  }
+  if (map === SYMMETRIES[0]) return { map, chain, lo, hi };
+  const [a, b] = mapBoard(lo, hi, map);
+  return { map, chain: chainAlong(cells, chain.ranks), lo: a, hi: b };
+};
+
+/** Board `lo`, `hi` with each cell's tile moved to `map`'s cell for it. */
+const mapBoard = (lo: number, hi: number, map: Int8Array): [number, number] => {
+  let a = 0, b = 0;
+  for (let i = 0; i < 16; i++) {
+    const r = rankAt(lo, hi, i), j = map[i];
+    if (j < 8) a |= r << (4 * j);
+    else b |= r << (4 * (j - 8));
+  }
+  return [a, b];
 };
 
 /** The masks of `chain`'s cells on a compact board (`lo`, `hi` words). */

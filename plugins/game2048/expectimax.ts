@@ -532,6 +532,7 @@ const makeEngine = () => {
     region: number,
     gaps: number,
     through: boolean,
+    tables: number,
     timeMs: number | undefined,
     start: number,
   ): EndgameAnswer | undefined => {
@@ -539,6 +540,7 @@ const makeEngine = () => {
     const collapse = through ? collapseSlide(lo, hi, gaps) : undefined;
     if (collapse !== undefined) return collapse;
     const solver = endgameSolver();
+    if (tables > 0) solver.keepTables(tables * 2 ** 30);
     const until = timeMs === undefined ? Infinity : start + timeMs / 2;
     const before = solver.nodes;
     try {
@@ -593,6 +595,7 @@ const makeEngine = () => {
         region,
         options.params?.gaps ?? 0,
         (options.params?.through ?? 0) > 0,
+        options.params?.tables ?? 0,
         options.timeMs,
         start,
       )
@@ -858,7 +861,8 @@ export const expectimax2048: Strategy = {
     `,downgrade=T network leaves downgraded from tile T, default ${DEFAULT_DOWNGRADE}; ` +
     `,endgame=K exact endgames of at most K free cells, default ${ENDGAME_REGION} with a network; ` +
     ",gaps=G chains skipping up to G ranks too, default 0; ,through=1 a gap before the tail " +
-    "solved through the whole chain's goal, default 0)",
+    "solved through the whole chain's goal, default 0; ,tables=GB the solver's tables kept " +
+    "over games)",
   params: {
     cutoff: { min: 0, max: 1, description: "chance branches less likely are leaves, default 1e-4" },
     slides: { min: 1, max: 31, integer: true, description: "the most slides searched ahead" },
@@ -892,6 +896,13 @@ export const expectimax2048: Strategy = {
       description: "4x4, with gaps: a chain whose gap is just before its tail (16384 ... 1024 " +
         "256) is solved through the whole chain's goal, its own goal valued by the chance of " +
         "the next, and a goal on the board is merged into the tail in place (default 0)",
+    },
+    tables: {
+      min: 0,
+      max: 1024,
+      description: "4x4: gigabytes the endgame solver's tables may take, shared by the " +
+        "thread's searches, so that a game's chains stay solved for the next games (default " +
+        "0: one chain's budget, up to 6 GB)",
     },
   },
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult =>
