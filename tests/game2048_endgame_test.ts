@@ -28,6 +28,7 @@ import {
   splice,
 } from "../bench/game2048_chains.ts";
 import { throughGain } from "../bench/game2048_through.ts";
+import { keptSolves, LAST_PHASE_3, LAST_PHASE_4 } from "../bench/game2048_kept.ts";
 import {
   compareSeries,
   type GameRecord,
@@ -731,6 +732,18 @@ Deno.test("room: earlier phases' chains first, the last solved first; then this 
   }
   assert(cost(phases, a) < 100, "A was kept");
   assert(cost(phases, b) > 1000, "B was dropped");
+});
+
+Deno.test("bench/game2048_kept.ts: a phase after another of its chain, turned, stores what is new", () => {
+  const first = snake(8192, START), second = snake(8192, [0, 2, 4, 2, 2, 0, 0, 4]);
+  const mirrored = new Array(16).fill(0);
+  second.forEach((t, i) => mirrored[SYMMETRIES[4](i)] = t);
+  const [alone] = keptSolves([mirrored], 8);
+  const [a, b] = keptSolves([first, mirrored], 8);
+  assert(a.stored > 0 && alone.stored > 0);
+  assert(b.stored < alone.stored / 2, `${b.stored} of ${alone.stored} positions`);
+  assertAlmostEquals(b.probability!, alone.probability!, 1e-6);
+  assertEquals(LAST_PHASE_3.slice(0, 8).join(), LAST_PHASE_4.slice(0, 8).join(), "one chain");
 });
 
 Deno.test("the fast expectimax plays the solver's slide and says so; endgame=0 does not", () => {

@@ -45,6 +45,14 @@
  * spread every lookup over gigabytes (and doubled in one piece as it grew). The tables
  * hold probabilities of completed subtrees only, so a solve that is stopped (deadline,
  * interruption) leaves them correct and the next call goes on from there.
+ * A chain is solved in its own frame (`frameOf`): the board turned or mirrored so that
+ * its cells are the least of the 8 symmetric ways to lay them, so the same chain in
+ * another corner or orientation (another game's) finds its positions solved; the root's
+ * slides are tried in the game's order, so ties go as they would without the frame.
+ * What a phase solved stays for the next phases and games as far as the table's room
+ * allows (`keepTables`), and a budget bounds what a phase adds: a game's chains come back
+ * in the next game, whose solves then need a few percent of the positions (the plugin's
+ * README, "Tables kept over games").
  * Everything per node is plain code on the compact board of `board.ts`; nothing is
  * allocated per node.
  *
