@@ -361,7 +361,7 @@ export class EndgameSolver {
   readonly #counts: number[] = [0];
   readonly #budgets: number[] = [0];
   // Per chain: its count when the phase began (the budget bounds what a phase adds), and
-  // when it was last solved (the least recently solved chain makes room first).
+  // when it was last solved (on the clock below: the order in which chains make room).
   readonly #bases: number[] = [0];
   readonly #usedAt: number[] = [0];
   #clock = 0;
