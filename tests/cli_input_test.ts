@@ -169,6 +169,7 @@ Deno.test("every strategy declares the parameters it reads, with sane ranges", a
     "endgame",
     "gaps",
     "slides",
+    "tables",
     "through",
   ]);
   const kalah = (await Effect.runPromise(loadPlugin("kalah", builtins))).plugin;
