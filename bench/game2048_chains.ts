@@ -34,6 +34,8 @@
  * a slide for a player that differs from the series' only from the position on.
  * `--phases RUN` lists every chain the solver held in the run's games (`phaseTable`): in
  * how many games, its goal's mean first probability, and how many lost games it ended.
+ * `--summary RUN` sums a run up (`summarizeRun`): positions, 32768s, milliseconds a slide,
+ * minutes a position, the longest wait, slides a game.
  *
  * @module
  */
@@ -396,6 +398,43 @@ export interface SolverMean {
   readonly positions: number;
 }
 
+/** Milliseconds a slide over the games whose lines give the time (`ChainGame.ms`); 0 if none. */
+const msPerSlide = (run: readonly ChainGame[]): number => {
+  const timed = run.filter((g) => g.ms !== undefined);
+  const slides = timed.reduce((a, g) => a + g.slides, 0);
+  return slides === 0 ? 0 : timed.reduce((a, g) => a + g.ms!, 0) / slides;
+};
+
+/** What a run's lines say of it (`summarizeRun`, `--summary`). */
+export interface RunSummary {
+  /** Positions played. */
+  readonly positions: number;
+  /** Of them, the games that made 32768. */
+  readonly made: number;
+  /** Milliseconds a slide from the positions (over the lines that give the time). */
+  readonly msPerSlide: number;
+  /** Minutes a position on average (over the lines that give the time). */
+  readonly minutes: number;
+  /** The longest wait for a slide, in milliseconds. */
+  readonly longestMs: number;
+  /** Slides a game on average. */
+  readonly slides: number;
+}
+
+/** Sums up a run's lines (`ChainGame`s, other lines skipped). */
+export const summarizeRun = (text: string): RunSummary => {
+  const run = [...runGames(text).values()], n = Math.max(1, run.length);
+  const timed = run.flatMap((g) => g.ms ?? []);
+  return {
+    positions: run.length,
+    made: run.filter((g) => g.maxTile >= 32768).length,
+    msPerSlide: msPerSlide(run),
+    minutes: timed.reduce((a, ms) => a + ms, 0) / Math.max(1, timed.length) / 60000,
+    longestMs: run.reduce((a, g) => Math.max(a, g.longestMs), 0),
+    slides: run.reduce((a, g) => a + g.slides, 0) / n,
+  };
+};
+
 /** A run's lines (`ChainGame`s, other lines skipped) by position. */
 const runGames = (text: string): Map<number, ChainGame> =>
   new Map(
@@ -432,11 +471,6 @@ export const compareRuns = (a: string, b: string): Comparison => {
   const solver = (run: readonly ChainGame[]): SolverMean => {
     const ps = run.flatMap((g) => noteProbability(g.solver) ?? []);
     return { mean: ps.reduce((s, x) => s + x, 0) / Math.max(1, ps.length), positions: ps.length };
-  };
-  const msPerSlide = (run: readonly ChainGame[]): number => {
-    const timed = run.filter((g) => g.ms !== undefined);
-    const slides = timed.reduce((a, g) => a + g.slides, 0);
-    return slides === 0 ? 0 : timed.reduce((a, g) => a + g.ms!, 0) / slides;
   };
   return {
     positions,
@@ -582,6 +616,7 @@ if (import.meta.main) {
       "splice",
       "p1",
       "phases",
+      "summary",
       "out",
     ],
     boolean: ["solve"],
@@ -607,6 +642,18 @@ if (import.meta.main) {
     }
     Deno.exit(0);
   }
+  if (typeof args.summary === "string") {
+    const s = summarizeRun(Deno.readTextFileSync(args.summary));
+    console.log(
+      `${s.positions} positions: 32768 in ${s.made} (${
+        (100 * s.made / Math.max(1, s.positions)).toFixed(0)
+      }%); ${s.msPerSlide.toFixed(1)} ms a slide, ${s.minutes.toFixed(1)} minutes a position, ` +
+        `the longest wait ${Math.round(s.longestMs / 1000)} s; ${
+          Math.round(s.slides)
+        } slides a game`,
+    );
+    Deno.exit(0);
+  }
   if (typeof args.phases === "string") {
     for (const r of phaseTable(Deno.readTextFileSync(args.phases))) {
       console.log(
@@ -623,6 +670,7 @@ if (import.meta.main) {
         "[--weights FILE] [--out RUN] [--solve]\n" +
         "       bench/game2048_chains.ts --compare A.jsonl --compare B.jsonl\n" +
         "       bench/game2048_chains.ts --phases RUN\n" +
+        "       bench/game2048_chains.ts --summary RUN\n" +
         "       bench/game2048_chains.ts --series DIR/games.jsonl --tiles N --splice RUN [--p1 SPEC]",
     );
     Deno.exit(2);

@@ -26,6 +26,7 @@ import {
   playFrom,
   solveFrom,
   splice,
+  summarizeRun,
 } from "../bench/game2048_chains.ts";
 import { throughGain } from "../bench/game2048_through.ts";
 import { keptSolves, LAST_PHASE_3, LAST_PHASE_4 } from "../bench/game2048_kept.ts";
@@ -885,6 +886,23 @@ Deno.test("bench/game2048_chains.ts tables the chains a run's solver held, and w
   ]);
   assertAlmostEquals(rows[0].probability, (0.7 + 0.9 + 0.5) / 3);
   assertAlmostEquals(rows[1].probability, (0.9 + 0.8 + 0.6) / 3);
+});
+
+Deno.test("bench/game2048_chains.ts sums a run up: 32768s, time a slide and a position", () => {
+  const line = (index: number, maxTile: number, slides: number, longestMs: number, ms?: number) =>
+    JSON.stringify({ index, seed: index, maxTile, score: 1, slides, longestMs, ms });
+  const run = [
+    "a header",
+    line(0, 32768, 100, 500, 2000),
+    line(1, 16384, 300, 1500, 4000),
+    // An older line without the time.
+    line(2, 16384, 50, 10),
+    "a summary",
+  ].join("\n");
+  const s = summarizeRun(run);
+  assertEquals([s.positions, s.made, s.longestMs, s.slides], [3, 1, 1500, 150]);
+  assertAlmostEquals(s.msPerSlide, 6000 / 400);
+  assertAlmostEquals(s.minutes, 3000 / 60000);
 });
 
 Deno.test("bench/game2048_games.ts counts the slides that waited over 10 s", () => {
