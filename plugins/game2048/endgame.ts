@@ -365,10 +365,9 @@ export class EndgameSolver {
   readonly #bases: number[] = [0];
   readonly #usedAt: number[] = [0];
   #clock = 0;
-  // The clock when the phase began: chains solved since are this phase's.
+  // The clock when the phase began: chains solved since are this phase's (none: the
+  // clock has not moved since, and no phase is running).
   #phaseStart = 0;
-  // Whether a chain was solved since the last position without one.
-  #inPhase = false;
   readonly #layersOf: (Layer | undefined)[][] = [[]];
   readonly #givenUp = new Set<string>();
   // The running solve: its chain's number and layers, frozen words, the tail, the goal cells.
@@ -637,8 +636,7 @@ export class EndgameSolver {
    */
   #endPhase(): void {
     this.#givenUp.clear();
-    if (!this.#inPhase) return;
-    this.#inPhase = false;
+    if (this.#clock === this.#phaseStart) return;
     this.#phaseStart = this.#clock;
     for (let id = 1; id < this.#counts.length; id++) this.#bases[id] = this.#counts[id];
   }
@@ -659,7 +657,6 @@ export class EndgameSolver {
     this.#id = id;
     this.#layers = this.#layersOf[id];
     this.#usedAt[id] = ++this.#clock;
-    this.#inPhase = true;
     this.#limit = this.#bases[id] + this.#budgets[id];
     this.#maxSlots = this.#fixedSlots ??
       Math.max(this.#maxSlots, slotsFor(this.#budgets[id]), this.#minSlots);
