@@ -33,7 +33,8 @@
  * for `bench/game2048_games.ts --summary` and `--compare`: a whole series' figures and time
  * a slide for a player that differs from the series' only from the position on.
  * `--phases RUN` lists every chain the solver held in the run's games (`phaseTable`): in
- * how many games, its goal's mean first probability, and how many lost games it ended.
+ * how many games, its goal's mean first probability (at each game's first phase holding
+ * it), and how many lost games it ended.
  * `--summary RUN` sums a run up (`summarizeRun`): positions, 32768s, milliseconds a slide,
  * minutes a position, the longest wait, slides a game.
  *
@@ -489,7 +490,11 @@ export interface PhaseRow {
   readonly chain: readonly number[];
   /** Games with a phase holding it. */
   readonly games: number;
-  /** The mean probability of its goal at each such phase's first slide. */
+  /**
+   * The mean probability of its goal at the first slide of each game's first phase holding
+   * it (a chain held again later in the same game, as the last phase is by each merge of a
+   * goal into its tail, at probability 1, counts once).
+   */
   readonly probability: number;
   /** Games lost (no 32768) whose last phase it was, the game ending while it was held. */
   readonly lostIn: number;
@@ -519,6 +524,7 @@ export const phaseTable = (text: string): PhaseRow[] => {
       const row = rows.get(key) ??
         { chain: phase.chain, games: new Set<number>(), ps: [], lostIn: 0, lostAfter: 0 };
       rows.set(key, row);
+      if (row.games.has(g.index)) continue;
       row.games.add(g.index);
       row.ps.push(phase.probability);
     }
