@@ -32,6 +32,11 @@
  * the series with each game played on from its position by the run (`splice`), as records
  * for `bench/game2048_games.ts --summary` and `--compare`: a whole series' figures and time
  * a slide for a player that differs from the series' only from the position on.
+ * `--solve --phase-of RUN` solves instead from where each game of the run first held the
+ * chain `--chain` (its tiles, default `16384,8192,4096,2048,1024,512`, the last phase;
+ * `phaseStarts`), in regions of up to `--endgame K` cells (default: the chain's own), the
+ * positions numbered as the run's; `--budget N` gives a chain up after N positions instead
+ * of the solver's budget (both `--solve`s).
  * `--phases RUN` lists every chain the solver held in the run's games (`phaseTable`): in
  * how many games, its goal's mean first probability (at each game's first phase holding
  * it), and how many lost games it ended.
@@ -339,13 +344,17 @@ export interface ChainSolve {
   readonly ms: number;
 }
 
-/** The endgame solver alone on `start` (position `index`), regions of up to `region` cells. */
+/**
+ * The endgame solver alone on `start` (position `index`), regions of up to `region` cells,
+ * giving a chain up after `budget` positions (default: the solver's, `endgameBudget`).
+ */
 export const solveFrom = (
   start: Pick<ChainStart, "seed" | "lo" | "hi">,
   index: number,
   region: number,
+  budget?: number,
 ): ChainSolve => {
-  const solver = new EndgameSolver(), t0 = performance.now();
+  const solver = new EndgameSolver(budget), t0 = performance.now();
   const answer = solver.solve(start.lo, start.hi, region);
   return {
     index,
@@ -358,6 +367,24 @@ export const solveFrom = (
     ms: Math.round(performance.now() - t0),
   };
 };
+
+/**
+ * Where each game of a run (this script's lines, `ChainGame.phases`) first held `chain`
+ * (its tiles, from the largest to the tail): the board at that phase's first slide, as a
+ * start for `--solve` (`--phase-of RUN --chain TILES`), numbered by the run's position.
+ * Games that never held it, and lines without the phases' boards, give none.
+ */
+export const phaseStarts = (
+  text: string,
+  chain: readonly number[],
+): { readonly index: number; readonly start: Pick<ChainStart, "seed" | "lo" | "hi"> }[] =>
+  [...runGames(text).values()].flatMap((g) => {
+    const board = g.phases?.find((p) => p.chain.join(" ") === chain.join(" "))?.board;
+    const packed = board === undefined ? undefined : packCells(board);
+    return packed === undefined
+      ? []
+      : [{ index: g.index, start: { seed: g.seed, lo: packed[0], hi: packed[1] } }];
+  }).sort((a, b) => a.index - b.index);
 
 /** Two runs' games, position by position (the JSON lines this script prints). */
 export interface Comparison {
@@ -624,6 +651,9 @@ if (import.meta.main) {
       "phases",
       "summary",
       "out",
+      "phase-of",
+      "chain",
+      "budget",
     ],
     boolean: ["solve"],
     collect: ["compare"],
@@ -669,6 +699,19 @@ if (import.meta.main) {
     }
     Deno.exit(0);
   }
+  const budget = args.budget === undefined ? undefined : Number(args.budget);
+  if (args.solve && typeof args["phase-of"] === "string") {
+    const chain = String(args.chain ?? "16384,8192,4096,2048,1024,512").split(/[ ,]+/)
+      .map(Number);
+    const starts = phaseStarts(Deno.readTextFileSync(args["phase-of"]), chain);
+    const region = Number(args.endgame ?? 16 - chain.length);
+    const first = Number(args.first ?? 0), last = Number(args.last ?? Infinity);
+    for (const { index, start } of starts) {
+      if (index < first || index > last) continue;
+      console.log(JSON.stringify(solveFrom(start, index, region, budget)));
+    }
+    Deno.exit(0);
+  }
   if (typeof args.series !== "string") {
     console.error(
       "usage: bench/game2048_chains.ts --series DIR/games.jsonl [--tiles N] [--depth D] " +
@@ -676,6 +719,8 @@ if (import.meta.main) {
         "[--weights FILE] [--out RUN] [--solve]\n" +
         "       bench/game2048_chains.ts --compare A.jsonl --compare B.jsonl\n" +
         "       bench/game2048_chains.ts --phases RUN\n" +
+        "       bench/game2048_chains.ts --solve --phase-of RUN [--chain TILES] [--endgame K] " +
+        "[--budget N] [--first A] [--last B]\n" +
         "       bench/game2048_chains.ts --summary RUN\n" +
         "       bench/game2048_chains.ts --series DIR/games.jsonl --tiles N --splice RUN [--p1 SPEC]",
     );
@@ -704,7 +749,7 @@ if (import.meta.main) {
     last = Math.min(Number(args.last ?? Infinity), starts.length - 1);
   if (args.solve) {
     for (let i = first; i <= last; i++) {
-      console.log(JSON.stringify(solveFrom(starts[i], i, endgame)));
+      console.log(JSON.stringify(solveFrom(starts[i], i, endgame, budget)));
     }
     Deno.exit(0);
   }

@@ -22,6 +22,7 @@ import {
 import {
   chainStarts,
   compareRuns,
+  phaseStarts,
   phaseTable,
   playFrom,
   solveFrom,
@@ -887,6 +888,63 @@ Deno.test("bench/game2048_chains.ts tables the chains a run's solver held, and w
   // Each game's first phase holding the chain: game 1's second phase of b counts no more.
   assertAlmostEquals(rows[0].probability, (0.7 + 0.9) / 2);
   assertAlmostEquals(rows[1].probability, (0.9 + 0.8 + 0.6) / 3);
+});
+
+Deno.test("bench/game2048_chains.ts solves from where a run's games first held a chain", () => {
+  const last = [16384, 8192, 4096, 2048, 1024, 512], before = [16384, 8192, 4096, 2048, 512];
+  const board = (tail: number) => [
+    ...[16384, 8192, 4096, 2048, 0, 0, 512, 1024],
+    ...[tail, 2, 16, 4, 4, 4, 4, 2],
+  ];
+  const line = (index: number, phases: object[]) =>
+    JSON.stringify({
+      index,
+      seed: 100 + index,
+      maxTile: 16384,
+      score: 1,
+      slides: 9,
+      longestMs: 1,
+      phases,
+    });
+  const run = [
+    // Out of order, as a run split over the cores is: numbered by position, sorted.
+    line(5, [
+      { from: 0, to: 1, chain: before, probability: 1, board: board(8) },
+      { from: 2, to: 3, chain: last, probability: 0.7, board: board(16) },
+      { from: 4, to: 5, chain: last, probability: 0.6, board: board(32) },
+    ]),
+    line(2, [{ from: 0, to: 1, chain: last, probability: 0.8, board: board(64) }]),
+    // Never held it; held it in a line of an older run, without the boards.
+    line(3, [{ from: 0, to: 1, chain: before, probability: 1, board: board(8) }]),
+    line(4, [{ from: 0, to: 1, chain: last, probability: 0.8 }]),
+  ].join("\n");
+  const starts = phaseStarts(run, last);
+  assertEquals(starts.map((s) => [s.index, s.start.seed]), [[2, 102], [5, 105]]);
+  // Each game's first phase holding it: position 5's 16, not the 32 of its phase after.
+  assertEquals(unpackCells(starts[1].start.lo, starts[1].start.hi), board(16));
+  assertEquals(phaseStarts(run, before).map((s) => s.index), [3, 5]);
+  // `--budget`: a solve that needs more positions is given up (no slide).
+  const [lo, hi] = packCells([
+    16384,
+    8192,
+    4096,
+    2048,
+    128,
+    256,
+    512,
+    1024,
+    64,
+    32,
+    16,
+    8,
+    2,
+    0,
+    0,
+    0,
+  ])!;
+  const solved = solveFrom({ seed: 1, lo, hi }, 0, 4);
+  assert(solved.move >= 0 && solved.positions > 10, JSON.stringify(solved));
+  assertEquals(solveFrom({ seed: 1, lo, hi }, 0, 4, 10).move, -1);
 });
 
 Deno.test("bench/game2048_chains.ts sums a run up: 32768s, time a slide and a position", () => {

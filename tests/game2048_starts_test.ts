@@ -6,7 +6,13 @@
  */
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
 import { playOne, playSeeded } from "../bench/game2048_games.ts";
-import { type ChainGame, chainStarts, splice } from "../bench/game2048_chains.ts";
+import {
+  type ChainGame,
+  type ChainSolve,
+  chainStarts,
+  phaseStarts,
+  splice,
+} from "../bench/game2048_chains.ts";
 import { holdsChain, playToStart, type StartLine } from "../bench/game2048_starts.ts";
 import { packCells, unpackCells } from "../plugins/game2048/board.ts";
 import { createGame, SLIDER_TURN } from "../plugins/game2048/rules.ts";
@@ -195,4 +201,34 @@ Deno.test("the run kept in bench/data/ holds each start's own game, played to it
       last = p.to;
     }
   }
+});
+
+Deno.test("the solves kept in bench/data/ start where the run's games held the chain", () => {
+  const data = (name: string) =>
+    Deno.readTextFileSync(new URL(`../bench/data/${name}`, import.meta.url));
+  const run = data("2048-e10-g1t1.jsonl");
+  const lines = (name: string): ChainSolve[] =>
+    data(name).trim().split("\n").map((l) => JSON.parse(l));
+  const kept: [string, number[]][] = [
+    ["2048-g1t1-last-r10.jsonl", [16384, 8192, 4096, 2048, 1024, 512]],
+    ["2048-g1t1-last-r11.jsonl", [16384, 8192, 4096, 2048, 1024, 512]],
+    ["2048-g1t1-through-r11.jsonl", [16384, 8192, 4096, 2048, 1024, 256]],
+  ];
+  for (const [name, chain] of kept) {
+    const starts = new Map(phaseStarts(run, chain).map((s) => [s.index, s.start.seed]));
+    const solves = lines(name);
+    assert(solves.length > 0, name);
+    for (const s of solves) {
+      // Each a position whose game held the chain, solved (a slide, a chance).
+      assertEquals(s.seed, starts.get(s.index), `${name}: position ${s.index}`);
+      assert(s.move >= 0 && s.probability > 0 && s.positions > 0, `${name}: position ${s.index}`);
+    }
+  }
+  // The tail free to move in eleven cells: the same chances, over more positions.
+  const [ten, eleven] = [lines(kept[0][0]), lines(kept[1][0])];
+  assertEquals(
+    eleven.map((s) => [s.index, s.probability]),
+    ten.map((s) => [s.index, s.probability]),
+  );
+  ten.forEach((s, i) => assert(eleven[i].positions > s.positions, `position ${s.index}`));
 });
