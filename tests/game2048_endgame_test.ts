@@ -828,11 +828,14 @@ Deno.test("bench/game2048_chains.ts pairs two runs by position, with a sign test
   assertEquals(many(4, 13), many(13, 4));
 });
 
+/** A snake of twelve tiles from a 16384 down to an 8, four cells below it. */
+const SNAKE_OF_TWELVE = [16384, 8192, 4096, 2048, 128, 256, 512, 1024, 64, 32, 16, 8, 2, 0, 0, 0];
+
 Deno.test("bench/game2048_chains.ts records the solver's phases of a game it plays on", () => {
-  // A snake of twelve tiles down to an 8, four cells below it: the solver holds it all.
+  // The solver holds all of the snake of twelve tiles.
   const { net } = loadWeights(new URL(`../${DEFAULT_WEIGHTS}`, import.meta.url).pathname);
   const game = withNetwork(createGame(4, 4, "monotone"), net);
-  const tiles = [16384, 8192, 4096, 2048, 128, 256, 512, 1024, 64, 32, 16, 8, 2, 0, 0, 0];
+  const tiles = SNAKE_OF_TWELVE;
   const [lo, hi] = packCells(tiles)!;
   const start = { seed: 7, lo, hi, made32768: false, slides: 0, seconds: 0, score: 0 };
   const g = playFrom(game, start, 0, 1, 1, { endgame: 4 });
@@ -924,24 +927,7 @@ Deno.test("bench/game2048_chains.ts solves from where a run's games first held a
   assertEquals(unpackCells(starts[1].start.lo, starts[1].start.hi), board(16));
   assertEquals(phaseStarts(run, before).map((s) => s.index), [3, 5]);
   // `--budget`: a solve that needs more positions is given up (no slide).
-  const [lo, hi] = packCells([
-    16384,
-    8192,
-    4096,
-    2048,
-    128,
-    256,
-    512,
-    1024,
-    64,
-    32,
-    16,
-    8,
-    2,
-    0,
-    0,
-    0,
-  ])!;
+  const [lo, hi] = packCells(SNAKE_OF_TWELVE)!;
   const solved = solveFrom({ seed: 1, lo, hi }, 0, 4);
   assert(solved.move >= 0 && solved.positions > 10, JSON.stringify(solved));
   assertEquals(solveFrom({ seed: 1, lo, hi }, 0, 4, 10).move, -1);
