@@ -39,7 +39,8 @@
  * of the solver's budget (both `--solve`s).
  * `--phases RUN` lists every chain the solver held in the run's games (`phaseTable`): in
  * how many games, its goal's mean first probability (at each game's first phase holding
- * it), and how many lost games it ended.
+ * it), and how many lost games it ended; then the network's own long stretches
+ * (`networkStretches`).
  * `--summary RUN` sums a run up (`summarizeRun`): positions, 32768s, milliseconds a slide,
  * minutes a position, the longest wait, slides a game.
  *
@@ -575,6 +576,54 @@ export const phaseTable = (text: string): PhaseRow[] => {
   });
 };
 
+/** The network's own long stretches in a run's games (`networkStretches`). */
+export interface Stretches {
+  /** Stretches of more than the given slides between two phases, or after a lost game's last. */
+  readonly stretches: number;
+  /** Their median length in slides (0 when there is none). */
+  readonly medianSlides: number;
+  /** Games lost (no 32768) in such a stretch after their last phase. */
+  readonly lost: number;
+  /** Of those, games whose largest tile stood off the board's corners at the end. */
+  readonly offCorner: number;
+  /** Games lost without any phase. */
+  readonly lostBeforeAny: number;
+}
+
+/**
+ * Where the network played alone for long in a run's lines (`ChainGame.phases`; lines
+ * without them are skipped): the stretches of more than `longer` slides between two
+ * phases before the game's 32768 (phases whose largest tile is below it), and after a
+ * lost game's last phase, and how many of the games were lost in one.
+ */
+export const networkStretches = (text: string, longer: number): Stretches => {
+  const lengths: number[] = [];
+  let lost = 0, offCorner = 0, lostBeforeAny = 0;
+  for (const g of runGames(text).values()) {
+    if (g.phases === undefined) continue;
+    const before = g.phases.filter((p) => p.chain[0] < 32768);
+    before.slice(1).forEach((p, i) => lengths.push(p.from - before[i].to));
+    const last = g.phases.at(-1);
+    if (g.maxTile >= 32768) continue;
+    if (last === undefined) {
+      lostBeforeAny++;
+    } else if (g.slides - last.to > longer) {
+      lengths.push(g.slides - last.to);
+      lost++;
+      const final = g.final ?? [];
+      if (![0, 3, 12, 15].includes(final.indexOf(Math.max(...final)))) offCorner++;
+    }
+  }
+  const long = lengths.filter((n) => n > longer).sort((a, b) => a - b);
+  return {
+    stretches: long.length,
+    medianSlides: long.length === 0 ? 0 : long[Math.floor(long.length / 2)],
+    lost,
+    offCorner,
+    lostBeforeAny,
+  };
+};
+
 /** A series whose games a run played on from their starts (`splice`). */
 export interface Spliced {
   /** The games: those without a start as the series played them, the others spliced. */
@@ -697,6 +746,13 @@ if (import.meta.main) {
           `on average; last phase of ${r.lostIn} lost games ending in it, ${r.lostAfter} going on`,
       );
     }
+    const n = networkStretches(Deno.readTextFileSync(args.phases), 200);
+    console.log(
+      `the network alone for more than 200 slides between phases before a 32768, or after a ` +
+        `lost game's last: ${n.stretches} stretches (${n.medianSlides} slides at the median), ` +
+        `${n.lost} games lost in one (the largest tile off its corner at the end in ` +
+        `${n.offCorner}); ${n.lostBeforeAny} games lost before any phase`,
+    );
     Deno.exit(0);
   }
   const budget = args.budget === undefined ? undefined : Number(args.budget);

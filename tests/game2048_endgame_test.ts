@@ -22,6 +22,7 @@ import {
 import {
   chainStarts,
   compareRuns,
+  networkStretches,
   phaseStarts,
   phaseTable,
   playFrom,
@@ -931,6 +932,45 @@ Deno.test("bench/game2048_chains.ts solves from where a run's games first held a
   const solved = solveFrom({ seed: 1, lo, hi }, 0, 4);
   assert(solved.move >= 0 && solved.positions > 10, JSON.stringify(solved));
   assertEquals(solveFrom({ seed: 1, lo, hi }, 0, 4, 10).move, -1);
+});
+
+Deno.test("bench/game2048_chains.ts counts the network's long stretches, and the games lost in one", () => {
+  const a = [16384, 8192, 4096, 2048, 512, 256], b = [32768, 16384, 8192, 4096, 2048, 1024];
+  const phase = (from: number, to: number, chain: number[]) => ({
+    from,
+    to,
+    chain,
+    probability: 1,
+  });
+  const corner = [16384, ...new Array(15).fill(2)],
+    middle = [2, 2, 2, 2, 2, 16384, ...new Array(10).fill(2)];
+  const line = (
+    index: number,
+    maxTile: number,
+    slides: number,
+    phases?: object[],
+    final = corner,
+  ) =>
+    JSON.stringify({ index, seed: index, maxTile, score: 1, slides, longestMs: 1, phases, final });
+  const run = [
+    // Won: 300 slides between its phases, then 900 after its 32768 (not counted).
+    line(0, 32768, 2000, [phase(0, 10, a), phase(310, 320, a), phase(1220, 1230, b)]),
+    // Lost 500 slides after its last phase, the 16384 off its corner; 150 before it.
+    line(1, 16384, 1000, [phase(0, 10, a), phase(160, 500, a)], middle),
+    // Lost 100 slides after its last (too short), in its corner; lost before any phase.
+    line(2, 16384, 600, [phase(0, 500, a)]),
+    line(3, 16384, 400, []),
+    // An older line without phases.
+    line(4, 16384, 400),
+  ].join("\n");
+  assertEquals(networkStretches(run, 200), {
+    stretches: 2,
+    medianSlides: 500,
+    lost: 1,
+    offCorner: 1,
+    lostBeforeAny: 1,
+  });
+  assertEquals(networkStretches(run, 100).stretches, 3);
 });
 
 Deno.test("bench/game2048_chains.ts sums a run up: 32768s, time a slide and a position", () => {
