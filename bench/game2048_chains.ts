@@ -756,12 +756,12 @@ if (import.meta.main) {
     Deno.exit(0);
   }
   const budget = args.budget === undefined ? undefined : Number(args.budget);
+  const first = Number(args.first ?? 0), last = Number(args.last ?? Infinity);
   if (args.solve && typeof args["phase-of"] === "string") {
     const chain = String(args.chain ?? "16384,8192,4096,2048,1024,512").split(/[ ,]+/)
       .map(Number);
     const starts = phaseStarts(Deno.readTextFileSync(args["phase-of"]), chain);
     const region = Number(args.endgame ?? 16 - chain.length);
-    const first = Number(args.first ?? 0), last = Number(args.last ?? Infinity);
     for (const { index, start } of starts) {
       if (index < first || index > last) continue;
       console.log(JSON.stringify(solveFrom(start, index, region, budget)));
@@ -801,10 +801,10 @@ if (import.meta.main) {
   }
   const endgame = Number(args.endgame ?? ENDGAME_REGION), seed = Number(args.seed ?? 1);
   const starts = chainStarts(Deno.readTextFileSync(args.series), tiles);
-  const first = Number(args.first ?? 0),
-    last = Math.min(Number(args.last ?? Infinity), starts.length - 1);
+  const end = Math.min(last, starts.length - 1);
+
   if (args.solve) {
-    for (let i = first; i <= last; i++) {
+    for (let i = first; i <= end; i++) {
       console.log(JSON.stringify(solveFrom(starts[i], i, endgame, budget)));
     }
     Deno.exit(0);
@@ -827,7 +827,7 @@ if (import.meta.main) {
     ...(args.tables === undefined ? {} : { tables: Number(args.tables) }),
   };
   const spec = Object.entries(params).map(([k, v]) => `,${k}=${v}`).join("");
-  for (let i = first; i <= last; i++) {
+  for (let i = first; i <= end; i++) {
     let g = done.get(i);
     if (g === undefined) {
       g = playFrom(made, starts[i], i, seed, depth, params);
