@@ -36,7 +36,12 @@
  * chain `--chain` (its tiles, default `16384,8192,4096,2048,1024,512`, the last phase;
  * `phaseStarts`), in regions of up to `--endgame K` cells (default: the chain's own), the
  * positions numbered as the run's; `--budget N` gives a chain up after N positions instead
- * of the solver's budget (both `--solve`s).
+ * of the solver's budget (both `--solve`s); `--solve --board CELLS` solves one board (its 16
+ * cells, row by row).
+ * `--trials N --phase-of RUN --chain TILES` plays the search (`--depth`, `--endgame`,
+ * `--gaps`, `--through`) on from each of those first boards N times, each game until the
+ * phase's goal is made (`phaseGoal`) or the game ends (`phaseTrials`): what the player
+ * makes of the phase, next to the solver's value holding the chain.
  * `--phases RUN` lists every chain the solver held in the run's games (`phaseTable`): in
  * how many games, its goal's mean first probability (at each game's first phase holding
  * it), and how many lost games it ended; then the network's own long stretches
@@ -50,7 +55,7 @@ import { parseArgs } from "../scripts/deps.ts";
 import { Effect } from "../core/deps.ts";
 import { CHANCE, pickChance } from "../core/game.ts";
 import { makeGame } from "../core/plugin.ts";
-import { makeRng } from "../core/rng.ts";
+import { makeRng, type Rng } from "../core/rng.ts";
 import type { GameRecord as SeriesGame } from "../core/tournament/runner.ts";
 import { signTest } from "../core/tournament/stats.ts";
 import { packCells, unpackCells } from "../plugins/game2048/board.ts";
@@ -291,24 +296,15 @@ export const playFrom = (
   depth: number,
   params: Readonly<Record<string, number>>,
 ): ChainGame => {
-  const rng = makeRng(1000 * seed + index);
-  let s: readonly number[] = [...unpackCells(start.lo, start.hi), SLIDER_TURN, 0];
   let slides = 0, longestMs = 0, ms = 0;
   const notes: (string | undefined)[] = [], boards: (readonly number[])[] = [];
-  for (;;) {
-    if (game.toMove(s) === CHANCE) {
-      s = game.play(s, pickChance(game.chances(s), rng.next()));
-      continue;
-    }
-    if (game.moves(s).length === 0) break;
-    const r = fastExpectimax(game, s, { depth, params });
+  const s = playOn(game, start, makeRng(1000 * seed + index), depth, params, (r, board) => {
     longestMs = Math.max(longestMs, r.timeMs);
     ms += r.timeMs;
     notes.push(r.notes?.[0]);
-    boards.push(s.slice(0, 16));
-    s = game.play(s, r.move!);
+    boards.push(board);
     slides++;
-  }
+  });
   const stats = game.stats!(s), solver = notes.find((n) => n !== undefined);
   return {
     index,
@@ -322,6 +318,108 @@ export const playFrom = (
     ...(solver === undefined ? {} : { solver }),
     phases: phasesOf(notes, boards),
     final: s.slice(0, 16),
+  };
+};
+
+/**
+ * Plays on from `start` with `expectimax:depth` and the spec's `params`, the tiles drawn
+ * from `rng`, until no slide is left or `stop` holds for a board (after a tile is placed);
+ * each slide's search result and the board before it go to `each`. The state it ends on.
+ */
+const playOn = (
+  game: Game2048,
+  start: Pick<ChainStart, "lo" | "hi">,
+  rng: Rng,
+  depth: number,
+  params: Readonly<Record<string, number>>,
+  each?: (r: ReturnType<typeof fastExpectimax>, board: readonly number[]) => void,
+  stop?: (board: readonly number[]) => boolean,
+): readonly number[] => {
+  let s: readonly number[] = [...unpackCells(start.lo, start.hi), SLIDER_TURN, 0];
+  for (;;) {
+    if (game.toMove(s) === CHANCE) {
+      s = game.play(s, pickChance(game.chances(s), rng.next()));
+      continue;
+    }
+    if (stop?.(s.slice(0, 16)) || game.moves(s).length === 0) return s;
+    const r = fastExpectimax(game, s, { depth, params });
+    each?.(r, s.slice(0, 16));
+    s = game.play(s, r.move!);
+  }
+};
+
+/**
+ * The tile a held chain's phase makes when the chain collapses (`endgame.ts`): the rank its
+ * gap skips (16384 4096 2048 ... makes an 8192), or twice its largest where it has none.
+ *
+ * @example
+ * ```ts
+ * import { phaseGoal } from "./game2048_chains.ts";
+ * if (phaseGoal([16384, 4096, 2048, 1024, 512, 256]) !== 8192) throw new Error();
+ * if (phaseGoal([16384, 8192, 4096, 2048, 1024, 512]) !== 32768) throw new Error();
+ * ```
+ */
+export const phaseGoal = (chain: readonly number[]): number => {
+  const gap = chain.findIndex((t, k) => k > 0 && t !== chain[k - 1] / 2);
+  return gap < 0 ? 2 * chain[0] : chain[gap - 1] / 2;
+};
+
+/** How often the search, played on from a phase's first board, made the phase's goal. */
+export interface PhaseTrials {
+  /** The position's number (the run's). */
+  readonly index: number;
+  /** The series game's seed. */
+  readonly seed: number;
+  /** The tile the phase makes (`phaseGoal`). */
+  readonly goal: number;
+  /** The solver's exact probability of the goal there, holding the chain (the run's note). */
+  readonly probability: number;
+  /** Games played on from the board. */
+  readonly trials: number;
+  /** Games that made the goal. */
+  readonly made: number;
+  /** Slides a game, on average. */
+  readonly slides: number;
+}
+
+/**
+ * Plays the search (`expectimax:depth` and `params`) on from `start`, the first board of
+ * a phase holding `chain`, `trials` times, trial `t`'s tiles from `core/rng.ts` seeded
+ * `10^6 S + 1000 index + t` (`--seed S`), each until a tile of `phaseGoal(chain)` or more
+ * comes on the board beyond those it held (the goal made) or the game ends. The solver
+ * values the board holding the chain; the search may let the chain go where the solver
+ * finds no slide that keeps it, and the network then plays on: this counts what the
+ * player makes, next to the solver's value.
+ */
+export const phaseTrials = (
+  game: Game2048,
+  start: PhaseStart,
+  chain: readonly number[],
+  trials: number,
+  seed: number,
+  depth: number,
+  params: Readonly<Record<string, number>>,
+): PhaseTrials => {
+  const goal = phaseGoal(chain);
+  const atLeast = (board: readonly number[]) => board.filter((t) => t >= goal).length;
+  const before = atLeast(unpackCells(start.start.lo, start.start.hi));
+  let made = 0, slides = 0;
+  for (let t = 0; t < trials; t++) {
+    const rng = makeRng(1e6 * seed + 1000 * start.index + t);
+    playOn(game, start.start, rng, depth, params, () => slides++, (board) => {
+      const done = atLeast(board) > before;
+      if (done) made++;
+      return done;
+    });
+  }
+  return {
+    index: start.index,
+    seed: start.start.seed,
+    goal,
+    probability: start.probability,
+    trials,
+    made,
+    slides: slides / Math.max(1, trials),
   };
 };
 
@@ -369,22 +467,31 @@ export const solveFrom = (
   };
 };
 
+/** Where a game of a run first held a chain (`phaseStarts`). */
+export interface PhaseStart {
+  /** The position's number (the run's). */
+  readonly index: number;
+  /** The board at that phase's first slide, and the game's seed. */
+  readonly start: Pick<ChainStart, "seed" | "lo" | "hi">;
+  /** The solver's probability of the phase's goal there (its note). */
+  readonly probability: number;
+}
+
 /**
  * Where each game of a run (this script's lines, `ChainGame.phases`) first held `chain`
  * (its tiles, from the largest to the tail): the board at that phase's first slide, as a
- * start for `--solve` (`--phase-of RUN --chain TILES`), numbered by the run's position.
- * Games that never held it, and lines without the phases' boards, give none.
+ * start for `--solve` or `--trials` (`--phase-of RUN --chain TILES`), numbered by the
+ * run's position. Games that never held it, and lines without the phases' boards, give none.
  */
-export const phaseStarts = (
-  text: string,
-  chain: readonly number[],
-): { readonly index: number; readonly start: Pick<ChainStart, "seed" | "lo" | "hi"> }[] =>
+export const phaseStarts = (text: string, chain: readonly number[]): PhaseStart[] =>
   [...runGames(text).values()].flatMap((g) => {
-    const board = g.phases?.find((p) => p.chain.join(" ") === chain.join(" "))?.board;
-    const packed = board === undefined ? undefined : packCells(board);
-    return packed === undefined
-      ? []
-      : [{ index: g.index, start: { seed: g.seed, lo: packed[0], hi: packed[1] } }];
+    const phase = g.phases?.find((p) => p.chain.join(" ") === chain.join(" "));
+    const packed = phase?.board === undefined ? undefined : packCells(phase.board);
+    return packed === undefined ? [] : [{
+      index: g.index,
+      start: { seed: g.seed, lo: packed[0], hi: packed[1] },
+      probability: phase!.probability,
+    }];
   }).sort((a, b) => a.index - b.index);
 
 /** Two runs' games, position by position (the JSON lines this script prints). */
@@ -703,6 +810,8 @@ if (import.meta.main) {
       "phase-of",
       "chain",
       "budget",
+      "trials",
+      "board",
     ],
     boolean: ["solve"],
     collect: ["compare"],
@@ -757,15 +866,54 @@ if (import.meta.main) {
   }
   const budget = args.budget === undefined ? undefined : Number(args.budget);
   const first = Number(args.first ?? 0), last = Number(args.last ?? Infinity);
-  if (args.solve && typeof args["phase-of"] === "string") {
+  if (args.solve && typeof args.board === "string") {
+    const cells = args.board.split(/[ ,]+/).map(Number), packed = packCells(cells);
+    if (cells.length !== 16 || packed === undefined) {
+      console.error(`--board takes the 16 cells of a 4x4 board, row by row, not ${args.board}`);
+      Deno.exit(2);
+    }
+    const region = Number(args.endgame ?? ENDGAME_REGION);
+    const solve = solveFrom({ seed: 0, lo: packed[0], hi: packed[1] }, 0, region, budget);
+    console.log(JSON.stringify(solve));
+    Deno.exit(0);
+  }
+  if (typeof args["phase-of"] === "string" && (args.solve || args.trials !== undefined)) {
     const chain = String(args.chain ?? "16384,8192,4096,2048,1024,512").split(/[ ,]+/)
       .map(Number);
-    const starts = phaseStarts(Deno.readTextFileSync(args["phase-of"]), chain);
-    const region = Number(args.endgame ?? 16 - chain.length);
-    for (const { index, start } of starts) {
-      if (index < first || index > last) continue;
-      console.log(JSON.stringify(solveFrom(start, index, region, budget)));
+    const starts = phaseStarts(Deno.readTextFileSync(args["phase-of"]), chain)
+      .filter(({ index }) => index >= first && index <= last);
+    if (args.solve) {
+      const region = Number(args.endgame ?? 16 - chain.length);
+      for (const { index, start } of starts) {
+        console.log(JSON.stringify(solveFrom(start, index, region, budget)));
+      }
+      Deno.exit(0);
     }
+    const trials = Number(args.trials);
+    if (!Number.isInteger(trials) || trials < 1 || trials > 1000) {
+      console.error(`--trials must be a whole number from 1 to 1000, not ${args.trials}`);
+      Deno.exit(2);
+    }
+    const made = Effect.runSync(makeGame(plugin, { width: 4, height: 4, eval: "ntuple" })).game;
+    if (!is2048(made)) throw new Error("not a 2048 game");
+    const params = {
+      endgame: Number(args.endgame ?? ENDGAME_REGION),
+      gaps: Number(args.gaps ?? 0),
+      ...(args.through === undefined ? {} : { through: Number(args.through) }),
+    };
+    const seed = Number(args.seed ?? 1), depth = Number(args.depth ?? 5);
+    const all = starts.map((s) => {
+      const r = phaseTrials(made, s, chain, trials, seed, depth, params);
+      console.log(JSON.stringify(r));
+      return r;
+    });
+    const n = Math.max(1, all.length), games = all.reduce((a, r) => a + r.trials, 0);
+    const won = all.reduce((a, r) => a + r.made, 0);
+    console.log(
+      `${all.length} positions: the goal ${phaseGoal(chain)} made in ${won} of ${games} games ` +
+        `(${(won / Math.max(1, games)).toFixed(3)}), where the solver holding the chain gives ` +
+        `${(all.reduce((a, r) => a + r.probability, 0) / n).toFixed(3)} on average`,
+    );
     Deno.exit(0);
   }
   if (typeof args.series !== "string") {
@@ -777,6 +925,9 @@ if (import.meta.main) {
         "       bench/game2048_chains.ts --phases RUN\n" +
         "       bench/game2048_chains.ts --solve --phase-of RUN [--chain TILES] [--endgame K] " +
         "[--budget N] [--first A] [--last B]\n" +
+        "       bench/game2048_chains.ts --solve --board CELLS [--endgame K] [--budget N]\n" +
+        "       bench/game2048_chains.ts --trials N --phase-of RUN [--chain TILES] [--endgame K] " +
+        "[--gaps G] [--through 1] [--depth D] [--seed S] [--first A] [--last B]\n" +
         "       bench/game2048_chains.ts --summary RUN\n" +
         "       bench/game2048_chains.ts --series DIR/games.jsonl --tiles N --splice RUN [--p1 SPEC]",
     );

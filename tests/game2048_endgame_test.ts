@@ -23,8 +23,10 @@ import {
   chainStarts,
   compareRuns,
   networkStretches,
+  phaseGoal,
   phaseStarts,
   phaseTable,
+  phaseTrials,
   playFrom,
   solveFrom,
   splice,
@@ -851,6 +853,28 @@ Deno.test("bench/game2048_chains.ts records the solver's phases of a game it pla
   // The goal (an 8 below the 8) a few slides on, and the chain then collapsed to 32768.
   assertEquals(g.phases![0].to < 10 && g.maxTile === 32768, true);
   assertEquals(g.solver?.startsWith(`endgame: the chain ${chain.join(" ")} stays`), true);
+});
+
+Deno.test("bench/game2048_chains.ts --trials plays a phase on from its first board, to its goal", () => {
+  assertEquals(phaseGoal([16384, 4096, 2048, 1024, 512, 256]), 8192); // the gap's rank
+  assertEquals(phaseGoal([16384, 8192, 4096, 2048, 1024, 256]), 512);
+  assertEquals(phaseGoal([16384, 8192, 4096, 2048, 1024, 512]), 32768); // none: twice the top
+  const { net } = loadWeights(new URL(`../${DEFAULT_WEIGHTS}`, import.meta.url).pathname);
+  const game = withNetwork(createGame(4, 4, "monotone"), net);
+  const chain = [16384, 8192, 4096, 2048, 1024, 512, 256, 128, 64, 32, 16, 8];
+  const at = (tiles: number[]) => {
+    const [lo, hi] = packCells(tiles)!;
+    return { index: 3, start: { seed: 7, lo, hi }, probability: 0.901 };
+  };
+  // The snake of twelve, 0.901 for the solver: the player makes 32768 in most games.
+  const r = phaseTrials(game, at(SNAKE_OF_TWELVE), chain, 20, 1, 1, { endgame: 4 });
+  assertEquals([r.index, r.seed, r.goal, r.probability, r.trials], [3, 7, 32768, 0.901, 20]);
+  assert(r.made >= 14 && r.made <= 20 && r.slides > 1 && r.slides < 20, JSON.stringify(r));
+  // The same tiles again: the same games. A jammed board: no slide, no goal.
+  assertEquals(phaseTrials(game, at(SNAKE_OF_TWELVE), chain, 20, 1, 1, { endgame: 4 }), r);
+  const jammed = [16384, 2, 4, 2, 2, 4, 2, 4, 4, 2, 4, 2, 2, 4, 2, 4];
+  const none = phaseTrials(game, at(jammed), chain, 3, 1, 1, { endgame: 4 });
+  assertEquals([none.made, none.slides], [0, 0]);
 });
 
 Deno.test("bench/game2048_chains.ts tables the chains a run's solver held, and where games were lost", () => {

@@ -10,7 +10,9 @@ import {
   type ChainGame,
   type ChainSolve,
   chainStarts,
+  phaseGoal,
   phaseStarts,
+  type PhaseTrials,
   splice,
 } from "../bench/game2048_chains.ts";
 import { holdsChain, playToStart, type StartLine } from "../bench/game2048_starts.ts";
@@ -153,6 +155,30 @@ Deno.test("bench/game2048_chains.ts --out: positions already in the run are kept
   }
 });
 
+Deno.test("bench/game2048_chains.ts --solve --board and --trials: one board solved, wrong options named", async () => {
+  const chains = (...args: string[]) =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "--allow-read", "--allow-import", "bench/game2048_chains.ts", ...args],
+      cwd: new URL("..", import.meta.url).pathname,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  const text = (b: Uint8Array) => new TextDecoder().decode(b);
+  // A snake of twelve tiles over four cells: the solver's 0.90.
+  const snake = "16384,8192,4096,2048,128,256,512,1024,64,32,16,8,2,0,0,0";
+  const solved = await chains("--solve", "--board", snake, "--endgame", "4");
+  assertEquals(solved.code, 0, text(solved.stderr));
+  const line = JSON.parse(text(solved.stdout));
+  assert(Math.abs(line.probability - 0.9006) < 0.0001 && line.move >= 0, text(solved.stdout));
+  const wrong = await chains("--solve", "--board", "2,4,8");
+  assertEquals(wrong.code, 2);
+  assertStringIncludes(text(wrong.stderr), "--board takes the 16 cells");
+  const run = "bench/data/2048-e10-g1t1.jsonl";
+  const none = await chains("--trials", "0", "--phase-of", run);
+  assertEquals(none.code, 2);
+  assertStringIncludes(text(none.stderr), "--trials must be a whole number from 1 to 1000, not 0");
+});
+
 Deno.test("the starts kept in bench/data/ read as a series: a seed each, each at its first 16384", () => {
   const path = new URL("../bench/data/2048-e10-starts.jsonl", import.meta.url);
   const lines: StartLine[] = Deno.readTextFileSync(path).trim().split("\n").map((l) =>
@@ -223,6 +249,39 @@ Deno.test("the solves kept in bench/data/ start where the run's games held the c
       assertEquals(s.seed, starts.get(s.index), `${name}: position ${s.index}`);
       assert(s.move >= 0 && s.probability > 0 && s.positions > 0, `${name}: position ${s.index}`);
     }
+  }
+  // The player played on from the phases' first boards (`--trials`): each line a position
+  // whose game held the chain, at the run's chance. The gapped phases made more than it, the
+  // last phase about it, the network alone there far less.
+  const gapped = (made: number, chance: number) => made > chance + 0.02;
+  const about = (made: number, chance: number) => Math.abs(made - chance) < 0.05;
+  const trials: [string, number[], number, (made: number, chance: number) => boolean][] = [
+    ["2048-g1t1-trials-first.jsonl", [16384, 4096, 2048, 1024, 512, 256], 8, gapped],
+    ["2048-g1t1-trials-second.jsonl", [16384, 8192, 2048, 1024, 512, 256], 4, gapped],
+    ["2048-g1t1-trials-last.jsonl", [16384, 8192, 4096, 2048, 1024, 512], 5, about],
+    [
+      "2048-g1t1-trials-last-net.jsonl",
+      [16384, 8192, 4096, 2048, 1024, 512],
+      5,
+      (m, c) => m < c / 2,
+    ],
+  ];
+  for (const [name, chain, positions, holds] of trials) {
+    const starts = new Map(phaseStarts(run, chain).map((s) => [s.index, s]));
+    const rows: PhaseTrials[] = data(name).trim().split("\n").map((l) => JSON.parse(l));
+    assertEquals(rows.length, positions, name);
+    for (const r of rows) {
+      const s = starts.get(r.index)!;
+      assertEquals([r.seed, r.probability, r.goal], [
+        s.start.seed,
+        s.probability,
+        phaseGoal(chain),
+      ]);
+      assert(r.made <= r.trials && r.trials === 100, `${name}: position ${r.index}`);
+    }
+    const made = rows.reduce((a, r) => a + r.made, 0) / (100 * rows.length);
+    const chance = rows.reduce((a, r) => a + r.probability, 0) / rows.length;
+    assert(holds(made, chance), `${name}: ${made} against ${chance}`);
   }
   // The tail free to move in eleven cells: the same chances, over more positions.
   const [ten, eleven] = [lines(kept[0][0]), lines(kept[1][0])];
