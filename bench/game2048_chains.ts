@@ -351,6 +351,9 @@ const playOn = (
 /**
  * The tile a held chain's phase makes when the chain collapses (`endgame.ts`): the rank its
  * gap skips (16384 4096 2048 ... makes an 8192), or twice its largest where it has none.
+ * A chain whose gap is just before its tail, solved with `,through=1`, is valued to the
+ * whole chain's goal instead (16384 ... 1024 256: the 32768), so its trials' 512 and the
+ * solver's chance there measure two things.
  *
  * @example
  * ```ts
