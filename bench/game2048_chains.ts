@@ -869,6 +869,24 @@ if (import.meta.main) {
   }
   const budget = args.budget === undefined ? undefined : Number(args.budget);
   const first = Number(args.first ?? 0), last = Number(args.last ?? Infinity);
+  // The player of the runs and the trials: the network (`--weights`) and the spec's parameters.
+  const player = () => {
+    const options = {
+      width: 4,
+      height: 4,
+      eval: "ntuple",
+      ...(typeof args.weights === "string" ? { weights: args.weights } : {}),
+    };
+    const game = Effect.runSync(makeGame(plugin, options)).game;
+    if (!is2048(game)) throw new Error("not a 2048 game");
+    const params = {
+      endgame: Number(args.endgame ?? ENDGAME_REGION),
+      gaps: Number(args.gaps ?? 0),
+      ...(args.through === undefined ? {} : { through: Number(args.through) }),
+      ...(args.tables === undefined ? {} : { tables: Number(args.tables) }),
+    };
+    return { game, params };
+  };
   if (args.solve && typeof args.board === "string") {
     const cells = args.board.split(/[ ,]+/).map(Number), packed = packCells(cells);
     if (cells.length !== 16 || packed === undefined) {
@@ -897,13 +915,7 @@ if (import.meta.main) {
       console.error(`--trials must be a whole number from 1 to 1000, not ${args.trials}`);
       Deno.exit(2);
     }
-    const made = Effect.runSync(makeGame(plugin, { width: 4, height: 4, eval: "ntuple" })).game;
-    if (!is2048(made)) throw new Error("not a 2048 game");
-    const params = {
-      endgame: Number(args.endgame ?? ENDGAME_REGION),
-      gaps: Number(args.gaps ?? 0),
-      ...(args.through === undefined ? {} : { through: Number(args.through) }),
-    };
+    const { game: made, params } = player();
     const seed = Number(args.seed ?? 1), depth = Number(args.depth ?? 5);
     const all = starts.map((s) => {
       const r = phaseTrials(made, s, chain, trials, seed, depth, params);
@@ -963,23 +975,10 @@ if (import.meta.main) {
     }
     Deno.exit(0);
   }
-  const options = {
-    width: 4,
-    height: 4,
-    eval: "ntuple",
-    ...(typeof args.weights === "string" ? { weights: args.weights } : {}),
-  };
-  const made = Effect.runSync(makeGame(plugin, options)).game;
-  if (!is2048(made)) throw new Error("not a 2048 game");
+  const { game: made, params } = player();
   const out = typeof args.out === "string" ? args.out : undefined;
   const done = out === undefined ? new Map<number, ChainGame>() : runGames(readTextOr(out));
   let games = 0, won = 0, seriesWon = 0, seriesKnown = 0;
-  const params = {
-    endgame,
-    gaps: Number(args.gaps ?? 0),
-    ...(args.through === undefined ? {} : { through: Number(args.through) }),
-    ...(args.tables === undefined ? {} : { tables: Number(args.tables) }),
-  };
   const spec = Object.entries(params).map(([k, v]) => `,${k}=${v}`).join("");
   for (let i = first; i <= end; i++) {
     let g = done.get(i);
