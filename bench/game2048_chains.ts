@@ -326,7 +326,7 @@ export const playFrom = (
  * from `rng`, until no slide is left or `stop` holds for a board (after a tile is placed);
  * each slide's search result and the board before it go to `each`. The state it ends on.
  */
-const playOn = (
+export const playOn = (
   game: Game2048,
   start: Pick<ChainStart, "lo" | "hi">,
   rng: Rng,
@@ -497,6 +497,31 @@ export const phaseStarts = (text: string, chain: readonly number[]): PhaseStart[
     }];
   }).sort((a, b) => a.index - b.index);
 
+/**
+ * The player of the runs and the trials from the command line's options: the network
+ * (`--weights FILE`, default the one that ships) and the spec's parameters (`--endgame`,
+ * `--gaps`, `--through`, `--tables`).
+ */
+export const networkPlayer = (
+  args: Readonly<Record<string, unknown>>,
+): { game: Game2048; params: Record<string, number> } => {
+  const options = {
+    width: 4,
+    height: 4,
+    eval: "ntuple",
+    ...(typeof args.weights === "string" ? { weights: args.weights } : {}),
+  };
+  const game = Effect.runSync(makeGame(plugin, options)).game;
+  if (!is2048(game)) throw new Error("not a 2048 game");
+  const params = {
+    endgame: Number(args.endgame ?? ENDGAME_REGION),
+    gaps: Number(args.gaps ?? 0),
+    ...(args.through === undefined ? {} : { through: Number(args.through) }),
+    ...(args.tables === undefined ? {} : { tables: Number(args.tables) }),
+  };
+  return { game, params };
+};
+
 /** Two runs' games, position by position (the JSON lines this script prints). */
 export interface Comparison {
   /** Positions both runs played. */
@@ -575,7 +600,7 @@ export const summarizeRun = (text: string): RunSummary => {
 };
 
 /** A run's lines (`ChainGame`s, other lines skipped) by position. */
-const runGames = (text: string): Map<number, ChainGame> =>
+export const runGames = (text: string): Map<number, ChainGame> =>
   new Map(
     text.split("\n").filter((l) => l.startsWith("{")).map((l) => {
       const g: ChainGame = JSON.parse(l);
@@ -869,24 +894,7 @@ if (import.meta.main) {
   }
   const budget = args.budget === undefined ? undefined : Number(args.budget);
   const first = Number(args.first ?? 0), last = Number(args.last ?? Infinity);
-  // The player of the runs and the trials: the network (`--weights`) and the spec's parameters.
-  const player = () => {
-    const options = {
-      width: 4,
-      height: 4,
-      eval: "ntuple",
-      ...(typeof args.weights === "string" ? { weights: args.weights } : {}),
-    };
-    const game = Effect.runSync(makeGame(plugin, options)).game;
-    if (!is2048(game)) throw new Error("not a 2048 game");
-    const params = {
-      endgame: Number(args.endgame ?? ENDGAME_REGION),
-      gaps: Number(args.gaps ?? 0),
-      ...(args.through === undefined ? {} : { through: Number(args.through) }),
-      ...(args.tables === undefined ? {} : { tables: Number(args.tables) }),
-    };
-    return { game, params };
-  };
+  const player = () => networkPlayer(args);
   if (args.solve && typeof args.board === "string") {
     const cells = args.board.split(/[ ,]+/).map(Number), packed = packCells(cells);
     if (cells.length !== 16 || packed === undefined) {
