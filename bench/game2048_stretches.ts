@@ -26,16 +26,17 @@
  */
 import { parseArgs } from "../scripts/deps.ts";
 import { packCells } from "../plugins/game2048/board.ts";
-import { chainsOf, ENDGAME_REGION, GAP_TOP_RANK } from "../plugins/game2048/endgame.ts";
+import { ENDGAME_REGION, solverChains } from "../plugins/game2048/endgame.ts";
 import { makeRng } from "../core/rng.ts";
 import type { Game2048 } from "../plugins/game2048/rules.ts";
 import { type ChainGame, networkPlayer, playOn, runGames } from "./game2048_chains.ts";
 
 /**
- * Whether the endgame solver fits a chain on compact board `lo`, `hi` (`EndgameSolver.solve`,
- * regions of up to `region` cells, chains skipping up to `gaps` ranks behind a 16384 or
- * more): where it does, the solver takes the position unless the chain was given up or its
- * goal is already on the board, and the network's stretch is over.
+ * Whether the endgame solver fits a chain on compact board `lo`, `hi`, as
+ * `EndgameSolver.solve` asks it: `solverChains` of the shortest length whose region has at
+ * most `region` cells, skipping up to `gaps` ranks (every longer chain holds one of them).
+ * Where one fits, the solver takes the position unless the chain was given up or its goal
+ * is already on the board, and the network's stretch is over.
  *
  * @example A snake of six tiles from 16384 fits ten cells; five tiles do not
  * ```ts
@@ -51,10 +52,7 @@ import { type ChainGame, networkPlayer, playOn, runGames } from "./game2048_chai
 export const solverFits = (lo: number, hi: number, region: number, gaps: number): boolean => {
   const shortest = Math.max(1, 16 - region);
   for (let skips = 0; skips <= gaps; skips++) {
-    const fits = chainsOf(lo, hi, shortest, skips).some((c) =>
-      c.tailRank >= 2 && (skips === 0 || c.topRank >= GAP_TOP_RANK)
-    );
-    if (fits) return true;
+    if (solverChains(lo, hi, shortest, skips).length > 0) return true;
   }
   return false;
 };

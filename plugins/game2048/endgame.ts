@@ -237,6 +237,16 @@ export const chainsOf = (lo: number, hi: number, length: number, gaps = 0): Chai
   return out;
 };
 
+/**
+ * The chains of `chainsOf` (exactly `length` tiles, skipping exactly `skips` ranks) that
+ * the solver may hold (`EndgameSolver.solve`): a tail above a 2, and a gap only behind a
+ * largest tile of 16384 or more (`GAP_TOP_RANK`).
+ */
+export const solverChains = (lo: number, hi: number, length: number, skips: number): Chain[] =>
+  chainsOf(lo, hi, length, skips).filter((c) =>
+    c.tailRank >= 2 && (skips === 0 || c.topRank >= GAP_TOP_RANK)
+  );
+
 /** The cell of the largest tile (the first in reading order among equals), -1 if none. */
 const largestCell = (lo: number, hi: number): number => {
   let first = -1, top = 0;
@@ -437,9 +447,7 @@ export class EndgameSolver {
     let fits = false;
     for (let skips = 0; skips <= gaps; skips++) {
       for (let length = shortest; length <= 16; length++) {
-        const chains = chainsOf(lo, hi, length, skips).filter((c) =>
-          c.tailRank >= 2 && (skips === 0 || c.topRank >= GAP_TOP_RANK)
-        );
+        const chains = solverChains(lo, hi, length, skips);
         if (chains.length === 0) break;
         fits = true;
         let best: EndgameAnswer | undefined;
