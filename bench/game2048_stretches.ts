@@ -196,6 +196,8 @@ export interface StretchSummary {
   readonly slides: number;
   /** Starts where the run's own game was lost. */
   readonly runLost: number;
+  /** Slides the run's own games played a stretch, on average. */
+  readonly runSlides: number;
 }
 
 /** Sums up a screen's lines (`StretchTrials`). */
@@ -209,6 +211,7 @@ export const summarizeStretches = (rows: readonly StretchTrials[]): StretchSumma
     won: sum((r) => r.won),
     slides: sum((r) => r.slides * r.trials) / Math.max(1, stretches),
     runLost: rows.filter((r) => r.runLost).length,
+    runSlides: sum((r) => r.runSlides) / Math.max(1, rows.length),
   };
 };
 
@@ -221,9 +224,9 @@ const describe = (s: StretchSummary): string =>
   `${s.starts} starts, ${s.stretches} stretches: ${s.lost} lost (${
     (100 * s.lost / Math.max(1, s.stretches)).toFixed(1)
   }%), ${s.stretches - s.lost - s.won} reached a chain the solver fits, ${s.won} made 32768; ` +
-  `${
-    s.slides.toFixed(0)
-  } slides a stretch (the run's own games: lost in ${s.runLost} of the starts)`;
+  `${s.slides.toFixed(0)} slides a stretch (the run's own games: ${
+    s.runSlides.toFixed(0)
+  } slides a stretch, lost in ${s.runLost} of the starts)`;
 
 if (import.meta.main) {
   const args = parseArgs(Deno.args, {
