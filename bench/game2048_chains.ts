@@ -39,9 +39,11 @@
  * of the solver's budget (both `--solve`s); `--solve --board CELLS` solves one board (its 16
  * cells, row by row).
  * `--trials N --phase-of RUN --chain TILES` plays the search (`--depth`, `--endgame`,
- * `--gaps`, `--through`) on from each of those first boards N times, each game until the
- * phase's goal is made (`phaseGoal`) or the game ends (`phaseTrials`): what the player
- * makes of the phase, next to the solver's value holding the chain.
+ * `--gaps`, `--through`, and `--rescue D --crowd E` for the spec's `,rescue=D,crowd=E`)
+ * on from each of those first boards N times, each game until the phase's goal is made
+ * (`phaseGoal`) or the game ends (`phaseTrials`): what the player makes of the phase,
+ * next to the solver's value holding the chain, with each trial's outcome to pair two
+ * arms by.
  * `--phases RUN` lists every chain the solver held in the run's games (`phaseTable`): in
  * how many games, its goal's mean first probability (at each game's first phase holding
  * it), and how many lost games it ended; then the network's own long stretches
@@ -383,6 +385,8 @@ export interface PhaseTrials {
   readonly made: number;
   /** Slides a game, on average. */
   readonly slides: number;
+  /** Each trial's outcome in order: 1 made the goal, 0 did not. */
+  readonly outcomes: string;
 }
 
 /**
@@ -406,14 +410,16 @@ export const phaseTrials = (
   const goal = phaseGoal(chain);
   const atLeast = (board: readonly number[]) => board.filter((t) => t >= goal).length;
   const before = atLeast(unpackCells(start.start.lo, start.start.hi));
-  let made = 0, slides = 0;
+  let made = 0, slides = 0, outcomes = "";
   for (let t = 0; t < trials; t++) {
     const rng = makeRng(1e6 * seed + 1000 * start.index + t);
+    let won = false;
     playOn(game, start.start, rng, depth, params, () => slides++, (board) => {
-      const done = atLeast(board) > before;
-      if (done) made++;
-      return done;
+      won = atLeast(board) > before;
+      return won;
     });
+    if (won) made++;
+    outcomes += won ? "1" : "0";
   }
   return {
     index: start.index,
@@ -423,6 +429,7 @@ export const phaseTrials = (
     trials,
     made,
     slides: slides / Math.max(1, trials),
+    outcomes,
   };
 };
 
@@ -500,7 +507,7 @@ export const phaseStarts = (text: string, chain: readonly number[]): PhaseStart[
 /**
  * The player of the runs and the trials from the command line's options: the network
  * (`--weights FILE`, default the one that ships) and the spec's parameters (`--endgame`,
- * `--gaps`, `--through`, `--tables`).
+ * `--gaps`, `--through`, `--tables`, `--rescue`, `--crowd`).
  */
 export const networkPlayer = (
   args: Readonly<Record<string, unknown>>,
@@ -518,6 +525,9 @@ export const networkPlayer = (
     gaps: Number(args.gaps ?? 0),
     ...(args.through === undefined ? {} : { through: Number(args.through) }),
     ...(args.tables === undefined ? {} : { tables: Number(args.tables) }),
+    ...(args.rescue === undefined ? {} : { rescue: Number(args.rescue) }),
+    ...(args.crowd === undefined ? {} : { crowd: Number(args.crowd) }),
+    ...(args.letgo === undefined ? {} : { letgo: Number(args.letgo) }),
   };
   return { game, params };
 };
@@ -840,6 +850,9 @@ if (import.meta.main) {
       "budget",
       "trials",
       "board",
+      "rescue",
+      "crowd",
+      "letgo",
     ],
     boolean: ["solve"],
     collect: ["compare"],
@@ -950,7 +963,8 @@ if (import.meta.main) {
         "[--budget N] [--first A] [--last B]\n" +
         "       bench/game2048_chains.ts --solve --board CELLS [--endgame K] [--budget N]\n" +
         "       bench/game2048_chains.ts --trials N --phase-of RUN [--chain TILES] [--endgame K] " +
-        "[--gaps G] [--through 1] [--depth D] [--seed S] [--first A] [--last B]\n" +
+        "[--gaps G] [--through 1] [--rescue D --crowd E] [--depth D] [--seed S] [--first A] " +
+        "[--last B]\n" +
         "       bench/game2048_chains.ts --summary RUN\n" +
         "       bench/game2048_chains.ts --series DIR/games.jsonl --tiles N --splice RUN [--p1 SPEC]",
     );

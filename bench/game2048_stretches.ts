@@ -243,6 +243,8 @@ if (import.meta.main) {
       "seed",
       "first",
       "last",
+      "rescue",
+      "crowd",
     ],
   });
   const summaries = (args.summary ?? []) as string[];

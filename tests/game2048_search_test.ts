@@ -305,3 +305,33 @@ Deno.test("regression: testrun minimax 4 4 4 --seed 7 and expectimax 4 4 4 --see
   assertEquals(ex.moves.filter((m) => m.by === 0).length, 1497);
   assertEquals([ex.stats?.score, ex.stats?.maxTile], [28164, 2048]);
 });
+
+Deno.test("rescue: a crowded board the solver does not play (or lets go) is searched the rescue's depth", () => {
+  const game = createGame(4, 4, "monotone");
+  const crowded = toState(
+    [[2, 4, 8, 16], [256, 128, 64, 32], [512, 1024, 2, 4], [0, 0, 8, 2]],
+    true,
+  );
+  const open = toState([[2, 4, 8, 16], [256, 128, 64, 32], [0, 0, 0, 0], [0, 0, 0, 2]], true);
+  const params = { rescue: 5, crowd: 2 };
+  assertEquals(fastExpectimax(game, crowded, { depth: 3, params }).depth, 5);
+  assertEquals(fastExpectimax(game, open, { depth: 3, params }).depth, 3);
+  assertEquals(fastExpectimax(game, crowded, { depth: 3, params: { rescue: 5 } }).depth, 3);
+  assertEquals(fastExpectimax(game, crowded, { depth: 3 }).depth, 3);
+  // A 256 beside the chain's tail: the solver's slide merges it in place (collapseSlide),
+  // and the search keeps the spec's depth however crowded the board.
+  const goal = toState(
+    [[16384, 0, 0, 0], [8192, 0, 4, 0], [4096, 256, 256, 2], [2048, 512, 4, 4]],
+    true,
+  );
+  const near = { rescue: 5, crowd: 5, gaps: 1 };
+  const solved = fastExpectimax(game, goal, {
+    depth: 3,
+    params: { ...near, endgame: 10, through: 1 },
+  });
+  assertEquals([solved.move, solved.depth], [0, 3]);
+  assertEquals(fastExpectimax(game, goal, { depth: 3, params: { ...near, endgame: 0 } }).depth, 5);
+  // The solver's slide let go below its chance (`,letgo`): the search chooses, crowded.
+  const free = { ...near, endgame: 10, through: 1, letgo: 1 };
+  assertEquals(fastExpectimax(game, goal, { depth: 3, params: free }).depth, 5);
+});

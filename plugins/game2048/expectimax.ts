@@ -35,7 +35,10 @@
  * without one fits (`endgame.ts` `chainsOf`; default 0), and `,through=1` a chain whose
  * gap is just before its tail solved through the whole chain's goal (`EndgameSolver.solve`'s
  * `through`), and a goal on the board merged into the tail in place (`collapseSlide`)
- * before any solve (default 0).
+ * before any solve (default 0). With a fixed depth, `,rescue=D,crowd=E` searches D plies
+ * instead on a board with at most E empty cells where the solver gives no slide, and
+ * `,letgo=P` plays the solver's slide only where its chance is above P (both default
+ * never: measured in the plugin's README, "The time left over").
  *
  * Leaves take the game's evaluation (`eval` option): seed 001's gradient, or "monotone".
  * With `minProbability: 0` the value equals seed 001's tree expectimax
@@ -524,7 +527,8 @@ const makeEngine = () => {
   /**
    * The endgame solver's answer for the root (`endgame.ts`), within half the time budget
    * and until an interruption (what it solved stays for the next move); `undefined` when it
-   * does not take the position, finds it lost, or runs out of time. Its nodes count.
+   * does not take the position, finds its chance at most `letGo` (0: lost), or runs out of
+   * time. Its nodes count.
    */
   const solveEndgame = (
     lo: number,
@@ -535,10 +539,11 @@ const makeEngine = () => {
     tables: number,
     timeMs: number | undefined,
     start: number,
+    letGo: number,
   ): EndgameAnswer | undefined => {
     // With through, a goal on the board is merged into the tail in place first.
     const collapse = through ? collapseSlide(lo, hi, gaps) : undefined;
-    if (collapse !== undefined) return collapse;
+    if (collapse !== undefined) return collapse.probability > letGo ? collapse : undefined;
     const solver = endgameSolver();
     if (tables > 0) solver.keepTables(tables * 2 ** 30);
     const until = timeMs === undefined ? Infinity : start + timeMs / 2;
@@ -556,7 +561,7 @@ const makeEngine = () => {
         gaps,
         through,
       );
-      return answer !== undefined && answer.probability > 0 ? answer : undefined;
+      return answer !== undefined && answer.probability > letGo ? answer : undefined;
     } catch (e) {
       if (e instanceof SearchStopped) return undefined;
       throw e;
@@ -598,6 +603,7 @@ const makeEngine = () => {
         options.params?.tables ?? 0,
         options.timeMs,
         start,
+        options.params?.letgo ?? 0,
       )
       : undefined;
     forced = endgame?.move ?? -1;
@@ -612,8 +618,12 @@ const makeEngine = () => {
       ? MAX_PLIES
       : 2 * autoSlides(n, empty, distinct) - 1;
     const plan: number[] = [];
-    if (options.timeMs === undefined) plan.push(Math.min(MAX_PLIES, options.depth ?? cap));
-    else {
+    // `,rescue=D`: D plies on a crowded board that the solver does not play.
+    const rescue = options.params?.rescue ?? 0;
+    const crowded = rescue > 0 && forced < 0 && empty <= (options.params?.crowd ?? 0);
+    if (options.timeMs === undefined) {
+      plan.push(Math.min(MAX_PLIES, crowded ? rescue : options.depth ?? cap));
+    } else {
       const last = Math.min(MAX_PLIES, options.depth ?? cap);
       for (let d = 1; d < last; d += 2) plan.push(d);
       plan.push(last);
@@ -861,7 +871,9 @@ export const expectimax2048: Strategy = {
     `,downgrade=T network leaves downgraded from tile T, default ${DEFAULT_DOWNGRADE}; ` +
     `,endgame=K exact endgames of at most K free cells, default ${ENDGAME_REGION} with a network; ` +
     ",gaps=G chains skipping up to G ranks too, default 0; ,through=1 a gap before the tail " +
-    "solved through the whole chain's goal, default 0; ,tables=GB the solver's tables kept " +
+    "solved through the whole chain's goal, default 0; ,rescue=D,crowd=E D plies where at most " +
+    "E cells are empty and the solver gives no slide; ,letgo=P the solver's slide only above " +
+    "chance P; ,tables=GB the solver's tables kept " +
     "over games)",
   params: {
     cutoff: { min: 0, max: 1, description: "chance branches less likely are leaves, default 1e-4" },
@@ -896,6 +908,25 @@ export const expectimax2048: Strategy = {
       description: "4x4, with gaps: a chain whose gap is just before its tail (16384 ... 1024 " +
         "256) is solved through the whole chain's goal, its own goal valued by the chance of " +
         "the next, and a goal on the board is merged into the tail in place (default 0)",
+    },
+    rescue: {
+      min: 0,
+      max: MAX_PLIES,
+      integer: true,
+      description: "with a fixed depth: plies searched instead on a board with at most ,crowd " +
+        "empty cells where the endgame solver gives no slide (default 0: never)",
+    },
+    crowd: {
+      min: 0,
+      max: 16,
+      integer: true,
+      description: "the most empty cells of a board searched ,rescue plies deep (default 0)",
+    },
+    letgo: {
+      min: 0,
+      max: 1,
+      description: "4x4: the endgame solver's slide is played only where its chance is above " +
+        "this; below, the search chooses (with ,rescue: its depth) (default 0)",
     },
     tables: {
       min: 0,
