@@ -164,10 +164,13 @@ Deno.test("every strategy declares the parameters it reads, with sane ranges", a
   assertEquals(declared("lazy_smp"), ["ttmb"]);
   const g2048 = (await Effect.runPromise(loadPlugin("2048", builtins))).plugin;
   assertEquals(Object.keys(g2048.strategies?.expectimax.params ?? {}).sort(), [
+    "crowd",
     "cutoff",
     "downgrade",
     "endgame",
     "gaps",
+    "letgo",
+    "rescue",
     "slides",
     "tables",
     "through",

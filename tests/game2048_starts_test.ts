@@ -292,23 +292,35 @@ Deno.test("the solves kept in bench/data/ start where the run's games held the c
   // The same trials searched eleven plies deep on crowded boards the solver lets go
   // (`--rescue 11 --crowd 3`): the same tiles, so each trial pairs with the run's spec's.
   // Of 2,000, 7 came out otherwise (3 made, 4 lost): the README's figures.
-  let won = 0, lost = 0;
-  for (const phase of ["first", "second", "through", "last"]) {
-    const rows = (name: string): PhaseTrials[] =>
-      data(name).trim().split("\n").map((l) => JSON.parse(l));
-    const [plain, deep] = [
-      rows(`2048-g1t1-trials-${phase}.jsonl`),
-      rows(`2048-g1t1-trials-${phase}-rescue.jsonl`),
-    ];
-    assertEquals(deep.map((r) => [r.index, r.seed]), plain.map((r) => [r.index, r.seed]), phase);
-    plain.forEach((r, i) => {
-      const other = deep[i].outcomes;
+  const rows = (name: string): PhaseTrials[] =>
+    data(name).trim().split("\n").map((l) => JSON.parse(l));
+  /** Trials made only by the second file's arm, and only by the first's. */
+  const paired = (a: PhaseTrials[], b: PhaseTrials[]): [number, number] => {
+    assertEquals(b.map((r) => [r.index, r.seed]), a.map((r) => [r.index, r.seed]));
+    let second = 0, first = 0;
+    a.forEach((r, i) => {
       for (let t = 0; t < r.trials; t++) {
-        if (r.outcomes[t] !== other[t]) other[t] === "1" ? won++ : lost++;
+        if (r.outcomes[t] !== b[i].outcomes[t]) b[i].outcomes[t] === "1" ? second++ : first++;
       }
     });
+    return [second, first];
+  };
+  let won = 0, lost = 0;
+  for (const phase of ["first", "second", "through", "last"]) {
+    const [w, l] = paired(
+      rows(`2048-g1t1-trials-${phase}.jsonl`),
+      rows(`2048-g1t1-trials-${phase}-rescue.jsonl`),
+    );
+    won += w;
+    lost += l;
   }
   assertEquals([won, lost], [3, 4]);
+  // The last phase with the chain let go below a chance of 0.1 (`--letgo 0.1 --rescue 9
+  // --crowd 16`): 24 trials made only with it, 1 only without.
+  const last = rows("2048-g1t1-trials-last.jsonl");
+  assertEquals(paired(last, rows("2048-g1t1-trials-last-letgo.jsonl")), [24, 1]);
+  // Position 3 let go below 0.3: 10 made only with it, 2 only without.
+  assertEquals(paired([last[3]], rows("2048-g1t1-trials-last-letgo30.jsonl")), [10, 2]);
   // The tail free to move in eleven cells: the same chances, over more positions.
   const [ten, eleven] = [lines(kept[0][0]), lines(kept[1][0])];
   assertEquals(
