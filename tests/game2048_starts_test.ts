@@ -319,6 +319,15 @@ Deno.test("the solves kept in bench/data/ start where the run's games held the c
   // --crowd 16`): 24 trials made only with it, 1 only without.
   const last = rows("2048-g1t1-trials-last.jsonl");
   assertEquals(paired(last, rows("2048-g1t1-trials-last-letgo.jsonl")), [24, 1]);
+  // The first two gapped phases let go below 0.1: 6 and 1, then 2 and 0.
+  assertEquals(
+    paired(rows("2048-g1t1-trials-first.jsonl"), rows("2048-g1t1-trials-first-letgo.jsonl")),
+    [6, 1],
+  );
+  assertEquals(
+    paired(rows("2048-g1t1-trials-second.jsonl"), rows("2048-g1t1-trials-second-letgo.jsonl")),
+    [2, 0],
+  );
   // Position 3 let go below 0.3: 10 made only with it, 2 only without.
   assertEquals(paired([last[3]], rows("2048-g1t1-trials-last-letgo30.jsonl")), [10, 2]);
   // The tail free to move in eleven cells: the same chances, over more positions.
