@@ -39,7 +39,7 @@
  * of the solver's budget (both `--solve`s); `--solve --board CELLS` solves one board (its 16
  * cells, row by row).
  * `--trials N --phase-of RUN --chain TILES` plays the search (`--depth`, `--endgame`,
- * `--gaps`, `--through`, and `--rescue D --crowd E` for the spec's `,rescue=D,crowd=E`)
+ * `--gaps`, `--through`, and `--rescue D --crowd E --letgo P` for the spec's parameters)
  * on from each of those first boards N times, each game until the phase's goal is made
  * (`phaseGoal`) or the game ends (`phaseTrials`): what the player makes of the phase,
  * next to the solver's value holding the chain, with each trial's outcome to pair two
@@ -507,7 +507,7 @@ export const phaseStarts = (text: string, chain: readonly number[]): PhaseStart[
 /**
  * The player of the runs and the trials from the command line's options: the network
  * (`--weights FILE`, default the one that ships) and the spec's parameters (`--endgame`,
- * `--gaps`, `--through`, `--tables`, `--rescue`, `--crowd`).
+ * `--gaps`, `--through`, `--tables`, `--rescue`, `--crowd`, `--letgo`).
  */
 export const networkPlayer = (
   args: Readonly<Record<string, unknown>>,
@@ -963,7 +963,7 @@ if (import.meta.main) {
         "[--budget N] [--first A] [--last B]\n" +
         "       bench/game2048_chains.ts --solve --board CELLS [--endgame K] [--budget N]\n" +
         "       bench/game2048_chains.ts --trials N --phase-of RUN [--chain TILES] [--endgame K] " +
-        "[--gaps G] [--through 1] [--rescue D --crowd E] [--depth D] [--seed S] [--first A] " +
+        "[--gaps G] [--through 1] [--rescue D --crowd E] [--letgo P] [--depth D] [--seed S] [--first A] " +
         "[--last B]\n" +
         "       bench/game2048_chains.ts --summary RUN\n" +
         "       bench/game2048_chains.ts --series DIR/games.jsonl --tiles N --splice RUN [--p1 SPEC]",

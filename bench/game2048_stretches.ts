@@ -19,7 +19,8 @@
  * network's (the search with `endgame=0`): the solver's own last slide there would solve
  * the phase again, minutes of work for one slide, where the network's slide merges the
  * goal just as well (a collapse) or plays on where the solver let the chain go. From the
- * second slide on, the spec plays (`--endgame`, `--gaps`, `--through`); until a chain fits,
+ * second slide on, the spec plays (`--endgame`, `--gaps`, `--through`, `--rescue`, `--crowd`,
+ * `--letgo`); until a chain fits,
  * the solver takes no position, so its slides are the network's.
  *
  * @module
@@ -245,6 +246,7 @@ if (import.meta.main) {
       "last",
       "rescue",
       "crowd",
+      "letgo",
     ],
   });
   const summaries = (args.summary ?? []) as string[];
@@ -258,7 +260,7 @@ if (import.meta.main) {
     console.error(
       typeof args.run !== "string"
         ? "usage: bench/game2048_stretches.ts --run RUN [--depth D] [--endgame K] [--gaps G] " +
-          "[--through 1] [--trials N] [--seed S] [--first A] [--last B]\n" +
+          "[--through 1] [--rescue D --crowd E] [--letgo P] [--trials N] [--seed S] [--first A] [--last B]\n" +
           "       bench/game2048_stretches.ts --summary LINES [--summary LINES ...]"
         : `--trials must be a whole number from 1 to 1000, not ${args.trials}`,
     );
