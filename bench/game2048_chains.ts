@@ -26,7 +26,8 @@
  * made 32768 from it, the largest tile and score made here, slides, the longest search in
  * ms, the endgame solver's first note and its phases: `phasesOf`), then a summary line;
  * `--compare A --compare B` pairs two runs' outputs by position (32768 in each, by each alone, a sign test's p, each
- * run's mean score and the solver's mean first probability). `--solve` times the endgame
+ * run's mean score and the solver's mean first probability), or two `--trials` outputs
+ * trial by trial (`compareTrials`: made by each, by each alone, a sign test's p). `--solve` times the endgame
  * solver alone on each position, from an empty table (`--endgame K` cells; the slide, the
  * probability, positions, nodes, the table's slots and milliseconds). `--splice RUN` prints
  * the series with each game played on from its position by the run (`splice`), as records
@@ -385,8 +386,11 @@ export interface PhaseTrials {
   readonly made: number;
   /** Slides a game, on average. */
   readonly slides: number;
-  /** Each trial's outcome in order: 1 made the goal, 0 did not. */
-  readonly outcomes: string;
+  /**
+   * Each trial's outcome in order: 1 made the goal, 0 did not (absent from lines written
+   * before the trials kept them: `bench/data/2048-g1t1-trials-last-net.jsonl`).
+   */
+  readonly outcomes?: string;
 }
 
 /**
@@ -657,6 +661,74 @@ export const compareRuns = (a: string, b: string): Comparison => {
   };
 };
 
+/** Two arms' trials of a phase paired trial by trial (`compareTrials`), one position. */
+export interface TrialPair {
+  /** The position's number (as the run's). */
+  readonly index: number;
+  /** Trials paired (those both lines hold). */
+  readonly trials: number;
+  /** Trials made by each arm. */
+  readonly made: readonly [number, number];
+  /** Trials made by one arm only: the first's, the second's. */
+  readonly alone: readonly [number, number];
+}
+
+/** Two arms' trials paired (`compareTrials`): by position, in all, and a sign test's p. */
+export interface TrialComparison {
+  /** The positions both files hold, in the first file's order. */
+  readonly positions: readonly TrialPair[];
+  /** The sums over them. */
+  readonly all: TrialPair;
+  /** A sign test's two-sided p on the trials made by one arm only. */
+  readonly p: number;
+}
+
+/** A trials file's lines (`PhaseTrials`; other lines skipped). */
+export const trialLines = (text: string): PhaseTrials[] =>
+  text.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+
+/**
+ * Pairs two trials files (`--trials` outputs of two arms from the same starts and seed)
+ * trial by trial: trial t of a position met the same tiles in both as long as the two
+ * played alike. A position both hold must agree on its seed and both lines must carry
+ * `outcomes`; else this throws, naming the position.
+ */
+export const compareTrials = (a: string, b: string): TrialComparison => {
+  const second = new Map(trialLines(b).map((r) => [r.index, r]));
+  const positions: TrialPair[] = [];
+  for (const x of trialLines(a)) {
+    const y = second.get(x.index);
+    if (y === undefined) continue;
+    const [u, v] = [x.outcomes, y.outcomes];
+    if (x.seed !== y.seed || u === undefined || v === undefined) {
+      throw new Error(`position ${x.index}: the two lines differ in seed or lack outcomes`);
+    }
+    const n = Math.min(u.length, v.length);
+    let madeA = 0, madeB = 0, onlyA = 0, onlyB = 0;
+    for (let t = 0; t < n; t++) {
+      const [p, q] = [u[t] === "1", v[t] === "1"];
+      if (p) madeA++;
+      if (q) madeB++;
+      if (p && !q) onlyA++;
+      if (q && !p) onlyB++;
+    }
+    positions.push({
+      index: x.index,
+      trials: n,
+      made: [madeA, madeB],
+      alone: [onlyA, onlyB],
+    });
+  }
+  const sum = (f: (r: TrialPair) => number) => positions.reduce((s, r) => s + f(r), 0);
+  const all: TrialPair = {
+    index: -1,
+    trials: sum((r) => r.trials),
+    made: [sum((r) => r.made[0]), sum((r) => r.made[1])],
+    alone: [sum((r) => r.alone[0]), sum((r) => r.alone[1])],
+  };
+  return { positions, all, p: signTest(all.alone[0], all.alone[1]) };
+};
+
 /** A chain the solver held in a run's games, and how the games went on from it. */
 export interface PhaseRow {
   /** The chain's tiles, from the largest to the tail. */
@@ -860,6 +932,18 @@ if (import.meta.main) {
   const compare = (args.compare ?? []) as string[];
   if (compare.length === 2) {
     const [a, b] = compare.map((f) => Deno.readTextFileSync(f));
+    if (trialLines(a).some((r) => r.outcomes !== undefined)) {
+      const c = compareTrials(a, b);
+      const line = (r: TrialPair, name: string) =>
+        console.log(
+          `${name}: ${r.trials} trials; made ${r.made[0]} and ${r.made[1]}; ` +
+            `by one alone: ${r.alone[0]} and ${r.alone[1]}`,
+        );
+      for (const r of c.positions) line(r, `position ${r.index}`);
+      line(c.all, `all (${compare[0]}, ${compare[1]})`);
+      console.log(`sign test p = ${c.p.toPrecision(2)}`);
+      Deno.exit(0);
+    }
     const c = compareRuns(a, b);
     const fmt = (x: number) => Math.round(x).toLocaleString("en-US");
     console.log(

@@ -10,6 +10,7 @@ import {
   type ChainGame,
   type ChainSolve,
   chainStarts,
+  compareTrials,
   phaseGoal,
   phaseStarts,
   type PhaseTrials,
@@ -155,7 +156,7 @@ Deno.test("bench/game2048_chains.ts --out: positions already in the run are kept
   }
 });
 
-Deno.test("bench/game2048_chains.ts --solve --board and --trials: one board solved, wrong options named", async () => {
+Deno.test("bench/game2048_chains.ts --solve --board, --trials and --compare: one board solved, two arms paired, wrong options named", async () => {
   const chains = (...args: string[]) =>
     new Deno.Command(Deno.execPath(), {
       args: ["run", "--allow-read", "--allow-import", "bench/game2048_chains.ts", ...args],
@@ -177,6 +178,19 @@ Deno.test("bench/game2048_chains.ts --solve --board and --trials: one board solv
   const none = await chains("--trials", "0", "--phase-of", run);
   assertEquals(none.code, 2);
   assertStringIncludes(text(none.stderr), "--trials must be a whole number from 1 to 1000, not 0");
+  // Two arms' trials paired trial by trial: the README's 24 to 1.
+  const pair = await chains(
+    "--compare",
+    "bench/data/2048-g1t1-trials-last.jsonl",
+    "--compare",
+    "bench/data/2048-g1t1-trials-last-letgo.jsonl",
+  );
+  assertEquals(pair.code, 0, text(pair.stderr));
+  assertStringIncludes(
+    text(pair.stdout),
+    "position 3: 100 trials; made 69 and 75; by one alone: 0 and 6",
+  );
+  assertStringIncludes(text(pair.stdout), "500 trials; made 365 and 388; by one alone: 1 and 24");
 });
 
 Deno.test("the starts kept in bench/data/ read as a series: a seed each, each at its first 16384", () => {
@@ -292,44 +306,38 @@ Deno.test("the solves kept in bench/data/ start where the run's games held the c
   // The same trials searched eleven plies deep on crowded boards the solver lets go
   // (`--rescue 11 --crowd 3`): the same tiles, so each trial pairs with the run's spec's.
   // Of 2,000, 7 came out otherwise (3 made, 4 lost): the README's figures.
-  const rows = (name: string): PhaseTrials[] =>
-    data(name).trim().split("\n").map((l) => JSON.parse(l));
-  /** Trials made only by the second file's arm, and only by the first's. */
-  const paired = (a: PhaseTrials[], b: PhaseTrials[]): [number, number] => {
-    assertEquals(b.map((r) => [r.index, r.seed]), a.map((r) => [r.index, r.seed]));
-    let second = 0, first = 0;
-    a.forEach((r, i) => {
-      for (let t = 0; t < r.trials; t++) {
-        if (r.outcomes[t] !== b[i].outcomes[t]) b[i].outcomes[t] === "1" ? second++ : first++;
-      }
-    });
-    return [second, first];
+  /** Trials made only by the second file's arm, and only by the first's (`compareTrials`). */
+  const paired = (a: string, b: string): [number, number] => {
+    const c = compareTrials(
+      data(`2048-g1t1-trials-${a}.jsonl`),
+      data(`2048-g1t1-trials-${b}.jsonl`),
+    );
+    // Every position of the arm is paired, over all its trials.
+    assertEquals(c.all.trials, 100 * data(`2048-g1t1-trials-${b}.jsonl`).trim().split("\n").length);
+    return [c.all.alone[1], c.all.alone[0]];
   };
   let won = 0, lost = 0;
   for (const phase of ["first", "second", "through", "last"]) {
-    const [w, l] = paired(
-      rows(`2048-g1t1-trials-${phase}.jsonl`),
-      rows(`2048-g1t1-trials-${phase}-rescue.jsonl`),
-    );
+    const [w, l] = paired(phase, `${phase}-rescue`);
     won += w;
     lost += l;
   }
   assertEquals([won, lost], [3, 4]);
   // The last phase with the chain let go below a chance of 0.1 (`--letgo 0.1 --rescue 9
   // --crowd 16`): 24 trials made only with it, 1 only without.
-  const last = rows("2048-g1t1-trials-last.jsonl");
-  assertEquals(paired(last, rows("2048-g1t1-trials-last-letgo.jsonl")), [24, 1]);
+  assertEquals(paired("last", "last-letgo"), [24, 1]);
   // The first two gapped phases let go below 0.1: 6 and 1, then 2 and 0.
-  assertEquals(
-    paired(rows("2048-g1t1-trials-first.jsonl"), rows("2048-g1t1-trials-first-letgo.jsonl")),
-    [6, 1],
-  );
-  assertEquals(
-    paired(rows("2048-g1t1-trials-second.jsonl"), rows("2048-g1t1-trials-second-letgo.jsonl")),
-    [2, 0],
-  );
+  assertEquals(paired("first", "first-letgo"), [6, 1]);
+  assertEquals(paired("second", "second-letgo"), [2, 0]);
   // Position 3 let go below 0.3: 10 made only with it, 2 only without.
-  assertEquals(paired([last[3]], rows("2048-g1t1-trials-last-letgo30.jsonl")), [10, 2]);
+  assertEquals(paired("last", "last-letgo30"), [10, 2]);
+  // Lines without outcomes (written before the trials kept them) cannot pair.
+  assertThrows(
+    () =>
+      compareTrials(data("2048-g1t1-trials-last-net.jsonl"), data("2048-g1t1-trials-last.jsonl")),
+    Error,
+    "lack outcomes",
+  );
   // The tail free to move in eleven cells: the same chances, over more positions.
   const [ten, eleven] = [lines(kept[0][0]), lines(kept[1][0])];
   assertEquals(
