@@ -387,6 +387,11 @@ export interface PhaseTrials {
   /** Slides a game, on average. */
   readonly slides: number;
   /**
+   * The search's milliseconds a slide, the solves included (`timeMs`; absent from lines
+   * written before the trials kept it).
+   */
+  readonly msPerSlide?: number;
+  /**
    * Each trial's outcome in order: 1 made the goal, 0 did not (absent from lines written
    * before the trials kept them: `bench/data/2048-g1t1-trials-last-net.jsonl`).
    */
@@ -414,11 +419,14 @@ export const phaseTrials = (
   const goal = phaseGoal(chain);
   const atLeast = (board: readonly number[]) => board.filter((t) => t >= goal).length;
   const before = atLeast(unpackCells(start.start.lo, start.start.hi));
-  let made = 0, slides = 0, outcomes = "";
+  let made = 0, slides = 0, ms = 0, outcomes = "";
   for (let t = 0; t < trials; t++) {
     const rng = makeRng(1e6 * seed + 1000 * start.index + t);
     let won = false;
-    playOn(game, start.start, rng, depth, params, () => slides++, (board) => {
+    playOn(game, start.start, rng, depth, params, (r) => {
+      slides++;
+      ms += r.timeMs;
+    }, (board) => {
       won = atLeast(board) > before;
       return won;
     });
@@ -433,6 +441,7 @@ export const phaseTrials = (
     trials,
     made,
     slides: slides / Math.max(1, trials),
+    msPerSlide: Math.round(100 * ms / Math.max(1, slides)) / 100,
     outcomes,
   };
 };
