@@ -42,7 +42,7 @@
  * `--trials N --phase-of RUN --chain TILES` plays the search (`--depth`, `--endgame`,
  * `--gaps`, `--through`, and `--rescue D --crowd E --letgo P` for the spec's parameters)
  * on from each of those first boards N times, each game until the phase's goal is made
- * (`phaseGoal`) or the game ends (`phaseTrials`): what the player makes of the phase,
+ * (`phaseGoal`, or a later tile `--goal T`: the phases after it too) or the game ends (`phaseTrials`): what the player makes of the phase,
  * next to the solver's value holding the chain, with each trial's outcome to pair two
  * arms by.
  * `--phases RUN` lists every chain the solver held in the run's games (`phaseTable`): in
@@ -401,8 +401,9 @@ export interface PhaseTrials {
 /**
  * Plays the search (`expectimax:depth` and `params`) on from `start`, the first board of
  * a phase holding `chain`, `trials` times, trial `t`'s tiles from `core/rng.ts` seeded
- * `10^6 S + 1000 index + t` (`--seed S`), each until a tile of `phaseGoal(chain)` or more
- * comes on the board beyond those it held (the goal made) or the game ends. The solver
+ * `10^6 S + 1000 index + t` (`--seed S`), each until a tile of `goal` (default
+ * `phaseGoal(chain)`) or more comes on the board beyond those it held (the goal made) or
+ * the game ends: a later goal plays on through the phases after it. The solver
  * values the board holding the chain; the search may let the chain go where the solver
  * finds no slide that keeps it, and the network then plays on: this counts what the
  * player makes, next to the solver's value.
@@ -415,8 +416,8 @@ export const phaseTrials = (
   seed: number,
   depth: number,
   params: Readonly<Record<string, number>>,
+  goal = phaseGoal(chain),
 ): PhaseTrials => {
-  const goal = phaseGoal(chain);
   const atLeast = (board: readonly number[]) => board.filter((t) => t >= goal).length;
   const before = atLeast(unpackCells(start.start.lo, start.start.hi));
   let made = 0, slides = 0, ms = 0, outcomes = "";
@@ -930,6 +931,7 @@ if (import.meta.main) {
       "chain",
       "budget",
       "trials",
+      "goal",
       "board",
       "rescue",
       "crowd",
@@ -1029,17 +1031,26 @@ if (import.meta.main) {
       console.error(`--trials must be a whole number from 1 to 1000, not ${args.trials}`);
       Deno.exit(2);
     }
+    const goal = Number(args.goal ?? phaseGoal(chain));
+    if (!Number.isInteger(Math.log2(goal)) || goal < phaseGoal(chain) || goal > 65536) {
+      console.error(
+        `--goal must be a tile from the phase's own goal ${
+          phaseGoal(chain)
+        } to 65536, not ${args.goal}`,
+      );
+      Deno.exit(2);
+    }
     const { game: made, params } = player();
     const seed = Number(args.seed ?? 1), depth = Number(args.depth ?? 5);
     const all = starts.map((s) => {
-      const r = phaseTrials(made, s, chain, trials, seed, depth, params);
+      const r = phaseTrials(made, s, chain, trials, seed, depth, params, goal);
       console.log(JSON.stringify(r));
       return r;
     });
     const n = Math.max(1, all.length), games = all.reduce((a, r) => a + r.trials, 0);
     const won = all.reduce((a, r) => a + r.made, 0);
     console.log(
-      `${all.length} positions: the goal ${phaseGoal(chain)} made in ${won} of ${games} games ` +
+      `${all.length} positions: the goal ${goal} made in ${won} of ${games} games ` +
         `(${(won / Math.max(1, games)).toFixed(3)}), where the solver holding the chain gives ` +
         `${(all.reduce((a, r) => a + r.probability, 0) / n).toFixed(3)} on average`,
     );
@@ -1056,7 +1067,7 @@ if (import.meta.main) {
         "[--budget N] [--first A] [--last B]\n" +
         "       bench/game2048_chains.ts --solve --board CELLS [--endgame K] [--budget N]\n" +
         "       bench/game2048_chains.ts --trials N --phase-of RUN [--chain TILES] [--endgame K] " +
-        "[--gaps G] [--through 1] [--rescue D --crowd E] [--letgo P] [--depth D] [--seed S] [--first A] " +
+        "[--gaps G] [--through 1] [--rescue D --crowd E] [--letgo P] [--depth D] [--goal T] [--seed S] [--first A] " +
         "[--last B]\n" +
         "       bench/game2048_chains.ts --summary RUN\n" +
         "       bench/game2048_chains.ts --series DIR/games.jsonl --tiles N --splice RUN [--p1 SPEC]",

@@ -329,8 +329,18 @@ Deno.test("the solves kept in bench/data/ start where the run's games held the c
   // The first two gapped phases let go below 0.1: 6 and 1, then 2 and 0.
   assertEquals(paired("first", "first-letgo"), [6, 1]);
   assertEquals(paired("second", "second-letgo"), [2, 0]);
-  // Position 3 let go below 0.3: 10 made only with it, 2 only without.
-  assertEquals(paired("last", "last-letgo30"), [10, 2]);
+  // The same below 0.3: 32 and 4.
+  assertEquals(paired("last", "last-letgo30"), [32, 4]);
+  // Let go with the spec's own depth after it (no rescue): the letting go does the work.
+  assertEquals(paired("last", "last-letgo10-d5"), [23, 2]);
+  assertEquals(paired("last", "last-letgo30-d5"), [31, 4]);
+  assertEquals(paired("last", "last-letgo50-d5"), [33, 17]);
+  // The thresholds against each other: 0.3 over 0.1, 10 to 4; 0.5 under 0.3, 4 to 15.
+  assertEquals(paired("last-letgo10-d5", "last-letgo30-d5"), [10, 4]);
+  assertEquals(paired("last-letgo30-d5", "last-letgo50-d5"), [4, 15]);
+  // The phase before the last, its 512: nearly every trial makes it either way.
+  assertEquals(paired("through", "through-letgo"), [4, 2]);
+  assertEquals(paired("through", "through-letgo10-d5"), [2, 0]);
   // Lines without outcomes (written before the trials kept them) cannot pair.
   assertThrows(
     () =>
