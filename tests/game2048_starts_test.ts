@@ -15,6 +15,7 @@ import {
   phaseStarts,
   type PhaseTrials,
   splice,
+  trialLines,
 } from "../bench/game2048_chains.ts";
 import { holdsChain, playToStart, type StartLine } from "../bench/game2048_starts.ts";
 import { packCells, unpackCells } from "../plugins/game2048/board.ts";
@@ -293,11 +294,6 @@ Deno.test("the solves kept in bench/data/ start where the run's games held the c
         phaseGoal(chain),
       ]);
       assert(r.made <= r.trials && r.trials === 100, `${name}: position ${r.index}`);
-      // Each trial's outcome, where the line gives them, adds up to what it made.
-      if (r.outcomes !== undefined) {
-        assertEquals(r.outcomes.length, r.trials);
-        assertEquals([...r.outcomes].filter((o) => o === "1").length, r.made);
-      }
     }
     const made = rows.reduce((a, r) => a + r.made, 0) / (100 * rows.length);
     const chance = rows.reduce((a, r) => a + r.probability, 0) / rows.length;
@@ -306,6 +302,15 @@ Deno.test("the solves kept in bench/data/ start where the run's games held the c
   // The same trials searched eleven plies deep on crowded boards the solver lets go
   // (`--rescue 11 --crowd 3`): the same tiles, so each trial pairs with the run's spec's.
   // Of 2,000, 7 came out otherwise (3 made, 4 lost): the README's figures.
+  // Every kept trials file: each line's outcomes, where it gives them, add up to what it made.
+  for (const f of Deno.readDirSync(new URL("../bench/data/", import.meta.url))) {
+    if (!f.name.startsWith("2048-g1t1-trials-")) continue;
+    for (const r of trialLines(data(f.name))) {
+      if (r.outcomes === undefined) continue;
+      assertEquals(r.outcomes.length, r.trials, `${f.name}: position ${r.index}`);
+      assertEquals([...r.outcomes].filter((o) => o === "1").length, r.made, f.name);
+    }
+  }
   /** Trials made only by the second file's arm, and only by the first's (`compareTrials`). */
   const paired = (a: string, b: string): [number, number] => {
     const c = compareTrials(
@@ -341,6 +346,9 @@ Deno.test("the solves kept in bench/data/ start where the run's games held the c
   // The phase before the last, its 512: nearly every trial makes it either way.
   assertEquals(paired("through", "through-letgo"), [4, 2]);
   assertEquals(paired("through", "through-letgo10-d5"), [2, 0]);
+  // Played on through the last phase to 32768: 9 to 1 at 0.1, 14 to 3 at 0.3.
+  assertEquals(paired("through-to32768", "through-to32768-letgo10-d5"), [9, 1]);
+  assertEquals(paired("through-to32768", "through-to32768-letgo30-d5"), [14, 3]);
   // Lines without outcomes (written before the trials kept them) cannot pair.
   assertThrows(
     () =>

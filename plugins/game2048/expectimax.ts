@@ -38,7 +38,8 @@
  * before any solve (default 0). With a fixed depth, `,rescue=D,crowd=E` searches D plies
  * instead on a board with at most E empty cells where the solver gives no slide, and
  * `,letgo=P` plays the solver's slide only where its chance is above P (both default
- * never: measured in the plugin's README, "The time left over").
+ * never: measured in the plugin's README, "The time left over" and "Letting go earlier",
+ * where 0.3 makes 5.4 points more of the last phase).
  *
  * Leaves take the game's evaluation (`eval` option): seed 001's gradient, or "monotone".
  * With `minProbability: 0` the value equals seed 001's tree expectimax
