@@ -328,27 +328,28 @@ Deno.test("the solves kept in bench/data/ start where the run's games held the c
     lost += l;
   }
   assertEquals([won, lost], [3, 4]);
-  // The last phase with the chain let go below a chance of 0.1 (`--letgo 0.1 --rescue 9
-  // --crowd 16`): 24 trials made only with it, 1 only without.
-  assertEquals(paired("last", "last-letgo"), [24, 1]);
-  // The first two gapped phases let go below 0.1: 6 and 1, then 2 and 0.
-  assertEquals(paired("first", "first-letgo"), [6, 1]);
-  assertEquals(paired("second", "second-letgo"), [2, 0]);
-  // The same below 0.3: 32 and 4.
-  assertEquals(paired("last", "last-letgo30"), [32, 4]);
-  // Let go with the spec's own depth after it (no rescue): the letting go does the work.
-  assertEquals(paired("last", "last-letgo10-d5"), [23, 2]);
-  assertEquals(paired("last", "last-letgo30-d5"), [31, 4]);
-  assertEquals(paired("last", "last-letgo50-d5"), [33, 17]);
-  // The thresholds against each other: 0.3 over 0.1, 10 to 4; 0.5 under 0.3, 4 to 15.
-  assertEquals(paired("last-letgo10-d5", "last-letgo30-d5"), [10, 4]);
-  assertEquals(paired("last-letgo30-d5", "last-letgo50-d5"), [4, 15]);
-  // The phase before the last, its 512: nearly every trial makes it either way.
-  assertEquals(paired("through", "through-letgo"), [4, 2]);
-  assertEquals(paired("through", "through-letgo10-d5"), [2, 0]);
-  // Played on through the last phase to 32768: 9 to 1 at 0.1, 14 to 3 at 0.3.
-  assertEquals(paired("through-to32768", "through-to32768-letgo10-d5"), [9, 1]);
-  assertEquals(paired("through-to32768", "through-to32768-letgo30-d5"), [14, 3]);
+  // Letting the chain go below a chance (`--letgo P`), each arm against the spec or another
+  // arm: trials made only by the second, only by the first (the README's figures).
+  const arms: [string, string, [number, number]][] = [
+    // With `--rescue 9 --crowd 16` (nine plies wherever the solver does not play).
+    ["last", "last-letgo", [24, 1]],
+    ["first", "first-letgo", [6, 1]],
+    ["second", "second-letgo", [2, 0]],
+    ["last", "last-letgo30", [32, 4]],
+    ["through", "through-letgo", [4, 2]],
+    // With the spec's own depth after it: the letting go does the work.
+    ["last", "last-letgo10-d5", [23, 2]],
+    ["last", "last-letgo30-d5", [31, 4]],
+    ["last", "last-letgo50-d5", [33, 17]],
+    ["through", "through-letgo10-d5", [2, 0]],
+    // The thresholds against each other: 0.3 over 0.1, and 0.5 under 0.3.
+    ["last-letgo10-d5", "last-letgo30-d5", [10, 4]],
+    ["last-letgo30-d5", "last-letgo50-d5", [4, 15]],
+    // The phase before the last played on through the last one to 32768.
+    ["through-to32768", "through-to32768-letgo10-d5", [9, 1]],
+    ["through-to32768", "through-to32768-letgo30-d5", [14, 3]],
+  ];
+  for (const [a, b, expected] of arms) assertEquals(paired(a, b), expected, `${a} against ${b}`);
   // Lines without outcomes (written before the trials kept them) cannot pair.
   assertThrows(
     () =>
