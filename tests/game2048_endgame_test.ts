@@ -870,8 +870,13 @@ Deno.test("bench/game2048_chains.ts --trials plays a phase on from its first boa
   const r = phaseTrials(game, at(SNAKE_OF_TWELVE), chain, 20, 1, 1, { endgame: 4 });
   assertEquals([r.index, r.seed, r.goal, r.probability, r.trials], [3, 7, 32768, 0.901, 20]);
   assert(r.made >= 14 && r.made <= 20 && r.slides > 1 && r.slides < 20, JSON.stringify(r));
-  // The same tiles again: the same games. A jammed board: no slide, no goal.
-  assertEquals(phaseTrials(game, at(SNAKE_OF_TWELVE), chain, 20, 1, 1, { endgame: 4 }), r);
+  // The same tiles again: the same games (in another time). A jammed board: no slide, no goal.
+  const again = phaseTrials(game, at(SNAKE_OF_TWELVE), chain, 20, 1, 1, { endgame: 4 });
+  assertEquals({ ...again, msPerSlide: r.msPerSlide }, r);
+  assert(again.msPerSlide !== undefined && again.msPerSlide >= 0);
+  // Played on to a later goal: at most the games that made the phase's own.
+  const later = phaseTrials(game, at(SNAKE_OF_TWELVE), chain, 20, 1, 1, { endgame: 4 }, 65536);
+  assertEquals([later.goal, later.made <= r.made], [65536, true]);
   const jammed = [16384, 2, 4, 2, 2, 4, 2, 4, 4, 2, 4, 2, 2, 4, 2, 4];
   const none = phaseTrials(game, at(jammed), chain, 3, 1, 1, { endgame: 4 });
   assertEquals([none.made, none.slides], [0, 0]);
