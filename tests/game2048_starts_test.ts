@@ -217,29 +217,31 @@ Deno.test("the starts kept in bench/data/ read as a series: a seed each, each at
   }
 });
 
-Deno.test("the run kept in bench/data/ holds each start's own game, played to its end", () => {
+Deno.test("the runs kept in bench/data/ hold each start's own game, played to its end", () => {
   const data = (name: string) =>
     Deno.readTextFileSync(new URL(`../bench/data/${name}`, import.meta.url));
   const starts = chainStarts(data("2048-e10-starts.jsonl"), 1);
-  const games: ChainGame[] = data("2048-e10-g1t1.jsonl").trim().split("\n").map((l) =>
-    JSON.parse(l)
-  );
-  assert(games.length > 0);
   const rules = createGame(4, 4, "monotone");
-  const indices = games.map((g) => g.index);
-  assertEquals(new Set(indices).size, indices.length);
-  for (const g of games) {
-    assertEquals(g.seed, starts[g.index].seed, `position ${g.index}`);
-    // The game ended where no slide is left, its largest tile the line's.
-    const final = [...g.final!, SLIDER_TURN, 0];
-    assertEquals(rules.moves(final).length, 0, `position ${g.index}`);
-    assertEquals(Math.max(...g.final!), g.maxTile, `position ${g.index}`);
-    assert(g.maxTile >= 16384, `position ${g.index}`);
-    // The phases come in order, within the game's slides.
-    let last = -1;
-    for (const p of g.phases!) {
-      assert(last < p.from && p.from <= p.to && p.to < g.slides, `position ${g.index}`);
-      last = p.to;
+  // The run of gaps=1,through=1, and the same with letgo=0.3 (under way: the positions so far).
+  for (const name of ["2048-e10-g1t1.jsonl", "2048-e10-g1t1-letgo30.jsonl"]) {
+    const games: ChainGame[] = data(name).trim().split("\n").map((l) => JSON.parse(l));
+    assert(games.length > 0, name);
+    const indices = games.map((g) => g.index);
+    assertEquals(new Set(indices).size, indices.length, name);
+    for (const g of games) {
+      const at = `${name}: position ${g.index}`;
+      assertEquals(g.seed, starts[g.index].seed, at);
+      // The game ended where no slide is left, its largest tile the line's.
+      const final = [...g.final!, SLIDER_TURN, 0];
+      assertEquals(rules.moves(final).length, 0, at);
+      assertEquals(Math.max(...g.final!), g.maxTile, at);
+      assert(g.maxTile >= 16384, at);
+      // The phases come in order, within the game's slides.
+      let last = -1;
+      for (const p of g.phases!) {
+        assert(last < p.from && p.from <= p.to && p.to < g.slides, at);
+        last = p.to;
+      }
     }
   }
 });
