@@ -944,7 +944,13 @@ if (import.meta.main) {
   if (compare.length === 2) {
     const [a, b] = compare.map((f) => Deno.readTextFileSync(f));
     if (trialLines(a).some((r) => r.outcomes !== undefined)) {
-      const c = compareTrials(a, b);
+      let c: TrialComparison;
+      try {
+        c = compareTrials(a, b);
+      } catch (e) {
+        console.error(`--compare ${compare[0]} --compare ${compare[1]}: ${(e as Error).message}`);
+        Deno.exit(2);
+      }
       const line = (r: TrialPair, name: string) =>
         console.log(
           `${name}: ${r.trials} trials; made ${r.made[0]} and ${r.made[1]}; ` +

@@ -192,6 +192,24 @@ Deno.test("bench/game2048_chains.ts --solve --board, --trials and --compare: one
     "position 3: 100 trials; made 69 and 75; by one alone: 0 and 6",
   );
   assertStringIncludes(text(pair.stdout), "500 trials; made 365 and 388; by one alone: 1 and 24");
+  // A file without outcomes cannot pair; a goal below the phase's own is named.
+  const unpaired = await chains(
+    "--compare",
+    "bench/data/2048-g1t1-trials-last.jsonl",
+    "--compare",
+    "bench/data/2048-g1t1-trials-last-net.jsonl",
+  );
+  assertEquals(unpaired.code, 2);
+  assertStringIncludes(
+    text(unpaired.stderr),
+    "position 0: the two lines differ in seed or lack outcomes",
+  );
+  const early = await chains("--trials", "1", "--phase-of", run, "--goal", "256");
+  assertEquals(early.code, 2);
+  assertStringIncludes(
+    text(early.stderr),
+    "--goal must be a tile from the phase's own goal 32768 to 65536, not 256",
+  );
 });
 
 Deno.test("the starts kept in bench/data/ read as a series: a seed each, each at its first 16384", () => {
