@@ -24,7 +24,7 @@ import { Effect } from "../core/deps.ts";
 import { CHANCE } from "../core/game.ts";
 import { packCells } from "../plugins/game2048/board.ts";
 import { chainOf } from "../plugins/game2048/endgame.ts";
-import type { ChainStart } from "./game2048_chains.ts";
+import type { ChainStart } from "./game2048_positions.ts";
 import { type GameRecord, playSeeded, readTextOr, recordOf } from "./game2048_games.ts";
 
 /** One seed's line of a starts file. */

@@ -30,7 +30,7 @@ import { packCells } from "../plugins/game2048/board.ts";
 import { ENDGAME_REGION, solverChains } from "../plugins/game2048/endgame.ts";
 import { makeRng } from "../core/rng.ts";
 import type { Game2048 } from "../plugins/game2048/rules.ts";
-import { type ChainGame, networkPlayer, playOn, runGames } from "./game2048_chains.ts";
+import { type ChainGame, networkPlayer, playOn, runGames } from "./game2048_positions.ts";
 
 /**
  * Whether the endgame solver fits a chain on compact board `lo`, `hi`, as

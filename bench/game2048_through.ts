@@ -36,7 +36,7 @@ import {
   gapBeforeTail,
 } from "../plugins/game2048/endgame.ts";
 import { P_TWO, slideCells } from "../plugins/game2048/rules.ts";
-import { type ChainStart, positionsWhere } from "./game2048_chains.ts";
+import { type ChainStart, positionsWhere } from "./game2048_positions.ts";
 import { standardError } from "../plugins/game2048/train.ts";
 
 /** The region (free cells) of the chains measured: ten, a chain of six. */

@@ -20,18 +20,15 @@ import {
   LARGE_TAIL_RANK,
 } from "../plugins/game2048/endgame.ts";
 import {
-  chainStarts,
-  compareRuns,
   networkStretches,
   phaseGoal,
   phaseStarts,
   phaseTable,
   phaseTrials,
-  playFrom,
   solveFrom,
-  splice,
-  summarizeRun,
-} from "../bench/game2048_chains.ts";
+} from "../bench/game2048_phases.ts";
+import { chainStarts, playFrom } from "../bench/game2048_positions.ts";
+import { compareRuns, splice, summarizeRun } from "../bench/game2048_runs.ts";
 import { throughGain } from "../bench/game2048_through.ts";
 import { keptSolves, LAST_PHASE_3, LAST_PHASE_4 } from "../bench/game2048_kept.ts";
 import {

@@ -7,16 +7,15 @@
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
 import { playOne, playSeeded } from "../bench/game2048_games.ts";
 import {
-  type ChainGame,
   type ChainSolve,
-  chainStarts,
   compareTrials,
   phaseGoal,
   phaseStarts,
   type PhaseTrials,
-  splice,
   trialLines,
-} from "../bench/game2048_chains.ts";
+} from "../bench/game2048_phases.ts";
+import { type ChainGame, chainStarts } from "../bench/game2048_positions.ts";
+import { splice } from "../bench/game2048_runs.ts";
 import { holdsChain, playToStart, type StartLine } from "../bench/game2048_starts.ts";
 import { packCells, unpackCells } from "../plugins/game2048/board.ts";
 import { createGame, SLIDER_TURN } from "../plugins/game2048/rules.ts";
