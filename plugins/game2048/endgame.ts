@@ -436,8 +436,8 @@ export class EndgameSolver {
    * such a chain and one held for its own goal branch at the same length, their chances
    * still compete as they are, though the one is of the farther goal: a plain chain wins
    * unless even the farther chance is higher, which favours the nearer goal. It is rare
-   * enough to leave so: no first or last board of a phase in the kept runs
-   * (`bench/data/2048-e10-g1t1*.jsonl`, 4,164 boards) has two chains of one length.
+   * enough to leave so: no first or last board of a phase in the complete kept run
+   * (`bench/data/2048-e10-g1t1.jsonl`, 3,496 boards) has two chains of one length.
    */
   solve(
     lo: number,
