@@ -239,8 +239,14 @@ Deno.test("the runs kept in bench/data/ hold each start's own game, played to it
     Deno.readTextFileSync(new URL(`../bench/data/${name}`, import.meta.url));
   const starts = chainStarts(data("2048-e10-starts.jsonl"), 1);
   const rules = createGame(4, 4, "monotone");
-  // The run of gaps=1,through=1, and the same with letgo=0.3 (under way: the positions so far).
-  for (const name of ["2048-e10-g1t1.jsonl", "2048-e10-g1t1-letgo30.jsonl"]) {
+  // The run of gaps=1,through=1, the same with letgo=0.3, and that at depth 7 (under way: the
+  // positions so far).
+  const runs = [
+    "2048-e10-g1t1.jsonl",
+    "2048-e10-g1t1-letgo30.jsonl",
+    "2048-e10-g1t1-letgo30-d7.jsonl",
+  ];
+  for (const name of runs) {
     const games: ChainGame[] = data(name).trim().split("\n").map((l) => JSON.parse(l));
     assert(games.length > 0, name);
     const indices = games.map((g) => g.index);
