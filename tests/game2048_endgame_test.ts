@@ -564,7 +564,7 @@ Deno.test("the budget: 2^23 positions up to the default region or behind a small
       assertEquals(endgameBudget(region, tail), ENDGAME_BUDGET);
     }
   }
-  // A 10-cell region (16384 down to 512 held) took 80 to 99 million positions (README).
+  // A 10-cell region (16384 down to 512 held) took 80 to 99 million positions (FIGURES.md).
   assert(endgameBudget(10, LARGE_TAIL_RANK) >= 100_000_000, String(endgameBudget(10, 7)));
   assertEquals(endgameBudget(10, 9), endgameBudget(10, LARGE_TAIL_RANK));
   assertEquals(endgameBudget(11, 9), endgameBudget(10, 9));
@@ -597,7 +597,7 @@ Deno.test("a chain over the budget is given up, and not tried again until a posi
 
 Deno.test("a solve deeper than the thread's stack is given up as one over the budget", () => {
   // The RangeError of a stack overflow, raised inside the recursion (by its poll here: a
-  // solve through from a ten-cell region ran out of V8's default stack, README).
+  // solve through from a ten-cell region ran out of V8's default stack, FIGURES.md).
   const [lo, hi] = words(snake(8192, START));
   const solver = new EndgameSolver();
   let polls = 0;
@@ -818,7 +818,7 @@ Deno.test("bench/game2048_chains.ts pairs two runs by position, with a sign test
   assertEquals(c.msPerSlide, [2, 2]);
   assertEquals(compareRuns(run([32768]), run([32768])).msPerSlide, [0, 0]);
   assertEquals(compareRuns(a, a).p, 1);
-  // The README's figures: 13 and 4 by one run alone.
+  // FIGURES.md's figures: 13 and 4 by one run alone.
   const many = (x: number, y: number) =>
     compareRuns(
       run([...Array(x).fill(32768), ...Array(y).fill(0)]),

@@ -178,7 +178,7 @@ Deno.test("bench/game2048_chains.ts --solve --board, --trials and --compare: one
   const none = await chains("--trials", "0", "--phase-of", run);
   assertEquals(none.code, 2);
   assertStringIncludes(text(none.stderr), "--trials must be a whole number from 1 to 1000, not 0");
-  // Two arms' trials paired trial by trial: the README's 24 to 1.
+  // Two arms' trials paired trial by trial: FIGURES.md's 24 to 1.
   const pair = await chains(
     "--compare",
     "bench/data/2048-g1t1-trials-last.jsonl",
@@ -239,12 +239,13 @@ Deno.test("the runs kept in bench/data/ hold each start's own game, played to it
     Deno.readTextFileSync(new URL(`../bench/data/${name}`, import.meta.url));
   const starts = chainStarts(data("2048-e10-starts.jsonl"), 1);
   const rules = createGame(4, 4, "monotone");
-  // The run of gaps=1,through=1, the same with letgo=0.3, and that at depth 7 (under way: the
-  // positions so far).
+  // The run of gaps=1,through=1, the same with letgo=0.3, that at depth 7 (stopped), and
+  // gaps=1,letgo=0.3 without through (under way: the positions so far).
   const runs = [
     "2048-e10-g1t1.jsonl",
     "2048-e10-g1t1-letgo30.jsonl",
     "2048-e10-g1t1-letgo30-d7.jsonl",
+    "2048-e10-g1-letgo30.jsonl",
   ];
   for (const name of runs) {
     const games: ChainGame[] = data(name).trim().split("\n").map((l) => JSON.parse(l));
@@ -326,7 +327,7 @@ Deno.test("the solves kept in bench/data/ start where the run's games held the c
   }
   // The same trials searched eleven plies deep on crowded boards the solver lets go
   // (`--rescue 11 --crowd 3`): the same tiles, so each trial pairs with the run's spec's.
-  // Of 2,000, 7 came out otherwise (3 made, 4 lost): the README's figures.
+  // Of 2,000, 7 came out otherwise (3 made, 4 lost): FIGURES.md's figures.
   // Every kept trials file: each line's outcomes, where it gives them, add up to what it made.
   for (const f of Deno.readDirSync(new URL("../bench/data/", import.meta.url))) {
     if (!f.name.startsWith("2048-g1t1-trials-")) continue;
@@ -354,7 +355,7 @@ Deno.test("the solves kept in bench/data/ start where the run's games held the c
   }
   assertEquals([won, lost], [3, 4]);
   // Letting the chain go below a chance (`--letgo P`), each arm against the spec or another
-  // arm: trials made only by the second, only by the first (the README's figures).
+  // arm: trials made only by the second, only by the first (FIGURES.md's figures).
   const arms: [string, string, [number, number]][] = [
     // With `--rescue 9 --crowd 16` (nine plies wherever the solver does not play).
     ["last", "last-letgo", [24, 1]],

@@ -177,7 +177,7 @@ Deno.test("the screens kept in bench/data/ start where the run's network played,
     assertEquals([sum.starts, sum.runLost, Math.round(sum.runSlides)], [starts.length, 9, 787]);
     sums.set(name.replace("2048-g1t1-stretches-", "").replace(".jsonl", ""), sum);
   }
-  // The README's figures: the losses of each arm, and on the same tiles depth 3 losing more
+  // FIGURES.md's figures: the losses of each arm, and on the same tiles depth 3 losing more
   // than depth 5, depth 5 more than depth 7; over both seeds depth 5 4.4%, depth 7 3.1%.
   const lost = (...arms: string[]) => arms.reduce((a, arm) => a + sums.get(arm)!.lost, 0);
   const played = (...arms: string[]) => arms.reduce((a, arm) => a + sums.get(arm)!.stretches, 0);

@@ -9,7 +9,7 @@
  * whole game left in it can be searched to its end: the probability of making the tile
  * beside the tail is an expectimax over every slide that keeps the chain in place and
  * every tile the computer may place, memoized per position, as in macroxue's 2048-ai
- * (whose published figures these solves reproduce: see the plugin's README). A network or
+ * (whose published figures these solves reproduce: see the plugin's FIGURES.md). A network or
  * a heuristic searched a few slides deep plays these positions by feel; the solver plays
  * them exactly, for its goal.
  *
@@ -52,7 +52,7 @@
  * What a phase solved stays for the next phases and games as far as the table's room
  * allows (`keepTables`), and a budget bounds what a phase adds: a game's chains come back
  * in the next game, whose solves then need a few percent of the positions (the plugin's
- * README, "Tables kept over games").
+ * FIGURES.md, "Tables kept over games").
  * Everything per node is plain code on the compact board of `board.ts`; nothing is
  * allocated per node.
  *
@@ -70,7 +70,7 @@ export const ENDGAME_BUDGET = 1 << 23;
 /**
  * Positions a chain over a region of 10 cells or more may store (7 * 2^24, 117 million):
  * a region of 10 cells, holding 16384 down to 512, took 6 to 99 million (the plugin's
- * README).
+ * FIGURES.md).
  */
 export const ENDGAME_LARGE_BUDGET = 7 << 24;
 
@@ -86,7 +86,7 @@ const slotsFor = (positions: number): number => Math.ceil((positions * 5) / 3) +
  * (`solve`'s `gaps`). Before it the network's own play builds the board better than a
  * solve for one goal: held from a 256 on, gapped chains (256 64 32 16 8 4) took over
  * the game from its 250th slide and lost all three of the first games of a series they
- * changed (the plugin's README, "Chains with a gap").
+ * changed (the plugin's FIGURES.md, "Chains with a gap").
  */
 export const GAP_TOP_RANK = 14;
 
@@ -94,7 +94,7 @@ export const GAP_TOP_RANK = 14;
  * Positions each of the two chains of a solve through the whole chain's goal may store
  * (`solve`'s `through`; 12 * 2^24, 201 million), their layers taking at most the slots of
  * one and a half times that together (6 GB): a ten-cell region behind 16384 8192 4096 2048
- * 1024 256 took 141 and 134 million, 4.9 GB (the plugin's README).
+ * 1024 256 took 141 and 134 million, 4.9 GB (the plugin's FIGURES.md).
  */
 export const THROUGH_BUDGET = 12 << 24;
 
@@ -114,7 +114,7 @@ export const LARGE_TAIL_RANK = 7;
  * Positions a chain's solve may store before it is given up: `ENDGAME_BUDGET` for a
  * region of up to 9 cells (`ENDGAME_REGION`), the whole table for a larger one whose
  * tail is at least a 128 (a region of 10 cells, holding 16384 down to 512, took 6 to 99
- * million: the plugin's README). A larger region with a smaller tail, early in a game,
+ * million: the plugin's FIGURES.md). A larger region with a smaller tail, early in a game,
  * keeps `ENDGAME_BUDGET`: its solves that finish need a few million positions, the others
  * would run minutes to the whole table's and be given up all the same.
  */
@@ -636,7 +636,7 @@ export class EndgameSolver {
    * Lets the layers take at least `bytes` together (12 bytes a slot; unless the solver was
    * made with its slots fixed), so that the chains of earlier phases stay for the next
    * ones: a game's chains come back in the next game, whose solves then find most of their
-   * positions solved (the plugin's README, "Tables kept over games").
+   * positions solved (the plugin's FIGURES.md, "Tables kept over games").
    */
   keepTables(bytes: number): void {
     this.#minSlots = Math.max(this.#minSlots, Math.floor(bytes / 12));

@@ -38,7 +38,7 @@
  * before any solve (default 0). With a fixed depth, `,rescue=D,crowd=E` searches D plies
  * instead on a board with at most E empty cells where the solver gives no slide, and
  * `,letgo=P` plays the solver's slide only where its chance is above P (both default
- * never: measured in the plugin's README, "The time left over" and "Letting go earlier",
+ * never: measured in the plugin's FIGURES.md, "The time left over" and "Letting go earlier",
  * where 0.3 makes 5.4 points more of the last phase).
  *
  * Leaves take the game's evaluation (`eval` option): seed 001's gradient, or "monotone".
@@ -101,7 +101,7 @@ export const MAX_PLIES = 63;
 
 /**
  * With a network, leaves whose largest tile is at least this are downgraded by default
- * (`downgrade.ts`; `,downgrade=0` turns it off): measured in the plugin's README.
+ * (`downgrade.ts`; `,downgrade=0` turns it off): measured in the plugin's FIGURES.md.
  */
 export const DEFAULT_DOWNGRADE = 16384;
 

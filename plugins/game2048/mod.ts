@@ -34,8 +34,9 @@ const size = (what: string) =>
 
 /**
  * The network `--eval ntuple` reads without `--weights`, relative to the repository: the
- * packed 9x6 network that ships with ply (see the README: how it was trained and packed;
- * `nets/4x6.weights`, the one shipped before, is half its memory).
+ * packed 9x6 network that ships with ply (see the plugin's FIGURES.md, "The networks that
+ * ship": how it was trained and packed; `nets/4x6.weights`, the one shipped before, is half
+ * its memory).
  */
 export const DEFAULT_WEIGHTS = "plugins/game2048/nets/9x6.weights";
 
