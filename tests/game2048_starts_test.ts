@@ -240,7 +240,7 @@ Deno.test("the runs kept in bench/data/ hold each start's own game, played to it
   const starts = chainStarts(data("2048-e10-starts.jsonl"), 1);
   const rules = createGame(4, 4, "monotone");
   // The run of gaps=1,through=1, the same with letgo=0.3, that at depth 7 (stopped), and
-  // gaps=1,letgo=0.3 without through (under way: the positions so far).
+  // gaps=1,letgo=0.3 without through (stopped: the positions it played).
   const runs = [
     "2048-e10-g1t1.jsonl",
     "2048-e10-g1t1-letgo30.jsonl",
