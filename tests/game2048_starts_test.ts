@@ -15,7 +15,7 @@ import {
   trialLines,
 } from "../bench/game2048_phases.ts";
 import { type ChainGame, chainStarts } from "../bench/game2048_positions.ts";
-import { splice } from "../bench/game2048_runs.ts";
+import { compareRuns, splice } from "../bench/game2048_runs.ts";
 import { holdsChain, playToStart, type StartLine } from "../bench/game2048_starts.ts";
 import { packCells, unpackCells } from "../plugins/game2048/board.ts";
 import { createGame, SLIDER_TURN } from "../plugins/game2048/rules.ts";
@@ -268,6 +268,22 @@ Deno.test("the runs kept in bench/data/ hold each start's own game, played to it
       }
     }
   }
+});
+
+Deno.test("the runs kept in bench/data/ pair as FIGURES.md says, position by position", () => {
+  const data = (name: string) =>
+    Deno.readTextFileSync(new URL(`../bench/data/${name}`, import.meta.url));
+  const run = data("2048-e10-g1t1.jsonl"), letgo = data("2048-e10-g1t1-letgo30.jsonl");
+  // Letting go at 0.3: 54 of the 95 where the run made 48, 8 by it alone and 2 by the run.
+  const a = compareRuns(run, letgo);
+  assertEquals([a.positions, a.made, a.alone], [95, [48, 54], [2, 8]]);
+  // Without through=1 (stopped after 32 positions): 13 where the letgo run made 22.
+  const b = compareRuns(data("2048-e10-g1-letgo30.jsonl"), letgo);
+  assertEquals([b.positions, b.made, b.alone], [32, [13, 22], [2, 11]]);
+  assert(b.p < 0.025, `p = ${b.p}`);
+  // At depth 7 (stopped after 9 positions): 2 where depth 5 made 7.
+  const c = compareRuns(data("2048-e10-g1t1-letgo30-d7.jsonl"), letgo);
+  assertEquals([c.positions, c.made, c.alone], [9, [2, 7], [1, 6]]);
 });
 
 Deno.test("the solves kept in bench/data/ start where the run's games held the chain", () => {
