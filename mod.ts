@@ -32,18 +32,6 @@
  *
  * @module
  */
-import { Effect } from "./core/deps.ts";
-import { builtins } from "./plugins/registry.ts";
-import {
-  type GamePlugin,
-  loadPlugin,
-  makeGame,
-  type OptionsError,
-  type PluginError,
-} from "./core/plugin.ts";
-import type { Game } from "./core/game.ts";
-import { guardPlugin } from "./core/guard.ts";
-import { pluginLabel } from "./core/source.ts";
 
 export * from "./core/game.ts";
 export * from "./core/picture.ts";
@@ -52,18 +40,18 @@ export * from "./core/hash.ts";
 export * from "./core/rng.ts";
 export * from "./core/plugin.ts";
 export * from "./core/source.ts";
-export * from "./core/match.ts";
-export * from "./core/session.ts";
+export * from "./app/match.ts";
+export * from "./app/session.ts";
 export {
   decodeTranscript,
   exportTranscript,
   importTranscript,
   TRANSCRIPT_VERSION,
   type VariationMove,
-} from "./core/transcript.ts";
-export * from "./core/terminal.ts";
-export * from "./core/players/agents.ts";
-export * from "./core/players/spec.ts";
+} from "./app/transcript.ts";
+export * from "./app/terminal.ts";
+export * from "./app/players/agents.ts";
+export * from "./app/players/spec.ts";
 export * from "./core/search/types.ts";
 export * from "./core/search/tt.ts";
 export { deepen, type Iteration, SearchStopped } from "./core/search/control.ts";
@@ -79,34 +67,4 @@ export { type AlphaBetaEngine, alphabetaEngine, alphabetaSearch } from "./core/s
 export { type MctsParams, mctsSearch } from "./core/search/mcts.ts";
 export * from "./core/search/strategies.ts";
 export { builtins } from "./plugins/registry.ts";
-
-/** A game built from a plugin and options. */
-export interface LoadedGame {
-  /** The plugin. */
-  readonly plugin: GamePlugin<unknown, unknown>;
-  /** The specifier it was loaded by (an id, path or URL). */
-  readonly specifier: string;
-  /** The plugin module's URL. */
-  readonly url: string;
-  /** The decoded options. */
-  readonly options: unknown;
-  /** The game. */
-  readonly game: Game<unknown>;
-}
-
-/**
- * Loads a game by built-in id (`"kalah"`, `"tictactoe"`, ...) or by a plugin module's
- * path or URL, and builds it from options (missing ones take their defaults). The error
- * lists every problem with the module or the options. A user's plugin comes guarded
- * (`guardPlugin`): its exceptions are `PluginFault`s naming it and the function.
- */
-export const loadGame = (
-  specifier: string,
-  options: Readonly<Record<string, unknown>> = {},
-): Effect.Effect<LoadedGame, PluginError | OptionsError> =>
-  Effect.gen(function* () {
-    const { plugin, url } = yield* loadPlugin(specifier, builtins);
-    const made = yield* makeGame(plugin, options, url);
-    const game = guardPlugin(made.game, url, pluginLabel(url));
-    return { plugin, specifier, url, options: made.options, game };
-  });
+export * from "./app/games.ts";

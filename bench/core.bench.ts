@@ -3,12 +3,12 @@
  * cost of one protocol step (play + moves) with plain-array states.
  */
 import { Effect } from "../core/deps.ts";
-import { loadGame } from "../mod.ts";
+import { loadGame } from "../app/games.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
-import { ticTacToeGame } from "../plugins/tictactoe.ts";
-import { nimGame } from "../plugins/nim.ts";
+import { ticTacToeGame } from "../plugins/tictactoe/mod.ts";
+import { nimGame } from "../plugins/nim/mod.ts";
 
 const ttt = ticTacToeGame();
 const nim = nimGame({ heaps: [3, 4, 5], misere: false });

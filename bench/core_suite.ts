@@ -7,8 +7,8 @@
 import { minimaxSearch } from "../core/search/minimax.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
-import { ticTacToeGame } from "../plugins/tictactoe.ts";
-import { nimGame } from "../plugins/nim.ts";
+import { ticTacToeGame } from "../plugins/tictactoe/mod.ts";
+import { nimGame } from "../plugins/nim/mod.ts";
 import type { Game } from "../core/game.ts";
 import type { SearchResult } from "../core/search/types.ts";
 import type { SuiteFlags } from "./suites.ts";

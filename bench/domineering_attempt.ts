@@ -19,7 +19,7 @@ import { workerPoolLayer } from "../core/parallel/pool.ts";
 import { loadPlugin, makeGame } from "../core/plugin.ts";
 import type { SearchFailed } from "../core/errors.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
-import { INTERRUPTED_EXIT, liveTerminal, untilInterrupted } from "../core/terminal.ts";
+import { INTERRUPTED_EXIT, liveTerminal, untilInterrupted } from "../app/terminal.ts";
 import {
   type DomineeringGame,
   type DomState,

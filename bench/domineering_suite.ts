@@ -28,7 +28,13 @@
  */
 import { gameTree, size } from "../core/tree.ts";
 import { countAlphaBetaTree, countGameTree } from "../plugins/domineering/count.ts";
-import { type Board, board, gametree, legalMoves, moveLegal } from "../plugins/domineering/lab.ts";
+import {
+  type Board,
+  board,
+  gametree,
+  legalMoves,
+  moveLegal,
+} from "../plugins/domineering/seed003.ts";
 import { domineeringGame, type DomState, geometry } from "../plugins/domineering/board.ts";
 import { createSolver, type SolverOptions } from "../plugins/domineering/solver.ts";
 import { outcomeOf, PUBLISHED } from "../plugins/domineering/solver_outcomes.ts";

@@ -11,7 +11,7 @@ import { Effect, Layer } from "../core/deps.ts";
 import { inProcessEngine, liveEngine, search, type SearchRequest } from "../core/engine/engine.ts";
 import { workerPoolLayer } from "../core/parallel/pool.ts";
 import { alphabetaStrategy } from "../core/search/strategies.ts";
-import { loadGame } from "../mod.ts";
+import { loadGame } from "../app/games.ts";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

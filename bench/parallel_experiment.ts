@@ -14,7 +14,7 @@
  */
 import { Effect } from "../core/deps.ts";
 import type { Game } from "../core/game.ts";
-import { loadGame } from "../mod.ts";
+import { loadGame } from "../app/games.ts";
 import { defaultWorkers, workerPoolLayer } from "../core/parallel/pool.ts";
 import { parallelStrategies } from "../core/parallel/strategies.ts";
 import { alphabetaEngine } from "../core/search/alphabeta.ts";

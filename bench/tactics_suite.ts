@@ -2,7 +2,7 @@
  * The tactics suite: `deno task bench tactics [--count N] [--seed S] [--quick]
  * [--strategies "SPEC SPEC ..."] [--rates]`.
  *
- * Generates seeded suites of tactical positions (`core/tactics.ts`: win1, block, win2)
+ * Generates seeded suites of tactical positions (`app/tactics.ts`: win1, block, win2)
  * for every game whose tree allows it (2048 is one player against chance: no tactics)
  * and prints, per game and kind, the share each strategy and budget solves, with the
  * time it took. Small games are labelled to the end (`exact`: only positions where the
@@ -14,11 +14,11 @@
  *
  * @module
  */
-import { parseArgs } from "../scripts/deps.ts";
+import { parseArgs } from "../app/deps.ts";
 import { Effect, Result } from "../core/deps.ts";
 import type { Game } from "../core/game.ts";
 import { makeRng } from "../core/rng.ts";
-import { parseSpec } from "../core/players/spec.ts";
+import { parseSpec } from "../app/players/spec.ts";
 import { mctsSearch } from "../core/search/mcts.ts";
 import { builtinStrategies } from "../core/search/strategies.ts";
 import {
@@ -30,8 +30,8 @@ import {
   type TacticsOptions,
   tacticState,
   tryTactic,
-} from "../core/tactics.ts";
-import { loadGame } from "../mod.ts";
+} from "../app/tactics.ts";
+import { loadGame } from "../app/games.ts";
 import { MIDGAME, positionAfter } from "./pentago_suite.ts";
 import type { SuiteFlags } from "./suites.ts";
 

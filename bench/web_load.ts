@@ -20,13 +20,13 @@
  */
 import { parseArgs } from "jsr:@std/cli@^1.0.32/parse-args";
 import { Effect, Result } from "../core/deps.ts";
-import { importTranscript } from "../core/transcript.ts";
-import { decodeTranscript } from "../core/transcript.ts";
-import { loadGame } from "../mod.ts";
+import { importTranscript } from "../app/transcript.ts";
+import { decodeTranscript } from "../app/transcript.ts";
+import { loadGame } from "../app/games.ts";
 import type { NodeView, ServerMessage } from "../server/protocol.ts";
-import { withBrowser } from "../tests/tools/browser.ts";
-import { waitMyTurn } from "../tests/tools/web_game.ts";
-import { connect, type GameClient, isPosition, post } from "../tests/tools/ws_client.ts";
+import { withBrowser } from "../testing/browser.ts";
+import { waitMyTurn } from "../testing/page.ts";
+import { connect, type GameClient, isPosition, post } from "../testing/ws_client.ts";
 
 const args = parseArgs(Deno.args, {
   string: ["loads", "moves", "depth", "open", "games", "game", "timeout", "only"],

@@ -9,13 +9,13 @@
  * @module
  */
 import { Effect, Result, Schema } from "../core/deps.ts";
-import { type LoadedGame, loadGame } from "../mod.ts";
-import { agentFromSpec } from "../core/players/agents.ts";
-import { parseSpec } from "../core/players/spec.ts";
+import { type LoadedGame, loadGame } from "../app/games.ts";
+import { agentFromSpec } from "../app/players/agents.ts";
+import { parseSpec } from "../app/players/spec.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
-import { fixedOpenings, type Opening } from "../core/tournament/openings.ts";
-import { type GameRecord, runFixtures } from "../core/tournament/runner.ts";
-import type { Fixture } from "../core/tournament/schedule.ts";
+import { fixedOpenings, type Opening } from "../app/tournament/openings.ts";
+import { type GameRecord, runFixtures } from "../app/tournament/runner.ts";
+import type { Fixture } from "../app/tournament/schedule.ts";
 import {
   Activity,
   ClusterSchema,

@@ -55,7 +55,7 @@ export const runningFunction = (slot: GuardSlot): string | undefined =>
  * ```ts
  * import { guardGame } from "./guard.ts";
  * import { PluginFault } from "./errors.ts";
- * import nim from "../plugins/nim.ts";
+ * import nim from "../plugins/nim/mod.ts";
  * const game = nim.create({ heaps: [1, 2], misere: false });
  * const broken = guardGame({ ...game, moves: () => { throw new Error("boom"); } }, "nim");
  * try {

@@ -15,7 +15,7 @@
  *
  * @example Tic-tac-toe's cells are its tokens
  * ```ts
- * import tictactoe from "../plugins/tictactoe.ts";
+ * import tictactoe from "../plugins/tictactoe/mod.ts";
  * const game = tictactoe.create({});
  * const s = game.initial();
  * const picture = game.picture!;

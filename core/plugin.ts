@@ -72,7 +72,7 @@ export const DEFAULT_OPPONENT = "alphabeta:1s";
  * ```ts
  * import { definePlugin } from "./plugin.ts";
  * import { Schema } from "./deps.ts";
- * import nim from "../plugins/nim.ts";
+ * import nim from "../plugins/nim/mod.ts";
  * const mine = definePlugin({
  *   id: "tiny-nim",
  *   name: "Tiny Nim",

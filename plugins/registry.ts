@@ -17,8 +17,8 @@ const entry = (file: string, load: () => Promise<unknown>): BuiltinEntry => ({
  */
 export const builtinList: readonly (readonly [id: string, entry: BuiltinEntry])[] = [
   ["kalah", entry("./kalah/mod.ts", () => import("./kalah/mod.ts"))],
-  ["tictactoe", entry("./tictactoe.ts", () => import("./tictactoe.ts"))],
-  ["nim", entry("./nim.ts", () => import("./nim.ts"))],
+  ["tictactoe", entry("./tictactoe/mod.ts", () => import("./tictactoe/mod.ts"))],
+  ["nim", entry("./nim/mod.ts", () => import("./nim/mod.ts"))],
   ["pentago", entry("./pentago/mod.ts", () => import("./pentago/mod.ts"))],
   ["2048", entry("./game2048/mod.ts", () => import("./game2048/mod.ts"))],
   ["domineering", entry("./domineering/mod.ts", () => import("./domineering/mod.ts"))],

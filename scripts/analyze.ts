@@ -8,15 +8,15 @@
  *
  * @module
  */
-import { loadGame } from "../mod.ts";
+import { loadGame } from "../app/games.ts";
 import { Effect, Option } from "../core/deps.ts";
 import { type Progress, search } from "../core/engine/engine.ts";
 import { CHANCE, WIN_THRESHOLD } from "../core/game.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
 import type { SearchResult } from "../core/search/types.ts";
-import { Terminal, untilInterrupted, writeStdout } from "../core/terminal.ts";
+import { Terminal, untilInterrupted, writeStdout } from "../app/terminal.ts";
 import type { EngineOptions } from "../core/engine/engine.ts";
-import { StatusLine } from "./display.ts";
+import { StatusLine } from "../app/display.ts";
 import {
   checkSearchFlags,
   formatValue,
@@ -31,7 +31,7 @@ import {
   timeFlag,
   ttFlag,
   UsageError,
-} from "./cli.ts";
+} from "../app/cli.ts";
 
 const USAGE = `Usage: deno task analyze GAME [--OPTION VALUE ...] [--moves M1,M2,...]
                           [--strategy NAME] [--depth D | --time T | --solve] [--json]

@@ -10,17 +10,17 @@
  *
  * @module
  */
-import { loadGame } from "../mod.ts";
+import { loadGame } from "../app/games.ts";
 import { Effect } from "../core/deps.ts";
 import { CHANCE } from "../core/game.ts";
-import { formatSpec } from "../core/players/spec.ts";
-import { Terminal } from "../core/terminal.ts";
-import { tallyResults } from "../core/tournament/results.ts";
-import { type GameRecord, OPENING_AGENT } from "../core/tournament/runner.ts";
-import { pairings, schedule, soloSchedule } from "../core/tournament/schedule.ts";
-import { scoreFromElo } from "../core/tournament/stats.ts";
-import { intFlag, num, parseCommandLine, printHelp, runMain, UsageError } from "./cli.ts";
-import * as series from "./series.ts";
+import { formatSpec } from "../app/players/spec.ts";
+import { Terminal } from "../app/terminal.ts";
+import { tallyResults } from "../app/tournament/results.ts";
+import { type GameRecord, OPENING_AGENT } from "../app/tournament/runner.ts";
+import { pairings, schedule, soloSchedule } from "../app/tournament/schedule.ts";
+import { scoreFromElo } from "../app/tournament/stats.ts";
+import { intFlag, num, parseCommandLine, printHelp, runMain, UsageError } from "../app/cli.ts";
+import * as series from "../app/series.ts";
 
 const USAGE = `Usage: deno task match GAME [--OPTION VALUE ...] --p1 SPEC --p2 SPEC
                         [--games N] [flags]

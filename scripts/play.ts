@@ -10,12 +10,12 @@
  *
  * @module
  */
-import { type LoadedGame, loadGame } from "../mod.ts";
+import { type LoadedGame, loadGame } from "../app/games.ts";
 import { Effect, Option, Result } from "../core/deps.ts";
 import { CHANCE, type Player } from "../core/game.ts";
-import { runGame } from "../core/match.ts";
-import { type Agent, agentFromSpec, freshSeed, type HumanCommand } from "../core/players/agents.ts";
-import { formatSpec, parseSpec, type PlayerSpec, SPEC_GRAMMAR } from "../core/players/spec.ts";
+import { runGame } from "../app/match.ts";
+import { type Agent, agentFromSpec, freshSeed, type HumanCommand } from "../app/players/agents.ts";
+import { formatSpec, parseSpec, type PlayerSpec, SPEC_GRAMMAR } from "../app/players/spec.ts";
 import {
   coerceOption,
   DEFAULT_OPPONENT,
@@ -26,9 +26,9 @@ import {
   makeGame,
   optionHelp,
 } from "../core/plugin.ts";
-import { newSession, playMove, plyOf, type Session } from "../core/session.ts";
-import { decodeTranscript, exportTranscript, importTranscript } from "../core/transcript.ts";
-import { Terminal, untilInterrupted } from "../core/terminal.ts";
+import { newSession, playMove, plyOf, type Session } from "../app/session.ts";
+import { decodeTranscript, exportTranscript, importTranscript } from "../app/transcript.ts";
+import { Terminal, untilInterrupted } from "../app/terminal.ts";
 import { guardPlugin } from "../core/guard.ts";
 import { userCwd } from "../core/source.ts";
 import { type Progress, search } from "../core/engine/engine.ts";
@@ -47,8 +47,8 @@ import {
   ttFlag,
   UsageError,
   userPath,
-} from "./cli.ts";
-import { describeProgress, describeResult, describeSearch, StatusLine } from "./display.ts";
+} from "../app/cli.ts";
+import { describeProgress, describeResult, describeSearch, StatusLine } from "../app/display.ts";
 
 const USAGE = `Usage: deno task play [GAME] [--OPTION VALUE ...] [--p1 WHO] [--p2 WHO] [--seed N]
                        [--moves M1,M2,...] [--load FILE] [--save FILE]

@@ -11,7 +11,7 @@
 import { Deferred, Effect, Layer } from "../core/deps.ts";
 import { References } from "../cluster/deps.ts";
 import { defaultWorkers } from "../core/parallel/pool.ts";
-import { Terminal } from "../core/terminal.ts";
+import { Terminal } from "../app/terminal.ts";
 import { serveRunner, shardingLayer, workflowEngine } from "../cluster/layers.ts";
 import { operatorLogging } from "../cluster/log.ts";
 import {
@@ -21,7 +21,7 @@ import {
   tournamentBody,
   TournamentWorkflow,
 } from "../cluster/tournament.ts";
-import { intFlag, parseCommandLine, printHelp, runMain, UsageError } from "./cli.ts";
+import { intFlag, parseCommandLine, printHelp, runMain, UsageError } from "../app/cli.ts";
 
 const USAGE = `Usage: deno task runner --cluster postgres://USER@HOST:PORT/DB [flags]
 Lends this machine to tournaments on the cluster (deno task tournament ... --cluster URL):

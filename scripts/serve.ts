@@ -8,12 +8,12 @@
  */
 import { Effect, type Fiber } from "../core/deps.ts";
 import { FiberMap, FiberSet } from "../server/deps.ts";
-import { Terminal } from "../core/terminal.ts";
+import { Terminal } from "../app/terminal.ts";
 import { catalog } from "../server/catalog.ts";
 import { DEFAULT_LIMITS, Rooms } from "../server/rooms.ts";
 import { makeApp } from "../server/app.ts";
 import { pageAssets } from "../web/bundle.ts";
-import { intFlag, parseCommandLine, printHelp, runMain, timeFlag, UsageError } from "./cli.ts";
+import { intFlag, parseCommandLine, printHelp, runMain, timeFlag, UsageError } from "../app/cli.ts";
 
 const USAGE = `Usage: deno task serve [GAME_OR_PLUGIN ...] [--port 8000] [--host 127.0.0.1]
 

@@ -9,20 +9,27 @@
  *
  * @module
  */
-import { loadGame } from "../mod.ts";
+import { loadGame } from "../app/games.ts";
 import { Effect } from "../core/deps.ts";
-import { formatSpec } from "../core/players/spec.ts";
-import { Terminal } from "../core/terminal.ts";
-import { pairCounter, tallyResults } from "../core/tournament/results.ts";
-import { pairings, schedule } from "../core/tournament/schedule.ts";
+import { formatSpec } from "../app/players/spec.ts";
+import { Terminal } from "../app/terminal.ts";
+import { pairCounter, tallyResults } from "../app/tournament/results.ts";
+import { pairings, schedule } from "../app/tournament/schedule.ts";
 import {
   eloFromPentanomial,
   llrPentanomial,
   sprtBounds,
   sprtVerdict,
-} from "../core/tournament/stats.ts";
-import { intFlag, numberFlag, parseCommandLine, printHelp, runMain, UsageError } from "./cli.ts";
-import * as series from "./series.ts";
+} from "../app/tournament/stats.ts";
+import {
+  intFlag,
+  numberFlag,
+  parseCommandLine,
+  printHelp,
+  runMain,
+  UsageError,
+} from "../app/cli.ts";
+import * as series from "../app/series.ts";
 
 const USAGE = `Usage: deno task sprt GAME [--OPTION VALUE ...] --new SPEC --base SPEC [flags]
 A sequential probability ratio test on game pairs (the pentanomial GSPRT of fishtest,

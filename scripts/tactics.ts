@@ -4,14 +4,14 @@
  *
  * `deno task tactics --check FILE [--strategy SPEC] [--seed S] [--json]`
  *
- * Writes a suite of tactical positions of a game (`core/tactics.ts`: a win in one, a
+ * Writes a suite of tactical positions of a game (`app/tactics.ts`: a win in one, a
  * forced block, a win in two, from seeded random games, each labelled with its correct
  * moves by an exact search), or checks a strategy against a suite: the share of the
  * positions where it plays a correct move, per kind.
  *
  * @module
  */
-import { loadGame } from "../mod.ts";
+import { loadGame } from "../app/games.ts";
 import { Effect, Option, Result } from "../core/deps.ts";
 import { search } from "../core/engine/engine.ts";
 import {
@@ -26,9 +26,9 @@ import {
   type TacticsSuite,
   type TacticState,
   tacticState,
-} from "../core/tactics.ts";
-import { formatSpec } from "../core/players/spec.ts";
-import { Terminal, untilInterrupted } from "../core/terminal.ts";
+} from "../app/tactics.ts";
+import { formatSpec } from "../app/players/spec.ts";
+import { Terminal, untilInterrupted } from "../app/terminal.ts";
 import {
   intFlag,
   parseCommandLine,
@@ -38,7 +38,7 @@ import {
   strategiesFor,
   UsageError,
   userPath,
-} from "./cli.ts";
+} from "../app/cli.ts";
 
 const USAGE = `Usage: deno task tactics GAME [--OPTION VALUE ...] [--seed S] [--count N]
                          [--kinds LIST] [--depth D|end] [--exact] [--last N] [--out FILE]

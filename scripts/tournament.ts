@@ -11,15 +11,15 @@
  *
  * @module
  */
-import { loadGame } from "../mod.ts";
+import { loadGame } from "../app/games.ts";
 import { builtins } from "../plugins/registry.ts";
 import { Effect } from "../core/deps.ts";
-import { formatSpec } from "../core/players/spec.ts";
-import { Terminal } from "../core/terminal.ts";
-import { chartSvg } from "../core/tournament/chart.ts";
-import { tallyResults, type TournamentResults } from "../core/tournament/results.ts";
-import type { GameRecord } from "../core/tournament/runner.ts";
-import { type Format, FORMATS, pairings, schedule } from "../core/tournament/schedule.ts";
+import { formatSpec } from "../app/players/spec.ts";
+import { Terminal } from "../app/terminal.ts";
+import { chartSvg } from "../app/tournament/chart.ts";
+import { tallyResults, type TournamentResults } from "../app/tournament/results.ts";
+import type { GameRecord } from "../app/tournament/runner.ts";
+import { type Format, FORMATS, pairings, schedule } from "../app/tournament/schedule.ts";
 import {
   intFlag,
   parseCommandLine,
@@ -28,9 +28,9 @@ import {
   runMain,
   UsageError,
   type UserError,
-} from "./cli.ts";
+} from "../app/cli.ts";
 import type { SearchFailed } from "../core/errors.ts";
-import * as series from "./series.ts";
+import * as series from "../app/series.ts";
 
 const USAGE = `Usage: deno task tournament GAME [--OPTION VALUE ...] --players SPEC SPEC ... [flags]
 A tournament between AIs. Each round, every pairing plays one opening twice, the sides
@@ -160,7 +160,7 @@ const tournament = (
       if (typeof flags.cluster !== "string") {
         return yield* new UsageError({ message: "--status and --resume need --cluster URL" });
       }
-      const cluster = yield* Effect.promise(() => import("./cluster_run.ts"));
+      const cluster = yield* Effect.promise(() => import("../cluster/submit.ts"));
       const stored = yield* cluster.storedArgs(flags.cluster, byId).pipe(
         Effect.mapError((message) => new UsageError({ message })),
       );
@@ -248,7 +248,7 @@ const tournament = (
     };
     const end = typeof flags.cluster === "string"
       // The cluster's modules load only when asked for (they read the environment).
-      ? yield* (yield* Effect.promise(() => import("./cluster_run.ts"))).runOnCluster({
+      ? yield* (yield* Effect.promise(() => import("../cluster/submit.ts"))).runOnCluster({
         url: flags.cluster,
         follow: mode === "run",
         plan: {

@@ -8,7 +8,7 @@
  * and changes nothing. Messages from the server are plain JSON of the types below (the
  * page imports the types only, so its bundle holds no Schema).
  *
- * Positions are nodes of the game's session (`core/session.ts`): node 0 is the start,
+ * Positions are nodes of the game's session (`app/session.ts`): node 0 is the start,
  * every move adds a node; the page sends the node it sees (`at`) with a move, so a move
  * made on a position that has changed meanwhile is refused rather than misplayed.
  *
@@ -16,7 +16,7 @@
  */
 import { Schema } from "../core/deps.ts";
 import type { OptionProblem } from "../core/plugin.ts";
-import type { SessionResult } from "../core/session.ts";
+import type { SessionResult } from "../app/session.ts";
 
 /** The largest message a browser may send, in bytes (UTF-16 code units of the text). */
 export const MAX_MESSAGE = 16 * 1024;

@@ -15,10 +15,10 @@
 import { Deferred, Effect, Fiber, Option, Queue, Random } from "../core/deps.ts";
 import { FiberSet } from "./deps.ts";
 import { CHANCE, type Game, isOver, type Player, WIN, WIN_THRESHOLD } from "../core/game.ts";
-import { runGame } from "../core/match.ts";
-import { type Agent, agentFromSpec, type Choice } from "../core/players/agents.ts";
-import type { PlayerSpec } from "../core/players/spec.ts";
-import type { Terminal } from "../core/terminal.ts";
+import { runGame } from "../app/match.ts";
+import { type Agent, agentFromSpec, type Choice } from "../app/players/agents.ts";
+import type { PlayerSpec } from "../app/players/spec.ts";
+import type { Terminal } from "../app/terminal.ts";
 import type { SearchResult } from "../core/search/types.ts";
 import type { SearchFailed } from "../core/errors.ts";
 import { type Progress, search } from "../core/engine/engine.ts";
@@ -31,8 +31,8 @@ import {
   type Session,
   stateAt,
   undo,
-} from "../core/session.ts";
-import { describeResult } from "../scripts/display.ts";
+} from "../app/session.ts";
+import { describeResult } from "../app/display.ts";
 import type { Offered } from "./catalog.ts";
 import type { ClientMessage, LegalMove, NodeView, SearchView, ServerMessage } from "./protocol.ts";
 

@@ -8,18 +8,18 @@
  */
 import { Effect, Result } from "../core/deps.ts";
 import { isOver } from "../core/game.ts";
-import { freshSeed } from "../core/players/agents.ts";
-import { formatSpec, parseSpec } from "../core/players/spec.ts";
-import { mainLine, newSession, type Session, stateAt } from "../core/session.ts";
+import { freshSeed } from "../app/players/agents.ts";
+import { formatSpec, parseSpec } from "../app/players/spec.ts";
+import { mainLine, newSession, type Session, stateAt } from "../app/session.ts";
 import {
   decodeTranscript,
   exportTranscript,
   importTranscript,
   type Transcript,
-} from "../core/transcript.ts";
+} from "../app/transcript.ts";
 import { DEFAULT_STRENGTHS } from "../core/plugin.ts";
 import { alphabetaStrategy } from "../core/search/strategies.ts";
-import { analyseMove, lineOf } from "../scripts/review.ts";
+import { analyseMove, lineOf } from "../app/review.ts";
 import { createGame, type Offered } from "./catalog.ts";
 import type {
   GameEntry,

@@ -1,10 +1,10 @@
 /**
- * The browser machinery itself (tests/tools/browser.ts), on a tiny page served here:
+ * The browser machinery itself (testing/browser.ts), on a tiny page served here:
  * Chromium starts headless, a click changes the DOM and the test reads it back by
  * waiting on a handshake attribute; nothing leaves the loopback; the profile is removed
  * even when the test's function fails; a missing Chromium is a clear failure.
  */
-import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "../testing/deps.ts";
 import {
   chromiumPath,
   isLoopback,
@@ -13,7 +13,7 @@ import {
   waitData,
   waitNode,
   withBrowser,
-} from "./tools/browser.ts";
+} from "../testing/browser.ts";
 
 const PAGE = `<!doctype html>
 <html><head><title>smoke</title></head>

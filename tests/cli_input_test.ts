@@ -3,9 +3,9 @@
  * the range it takes) and exit code 2, with nothing lost; good input that looked odd
  * (negative numbers, a list of one) is read as meant.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
 import { Effect, Result } from "../core/deps.ts";
-import { parseSpec } from "../core/players/spec.ts";
+import { parseSpec } from "../app/players/spec.ts";
 import { coerceOption, loadPlugin, makeGame } from "../core/plugin.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
 import type { Strategy } from "../core/search/types.ts";
@@ -17,9 +17,9 @@ import {
   strategiesFor,
   strategyFlag,
   type UsageError,
-} from "../scripts/cli.ts";
-import { runScript } from "./tools/helpers.ts";
-import { root, runTask } from "./tools/task.ts";
+} from "../app/cli.ts";
+import { runScript } from "../testing/run.ts";
+import { root, runTask } from "../testing/task.ts";
 
 const noTrace = (text: string) => {
   assert(!/\n\s+at .*:\d+:\d+/.test(text), `a stack trace was printed:\n${text}`);
@@ -104,9 +104,17 @@ Deno.test("a stray positional names itself in every program that takes positiona
     ["scripts/analyze.ts", ["tictactoe", "--json", "extra"], "unexpected argument 'extra'"],
     ["scripts/play.ts", ["nim", "extra"], "unexpected argument 'extra'"],
     ["scripts/match.ts", ["nim", "extra"], "unexpected argument 'extra'"],
-    ["scripts/testrun.ts", ["minimax", "2", "2", "1", "extra"], "unexpected argument 'extra'"],
-    ["scripts/render.ts", ["domineering", "extra"], "unexpected argument 'extra'"],
-    ["scripts/kalah_db.ts", ["extra"], "unexpected argument 'extra'"],
+    [
+      "plugins/game2048/scripts/testrun.ts",
+      ["minimax", "2", "2", "1", "extra"],
+      "unexpected argument 'extra'",
+    ],
+    [
+      "plugins/domineering/scripts/render.ts",
+      ["domineering", "extra"],
+      "unexpected argument 'extra'",
+    ],
+    ["plugins/kalah/scripts/kalah_db.ts", ["extra"], "unexpected argument 'extra'"],
   ]);
   const spec = { string: [], boolean: ["json"] };
   assertEquals(
@@ -248,7 +256,7 @@ Deno.test("deno task resolves a plugin path (and --save) against the user's dire
   assertStringIncludes(r.stdout, "Nim: first (random) vs second (random), seed 2");
   const dir = await Deno.makeTempDir();
   const elsewhere = await runTask("play", [
-    new URL("plugins/nim.ts", root).pathname,
+    new URL("plugins/nim/mod.ts", root).pathname,
     "--p1",
     "random",
     "--p2",

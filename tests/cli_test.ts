@@ -2,8 +2,8 @@
  * The programs end to end, as a user runs them: piped input, exit codes, messages
  * without stack traces, JSON output.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { runScript } from "./tools/helpers.ts";
+import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
+import { runScript } from "../testing/run.ts";
 
 const noTrace = (text: string) => {
   assert(!/\n\s+at .*:\d+:\d+/.test(text), `a stack trace was printed:\n${text}`);

@@ -3,9 +3,9 @@
  * processes and the submitting `deno task tournament --cluster`, all on 127.0.0.1,
  * stopped at the end. Every wait is for an event (a line printed, a process's end).
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
 import { withPostgres } from "./tools/postgres.ts";
-import { runTask, startTask } from "./tools/task.ts";
+import { runTask, startTask } from "../testing/task.ts";
 
 /** A tournament of 8 games of a second or two each, on the cluster at `url`, kept in `dir`. */
 const slowTournament = (url: string, dir: string): string[] => [

@@ -26,16 +26,15 @@
  *
  * @module
  */
-import { assert, assertEquals } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, fc } from "../testing/deps.ts";
 import { Effect, Result } from "../core/deps.ts";
 import { CHANCE, type Game, type RenderOptions, WIN } from "../core/game.ts";
 import { KEY_PREFIX } from "../core/picture.ts";
 import { type GamePlugin, makeGame, optionHelp, validatePlugin } from "../core/plugin.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
-import { parseSpec } from "../core/players/spec.ts";
-import { replay, runGame } from "../core/match.ts";
-import { randomAgent } from "../core/players/agents.ts";
+import { parseSpec } from "../app/players/spec.ts";
+import { replay, runGame } from "../app/match.ts";
+import { randomAgent } from "../app/players/agents.ts";
 import { makeRng } from "../core/rng.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";

@@ -11,11 +11,11 @@ conformance({
   options: { pits: 3, stones: 2, capture: "always", eval: "store", board: "seed000" },
   searchDepth: 4,
 });
-conformance({ label: "tictactoe", load: () => import("../plugins/tictactoe.ts") });
-conformance({ label: "nim", load: () => import("../plugins/nim.ts") });
+conformance({ label: "tictactoe", load: () => import("../plugins/tictactoe/mod.ts") });
+conformance({ label: "nim", load: () => import("../plugins/nim/mod.ts") });
 conformance({
   label: "nim misère 1,2,3,1",
-  load: () => import("../plugins/nim.ts"),
+  load: () => import("../plugins/nim/mod.ts"),
   options: { heaps: [1, 2, 3, 1], misere: true },
   searchDepth: 4,
 });

@@ -5,8 +5,7 @@
  * move found exactly (no tolerance near `WIN`). The reference is plain minimax
  * (`minimaxEngine`), which has no window, table or pruning.
  */
-import { assert, assertEquals } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, fc } from "../testing/deps.ts";
 import { Effect } from "../core/deps.ts";
 import { CHANCE, type Game, movesOf, WIN } from "../core/game.ts";
 import { loadGame } from "../mod.ts";
@@ -16,7 +15,7 @@ import { minimaxEngine, minimaxSearch } from "../core/search/minimax.ts";
 import { COMPLETE, EXACT, LOWER, TranspositionTable, UPPER } from "../core/search/tt.ts";
 import type { ChanceMode } from "../core/search/types.ts";
 import { randomPosition } from "./tools/helpers.ts";
-import { runTask } from "./tools/task.ts";
+import { runTask } from "../testing/task.ts";
 
 type AnyGame = Game<unknown>;
 

@@ -1,13 +1,13 @@
 /**
- * Contracts of the match runner (`core/match.ts`): the agent whose turn it is is the one
+ * Contracts of the match runner (`app/match.ts`): the agent whose turn it is is the one
  * asked (extra turns, chance moves, a solo game), chance outcomes come with their
  * probabilities, `replay` checks who moved, and `maxPlies` counts every ply.
  */
-import { assert, assertEquals, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertThrows } from "../testing/deps.ts";
 import { Effect, Result } from "../core/deps.ts";
 import { CHANCE, type Game, type Player, type ToMove } from "../core/game.ts";
-import { type Played, replay, runGame, type Transcript } from "../core/match.ts";
-import { type Agent, randomAgent } from "../core/players/agents.ts";
+import { type Played, replay, runGame, type Transcript } from "../app/match.ts";
+import { type Agent, randomAgent } from "../app/players/agents.ts";
 import { kalahGame } from "../plugins/kalah/game.ts";
 import { createGame } from "../plugins/game2048/rules.ts";
 import { decodeTile } from "../plugins/game2048/rules.ts";

@@ -6,24 +6,25 @@
  * visits, and the iteration budget is `iterations` (never `depth`) from a spec to a
  * worker.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
 import { Effect, Layer, Result } from "../core/deps.ts";
 import { CHANCE, type Game, type Outcome, type Player, WIN } from "../core/game.ts";
 import { inProcessEngine, liveEngine, search } from "../core/engine/engine.ts";
-import { runGame } from "../core/match.ts";
+import { runGame } from "../app/match.ts";
 import { workerPoolLayer } from "../core/parallel/pool.ts";
-import { agentFromSpec, randomAgent } from "../core/players/agents.ts";
-import { formatSpec, parseSpec } from "../core/players/spec.ts";
+import { agentFromSpec, randomAgent } from "../app/players/agents.ts";
+import { formatSpec, parseSpec } from "../app/players/spec.ts";
 import { makeRng } from "../core/rng.ts";
 import { mctsSearch } from "../core/search/mcts.ts";
 import { builtinStrategies, mctsStrategy } from "../core/search/strategies.ts";
 import type { SearchResult } from "../core/search/types.ts";
-import { scriptedTerminal } from "../core/terminal.ts";
+import { scriptedTerminal } from "../app/terminal.ts";
 import { loadGame } from "../mod.ts";
 import { kalahGame } from "../plugins/kalah/game.ts";
-import { nimGame } from "../plugins/nim.ts";
-import { ticTacToeGame } from "../plugins/tictactoe.ts";
-import { exactMargin, randomPosition, runScript } from "./tools/helpers.ts";
+import { nimGame } from "../plugins/nim/mod.ts";
+import { ticTacToeGame } from "../plugins/tictactoe/mod.ts";
+import { exactMargin, randomPosition } from "./tools/helpers.ts";
+import { runScript } from "../testing/run.ts";
 
 type State = readonly number[];
 

@@ -4,8 +4,7 @@
  * the game's), Young Brothers Wait really prunes (node counts), and Lazy SMP returns the
  * deepest iteration its helpers completed. The workers are real Web Workers.
  */
-import { assert, assertEquals } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, fc } from "../testing/deps.ts";
 import { Effect } from "../core/deps.ts";
 import { type Game, movesOf } from "../core/game.ts";
 import { loadGame } from "../mod.ts";

@@ -10,8 +10,7 @@
  * - Domineering's mirror images, transposes (the other player to move) and translations
  *   share one table entry: re-solving any of them costs exactly the same table hits.
  */
-import { assert, assertEquals } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, fc } from "../testing/deps.ts";
 import { WIN } from "../core/game.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
@@ -21,7 +20,7 @@ import { buildDb } from "../plugins/kalah/db.ts";
 import { KalahSolver } from "../plugins/kalah/solver.ts";
 import { createSolver, type Solver } from "../plugins/domineering/solver.ts";
 import { domineeringGame, geometry } from "../plugins/domineering/board.ts";
-import { board } from "../plugins/domineering/lab.ts";
+import { board } from "../plugins/domineering/seed003.ts";
 import { solvePosition } from "../plugins/domineering/mod.ts";
 import {
   children,

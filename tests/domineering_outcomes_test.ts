@@ -6,7 +6,7 @@
  * every row in `deno task bench domineering --table` — and on every rectangle of up to
  * 20 cells against a plain search to the end (an independent reference).
  */
-import { assertEquals } from "@std/assert";
+import { assertEquals } from "../testing/deps.ts";
 import { createSolver } from "../plugins/domineering/solver.ts";
 import { outcomeOf, PUBLISHED } from "../plugins/domineering/solver_outcomes.ts";
 import { plainWins } from "./tools/domineering_reference.ts";

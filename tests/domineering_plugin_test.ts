@@ -2,8 +2,7 @@
  * The Domineering plugin (`plugins/domineering/mod.ts`, `board.ts`): options, shapes,
  * notation, the text picture, and agreement of the bitboard game with seed 003's lab.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
 import { Effect, Exit, Result } from "../core/deps.ts";
 import { WIN } from "../core/game.ts";
 import { makeGame, optionHelp } from "../core/plugin.ts";
@@ -29,7 +28,7 @@ import {
   score,
   scoreRank,
   showCells,
-} from "../plugins/domineering/lab.ts";
+} from "../plugins/domineering/seed003.ts";
 
 const make = (options: Record<string, unknown> = {}): DomineeringGame =>
   Effect.runSync(makeGame(domineering, options)).game as unknown as DomineeringGame;

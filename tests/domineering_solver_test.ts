@@ -4,8 +4,7 @@
  * enhancement on and off; its move bounds against an exhaustive count of the moves each
  * player can secure; its results on rectangles; and the `solve` strategy of the plugin.
  */
-import { assert, assertEquals, assertThrows } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, assertThrows, fc } from "../testing/deps.ts";
 import { Effect } from "../core/deps.ts";
 import { WIN } from "../core/game.ts";
 import { makeGame } from "../core/plugin.ts";

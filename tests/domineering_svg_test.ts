@@ -1,9 +1,9 @@
 /**
- * Seed 003's pictures (`plugins/domineering/svg.ts`, `scripts/render.ts`): the SVG is
+ * Seed 003's pictures (`plugins/domineering/svg.ts`, `plugins/domineering/scripts/render.ts`): the SVG is
  * well-formed XML with the expected elements (cells, dominoes by player and round, tree
  * nodes, edges, labels and pruned marks).
  */
-import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "../testing/deps.ts";
 import { mapTree } from "../core/tree.ts";
 import {
   alphabeta,
@@ -16,7 +16,7 @@ import {
   prune,
   score,
   showScore,
-} from "../plugins/domineering/lab.ts";
+} from "../plugins/domineering/seed003.ts";
 import {
   alphabetaSVG,
   boardSVG,
@@ -140,7 +140,7 @@ Deno.test("deno task render writes the seed's pictures", async () => {
           "--allow-read",
           "--allow-write",
           "--allow-import",
-          "scripts/render.ts",
+          "plugins/domineering/scripts/render.ts",
           "domineering",
           ...args,
         ],

@@ -1,9 +1,8 @@
 /**
- * Seed 003's lab (`plugins/domineering/lab.ts`): the seed's examples to the character,
+ * Seed 003's lab (`plugins/domineering/seed003.ts`): the seed's examples to the character,
  * the node counts of its trees, shapes, and properties of minimax and alpha-beta.
  */
-import { assert, assertEquals, assertThrows } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, assertThrows, fc } from "../testing/deps.ts";
 import { Effect, Option, Random } from "../core/deps.ts";
 import { mapTree, size, type Tree } from "../core/tree.ts";
 import {
@@ -41,7 +40,7 @@ import {
   showScore,
   valid,
   Win,
-} from "../plugins/domineering/lab.ts";
+} from "../plugins/domineering/seed003.ts";
 import { countAlphaBetaTree, countGameTree } from "../plugins/domineering/count.ts";
 
 Deno.test("seed 003: legalMoves H board4x4_3", () => {

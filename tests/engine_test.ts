@@ -4,8 +4,7 @@
  * answers that it saw the flag: a handshake, not a timing window); a plugin that throws
  * or never returns fails the search with a message naming it, and the worker is replaced.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
 import { Deferred, Effect, Exit, Fiber, Layer, Stream } from "../core/deps.ts";
 import {
   inProcessEngine,
@@ -16,8 +15,8 @@ import {
   type SearchRequest,
 } from "../core/engine/engine.ts";
 import { SearchFailed } from "../core/errors.ts";
-import { runGame } from "../core/match.ts";
-import { randomAgent, searchAgent } from "../core/players/agents.ts";
+import { runGame } from "../app/match.ts";
+import { randomAgent, searchAgent } from "../app/players/agents.ts";
 import { WorkerPool, workerPoolLayer } from "../core/parallel/pool.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
 import { loadGame } from "../mod.ts";

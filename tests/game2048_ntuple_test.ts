@@ -4,8 +4,7 @@
  * reproducibility of a training and of its resumption, the weights file, and the fast
  * expectimax with the network at its leaves against a plain recursion.
  */
-import { assert, assertEquals, assertThrows } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, assertThrows, fc } from "../testing/deps.ts";
 import { packCells, slideBoard, unpackCells } from "../plugins/game2048/board.ts";
 import { autoSlides, compactFits, fastExpectimax } from "../plugins/game2048/expectimax.ts";
 import {

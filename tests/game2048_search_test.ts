@@ -4,12 +4,11 @@
  * the compact board against the plain one, the fast expectimax against the tree
  * expectimax (exactly, with no probability cut-off), its budgets, and seeded replays.
  */
-import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertAlmostEquals, assertEquals, fc } from "../testing/deps.ts";
 import { Effect } from "../core/deps.ts";
 import { CHANCE, pickChance } from "../core/game.ts";
-import { replay, runGame } from "../core/match.ts";
-import { randomAgent, searchAgent } from "../core/players/agents.ts";
+import { replay, runGame } from "../app/match.ts";
+import { randomAgent, searchAgent } from "../app/players/agents.ts";
 import { makeRng } from "../core/rng.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
@@ -48,7 +47,7 @@ import {
   value,
 } from "../plugins/game2048/seed001.ts";
 import plugin from "../plugins/game2048/mod.ts";
-import { testrunAgent } from "../scripts/testrun.ts";
+import { testrunAgent } from "../plugins/game2048/scripts/testrun.ts";
 
 const G44 = game2048(4, 4);
 const FIG1 = {
@@ -265,7 +264,10 @@ Deno.test("the plugin's expectimax strategy is the fast one; other games get the
   const a = expectimax2048.search(game, s, { depth: 3, minProbability: 0 });
   const b = alphabetaSearch(game, s, { depth: 3, tt: false }, "expect");
   assertAlmostEquals(a.value, b.value, 1e-9 * Math.max(1, Math.abs(b.value)));
-  const nim = (await import("../plugins/nim.ts")).default.create({ heaps: [1, 2], misere: false });
+  const nim = (await import("../plugins/nim/mod.ts")).default.create({
+    heaps: [1, 2],
+    misere: false,
+  });
   const r = expectimax2048.search(nim, nim.initial(), { depth: 4 });
   assertEquals(nim.formatMove(nim.initial(), r.move!), "2-1");
 });

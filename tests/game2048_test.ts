@@ -5,8 +5,7 @@
  * transpose symmetry, weights summing to 1, no tile lost or invented), plus the protocol
  * game against the seed's functions, notation and options.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
 import { Effect, Result } from "../core/deps.ts";
 import { CHANCE, pickChance } from "../core/game.ts";
 import { makeGame } from "../core/plugin.ts";

@@ -3,9 +3,9 @@
  * seeded game printed move by move, the same game again from the same seed, and the
  * fast engines giving the tree's game.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
 
-const script = new URL("../scripts/testrun.ts", import.meta.url).pathname;
+const script = new URL("../plugins/game2048/scripts/testrun.ts", import.meta.url).pathname;
 
 const testrun = async (...args: string[]) => {
   const out = await new Deno.Command(Deno.execPath(), {

@@ -14,11 +14,11 @@ import {
   assertEquals,
   assertMatch,
   assertStringIncludes,
-} from "@std/assert";
+} from "../testing/deps.ts";
 import { loadWeights } from "../plugins/game2048/weights.ts";
 import { DEFAULT_WEIGHTS } from "../plugins/game2048/mod.ts";
 import { greedyGames, standardError, summarize } from "../plugins/game2048/train.ts";
-import { runTask, startTask } from "./tools/task.ts";
+import { runTask, startTask } from "../testing/task.ts";
 
 const train = (args: string[]) => runTask("train", ["2048", "--net", "5x4", ...args]);
 

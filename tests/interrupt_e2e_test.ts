@@ -5,8 +5,8 @@
  * event (a line of output, the process's end), never for a time; a watchdog only turns
  * a hang into a failure.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { startTask as start } from "./tools/task.ts";
+import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
+import { startTask as start } from "../testing/task.ts";
 
 const noTrace = (text: string) =>
   assert(!/\n\s+at .*:\d+:\d+/.test(text), `a stack trace was printed:\n${text}`);

@@ -3,12 +3,12 @@
  * piped input, benchmark, and its parameter errors with exit code 2), the exact solver
  * through `deno task analyze kalah --solve`, and `deno task kalah-db` into a directory.
  */
-import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../testing/deps.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
 import { kalahGame } from "../plugins/kalah/mod.ts";
-import { runScript as run } from "./tools/helpers.ts";
+import { runScript as run } from "../testing/run.ts";
 
-const kalah = (args: string[], stdin = "") => run("scripts/kalah.ts", args, stdin);
+const kalah = (args: string[], stdin = "") => run("plugins/kalah/scripts/kalah.ts", args, stdin);
 
 Deno.test("kalah onemove: seq_mm names the last optimal house, seq_ab the first", async () => {
   const board = ["--pits", "5", "--stones", "3"];
@@ -286,14 +286,33 @@ Deno.test("analyze kalah --solve --json: the exact value, an optimal move, nodes
 Deno.test("kalah-db: builds into a directory and refuses bad flags", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const r = await run("scripts/kalah_db.ts", ["--pits", "2", "--stones", "6", "--dir", dir]);
+    const r = await run("plugins/kalah/scripts/kalah_db.ts", [
+      "--pits",
+      "2",
+      "--stones",
+      "6",
+      "--dir",
+      dir,
+    ]);
     assertEquals(r.code, 0, r.stderr);
     assertStringIncludes(r.stdout, "written to");
     const stat = await Deno.stat(`${dir}/kalah-p2-nonempty-s6.bin`);
     assertEquals(stat.size, 210); // C(6 + 4, 4) positions with at most 6 stones, 1 byte each
-    const again = await run("scripts/kalah_db.ts", ["--pits", "2", "--stones", "6", "--dir", dir]);
+    const again = await run("plugins/kalah/scripts/kalah_db.ts", [
+      "--pits",
+      "2",
+      "--stones",
+      "6",
+      "--dir",
+      dir,
+    ]);
     assertStringIncludes(again.stdout, "already built");
-    const bad = await run("scripts/kalah_db.ts", ["--capture", "never", "--dir", dir]);
+    const bad = await run("plugins/kalah/scripts/kalah_db.ts", [
+      "--capture",
+      "never",
+      "--dir",
+      dir,
+    ]);
     assertEquals(bad.code, 2);
     assertStringIncludes(bad.stderr, "--capture must be nonempty or always");
   } finally {
@@ -303,7 +322,14 @@ Deno.test("kalah-db: builds into a directory and refuses bad flags", async () =>
 
 Deno.test("kalah-db: a directory it cannot write is refused before the build", async () => {
   for (const dir of ["/etc/passwd/x", "/etc/passwd"]) {
-    const r = await run("scripts/kalah_db.ts", ["--pits", "2", "--stones", "3", "--dir", dir]);
+    const r = await run("plugins/kalah/scripts/kalah_db.ts", [
+      "--pits",
+      "2",
+      "--stones",
+      "3",
+      "--dir",
+      dir,
+    ]);
     assertEquals(r.code, 2, r.stderr);
     assertStringIncludes(r.stderr, `cannot write the database to ${dir}`);
     assertEquals(r.stderr.trimEnd().split("\n").length, 1, r.stderr);

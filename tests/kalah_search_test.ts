@@ -4,8 +4,7 @@
  * against plain alpha-beta to the end and against an independent memoized negamax,
  * under both capture rules; the endgame database against the solver; database files.
  */
-import { assert, assertEquals } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, fc } from "../testing/deps.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
 import { TranspositionTable } from "../core/search/tt.ts";

@@ -4,8 +4,7 @@
  * mapping to the plugin's), seed 004's `util` and move tests, both capture rules, and
  * the sowing shortcut against stone-by-stone sowing.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
 import { Effect, Result } from "../core/deps.ts";
 import { makeGame } from "../core/plugin.ts";
 import kalah, { kalahGame } from "../plugins/kalah/mod.ts";

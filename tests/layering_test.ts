@@ -4,8 +4,8 @@
  * (`core/search/`) import neither the parallel layer nor the engine; the parallel layer
  * does not import the engine.
  */
-import { assertEquals } from "@std/assert";
-import { root } from "./tools/task.ts";
+import { assertEquals } from "../testing/deps.ts";
+import { root } from "../testing/task.ts";
 
 /** Every module under `mod.ts`, `core/`, `plugins/`, `scripts/`, `server/`, `cluster/`, by path. */
 const modules = async (): Promise<Map<string, string[]>> => {

@@ -3,19 +3,19 @@
  * for the same seed, budgets, chance nodes (proofs equal expectimax), extra turns
  * (proofs equal alpha-beta), margins without a winner, and `mcts` as a player spec.
  */
-import { assert, assertEquals, assertNotEquals } from "@std/assert";
+import { assert, assertEquals, assertNotEquals } from "../testing/deps.ts";
 import { Effect, Result } from "../core/deps.ts";
 import { type Game, playAll, type Player, WIN } from "../core/game.ts";
-import { runGame } from "../core/match.ts";
-import { agentFromSpec, randomAgent } from "../core/players/agents.ts";
-import { parseSpec } from "../core/players/spec.ts";
+import { runGame } from "../app/match.ts";
+import { agentFromSpec, randomAgent } from "../app/players/agents.ts";
+import { parseSpec } from "../app/players/spec.ts";
 import { makeRng } from "../core/rng.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { MCTS_SCALE, mctsSearch } from "../core/search/mcts.ts";
 import { builtinStrategies } from "../core/search/strategies.ts";
 import type { SearchResult } from "../core/search/types.ts";
-import { scriptedTerminal } from "../core/terminal.ts";
-import { ticTacToeGame } from "../plugins/tictactoe.ts";
+import { scriptedTerminal } from "../app/terminal.ts";
+import { ticTacToeGame } from "../plugins/tictactoe/mod.ts";
 import { raceGame } from "./fixtures/race.ts";
 
 const ttt = ticTacToeGame();

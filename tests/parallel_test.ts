@@ -4,9 +4,8 @@
  * that throws fails the search with its error; interruption and the end of the pool's
  * scope leave no worker running.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
 import { randomPosition } from "./tools/helpers.ts";
-import fc from "fast-check";
 import { Cause, Deferred, Effect, Exit, Fiber, Option } from "../core/deps.ts";
 import { CHANCE } from "../core/game.ts";
 import { loadGame } from "../mod.ts";
@@ -15,7 +14,7 @@ import { minimaxSearch } from "../core/search/minimax.ts";
 import { parallelStrategies } from "../core/parallel/strategies.ts";
 import { WorkerPool, workerPoolLayer } from "../core/parallel/pool.ts";
 import { runStrategy } from "../core/engine/strategies.ts";
-import { ticTacToeGame } from "../plugins/tictactoe.ts";
+import { ticTacToeGame } from "../plugins/tictactoe/mod.ts";
 
 /** Checks every parallel strategy against its sequential counterpart on random positions. */
 const agreement = (

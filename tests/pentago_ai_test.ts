@@ -3,11 +3,10 @@
  * equal to a brute-force one and not changing search values, the shuffling option, the
  * random-playout evaluation, move ordering, and the searches finding wins and blocks.
  */
-import { assert, assertEquals, assertNotEquals } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, assertNotEquals, fc } from "../testing/deps.ts";
 import { Result } from "../core/deps.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
-import { parseSpec } from "../core/players/spec.ts";
+import { parseSpec } from "../app/players/spec.ts";
 import { WIN } from "../core/game.ts";
 import { makeRng } from "../core/rng.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";

@@ -5,11 +5,10 @@
  * entry, wins found and threats met, the threat search sound, and the strategy contract
  * (exact only at the end, interruptible, progress per iteration).
  */
-import { assert, assertEquals, assertThrows } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, assertThrows, fc } from "../testing/deps.ts";
 import { Result } from "../core/deps.ts";
 import { WIN } from "../core/game.ts";
-import { parseSpec } from "../core/players/spec.ts";
+import { parseSpec } from "../app/players/spec.ts";
 import { makeRng } from "../core/rng.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
@@ -37,7 +36,7 @@ import {
 } from "../plugins/pentago/rules.ts";
 import { SYM_MOVE, SYMMETRIES, transform } from "../plugins/pentago/symmetry.ts";
 import { flagsOf, recount, WORDS } from "../plugins/pentago/windows.ts";
-import tictactoe from "../plugins/tictactoe.ts";
+import tictactoe from "../plugins/tictactoe/mod.ts";
 
 const game = pentagoGame();
 const table = new TranspositionTable(4);

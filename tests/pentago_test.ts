@@ -4,8 +4,7 @@
  * both after a twist, the full-board draw, the text board, notation and its errors, and
  * the bitboards agreeing with the plain board over random games.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
 import { Result } from "../core/deps.ts";
 import { makeRng } from "../core/rng.ts";
 import {
@@ -390,10 +389,10 @@ Deno.test("pentago plugin: options are validated with clear messages", async () 
 
 Deno.test("pentago: a scripted human plays against MCTS (typed moves, errors, quit)", async () => {
   const { Effect } = await import("../core/deps.ts");
-  const { runGame } = await import("../core/match.ts");
-  const { humanAgent, searchAgent } = await import("../core/players/agents.ts");
+  const { runGame } = await import("../app/match.ts");
+  const { humanAgent, searchAgent } = await import("../app/players/agents.ts");
   const { mctsStrategy } = await import("../core/search/strategies.ts");
-  const { scriptedTerminal } = await import("../core/terminal.ts");
+  const { scriptedTerminal } = await import("../app/terminal.ts");
   const term = scriptedTerminal(["zz", "C4 NE CW", "d1", "quit"]);
   const { transcript } = Effect.runSync(
     runGame(game, [humanAgent(), searchAgent(mctsStrategy, { iterations: 50 })], { seed: 4 })

@@ -16,8 +16,7 @@
  * plugin's picture throws. The conformance suite's own picture check
  * (`pictureProblems`) is shown to catch broken pictures.
  */
-import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, assertStringIncludes, assertThrows, fc } from "../testing/deps.ts";
 import { Effect, Result } from "../core/deps.ts";
 import { PluginFault } from "../core/errors.ts";
 import { CHANCE, type Game, type RenderOptions, type ToMove } from "../core/game.ts";
@@ -27,12 +26,12 @@ import { type GamePlugin, makeGame } from "../core/plugin.ts";
 import domineering from "../plugins/domineering/mod.ts";
 import game2048 from "../plugins/game2048/mod.ts";
 import kalah from "../plugins/kalah/mod.ts";
-import nim from "../plugins/nim.ts";
+import nim from "../plugins/nim/mod.ts";
 import pentago from "../plugins/pentago/mod.ts";
 import { landingCell } from "../plugins/pentago/notation.ts";
 import { fromCells, NO_TWIST, type PentagoState, toCells } from "../plugins/pentago/rules.ts";
 import { el, esc, LAST_COLOUR, overlay, svgDocument, text } from "../plugins/svg.ts";
-import tictactoe from "../plugins/tictactoe.ts";
+import tictactoe from "../plugins/tictactoe/mod.ts";
 import { pickTokens, pictureProblems, xmlProblem } from "./conformance.ts";
 import { randomPosition } from "./tools/helpers.ts";
 

@@ -5,8 +5,8 @@
  * end, on end of input and on Ctrl-C, and resuming with `--load`. Waits are for output
  * (handshakes), never for time.
  */
-import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { runTask, startTask } from "./tools/task.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../testing/deps.ts";
+import { runTask, startTask } from "../testing/task.ts";
 
 const noTrace = (text: string) =>
   assert(!/\n\s+at .*:\d+:\d+/.test(text), `a stack trace was printed:\n${text}`);

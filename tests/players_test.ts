@@ -3,14 +3,14 @@
  * `quit`, end of input), seeded random players, random-among-best, search players, and
  * the match runner's transcripts.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
 import { Effect } from "../core/deps.ts";
-import { runGame } from "../core/match.ts";
-import { humanAgent, randomAgent, randomBestAgent, searchAgent } from "../core/players/agents.ts";
+import { runGame } from "../app/match.ts";
+import { humanAgent, randomAgent, randomBestAgent, searchAgent } from "../app/players/agents.ts";
 import { alphabetaStrategy } from "../core/search/strategies.ts";
-import { scriptedTerminal } from "../core/terminal.ts";
-import { ticTacToeGame } from "../plugins/tictactoe.ts";
-import { nimGame } from "../plugins/nim.ts";
+import { scriptedTerminal } from "../app/terminal.ts";
+import { ticTacToeGame } from "../plugins/tictactoe/mod.ts";
+import { nimGame } from "../plugins/nim/mod.ts";
 import { bestMoves, evaluate, gameTree, scoredTree, takeTree } from "../core/tree.ts";
 import { raceGame } from "./fixtures/race.ts";
 

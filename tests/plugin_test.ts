@@ -2,7 +2,7 @@
  * Plugins: loading by id, path and URL; a broken module names everything it lacks;
  * options decode with defaults, and bad options are all reported, by name and range.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
 import { Cause, Effect, Exit, Option } from "../core/deps.ts";
 import { coerceOption, loadPlugin, makeGame, optionHelp } from "../core/plugin.ts";
 import { builtins } from "../plugins/registry.ts";

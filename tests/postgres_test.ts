@@ -12,8 +12,8 @@ import {
   assertMatch,
   assertRejects,
   assertStringIncludes,
-} from "@std/assert";
-import fc from "fast-check";
+  fc,
+} from "../testing/deps.ts";
 import { PgClient } from "npm:@effect/sql-pg@4.0.5";
 import { Redacted } from "npm:effect@4.1.0";
 import { Effect, Result } from "../core/deps.ts";

@@ -9,20 +9,19 @@
  * and column labels. The expected cells come from the move's notation or the states, and
  * the exact values from references written here (nim-sum, memoized searches to the end).
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
 import { Effect, Random, Result } from "../core/deps.ts";
 import { CHANCE, type Game, type Player } from "../core/game.ts";
 import { type GamePlugin, makeGame } from "../core/plugin.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
-import { agentFromSpec } from "../core/players/agents.ts";
-import { parseSpec, type PlayerSpec } from "../core/players/spec.ts";
+import { agentFromSpec } from "../app/players/agents.ts";
+import { parseSpec, type PlayerSpec } from "../app/players/spec.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
-import { scriptedTerminal } from "../core/terminal.ts";
+import { scriptedTerminal } from "../app/terminal.ts";
 import { makeRng } from "../core/rng.ts";
 import { stripAnsi } from "../plugins/view.ts";
-import nim from "../plugins/nim.ts";
-import tictactoe from "../plugins/tictactoe.ts";
+import nim from "../plugins/nim/mod.ts";
+import tictactoe from "../plugins/tictactoe/mod.ts";
 import kalah from "../plugins/kalah/mod.ts";
 import game2048 from "../plugins/game2048/mod.ts";
 import pentago from "../plugins/pentago/mod.ts";
@@ -492,8 +491,8 @@ Deno.test("domineering: movesHelp marks with + exactly the first cells of the le
 
 /** Each plugin, the strengths it offers (in order) and where they are documented. */
 const STRENGTH_CASES: readonly [AnyPlugin, readonly string[], string][] = [
-  [nim, ["easy", "medium", "strong", "perfect"], "plugins/nim.ts"],
-  [tictactoe, ["easy", "medium", "strong", "perfect"], "plugins/tictactoe.ts"],
+  [nim, ["easy", "medium", "strong", "perfect"], "plugins/nim/mod.ts"],
+  [tictactoe, ["easy", "medium", "strong", "perfect"], "plugins/tictactoe/mod.ts"],
   [kalah, ["easy", "medium", "strong", "perfect"], "plugins/kalah/README.md"],
   [game2048, ["easy", "medium", "strong"], "plugins/game2048/README.md"],
   [pentago, ["easy", "medium", "strong"], "plugins/pentago/README.md"],

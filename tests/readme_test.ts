@@ -1,5 +1,5 @@
 /** README stays true: its worked plugin is the tested fixture, its first commands exist. */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
 
 const root = new URL("../", import.meta.url);
 const readme = await Deno.readTextFile(new URL("README.md", root));

@@ -5,28 +5,27 @@
  * tic-tac-toe (win / draw / loss) and a plain depth-limited minimax of Kalah, not from
  * the searches under test.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
 import { loadGame } from "../mod.ts";
 import { Effect } from "../core/deps.ts";
 import { CHANCE, type Game, type Player, WIN } from "../core/game.ts";
-import { runGame } from "../core/match.ts";
-import { randomAgent, searchAgent } from "../core/players/agents.ts";
+import { runGame } from "../app/match.ts";
+import { randomAgent, searchAgent } from "../app/players/agents.ts";
 import {
   alphabetaStrategy,
   expectimaxStrategy,
   minimaxStrategy,
 } from "../core/search/strategies.ts";
-import { newSession, playMove } from "../core/session.ts";
+import { newSession, playMove } from "../app/session.ts";
 import {
   decodeTranscript,
   exportTranscript,
   importTranscript,
   type Transcript,
-} from "../core/transcript.ts";
+} from "../app/transcript.ts";
 import { Result } from "../core/deps.ts";
-import { analyseLine, judgeMove, lineOf, type MoveAnalysis } from "../scripts/review.ts";
-import { runTask, startTask } from "./tools/task.ts";
+import { analyseLine, judgeMove, lineOf, type MoveAnalysis } from "../app/review.ts";
+import { runTask, startTask } from "../testing/task.ts";
 import { exactMargin, solveToEnd } from "./tools/helpers.ts";
 
 const noTrace = (text: string) =>

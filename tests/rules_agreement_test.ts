@@ -15,8 +15,7 @@
  * - Hashing (`core/hash.ts`): keys separate what they must, slots spread.
  * - Pentago: the random playout (its twist written out) replays through `play`.
  */
-import { assert, assertAlmostEquals, assertEquals, assertThrows } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertAlmostEquals, assertEquals, assertThrows, fc } from "../testing/deps.ts";
 import { fmix32, hashInts, hashPrefix, mix32 } from "../core/hash.ts";
 import { makeRng, type Rng } from "../core/rng.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
@@ -56,7 +55,7 @@ import {
 import { game2048, move, slide, value as seedValue } from "../plugins/game2048/seed001.ts";
 import { DIRECTIONS } from "../plugins/game2048/rules.ts";
 import { domineeringGame, geometryOfBoard } from "../plugins/domineering/board.ts";
-import { board as labBoard } from "../plugins/domineering/lab.ts";
+import { board as labBoard } from "../plugins/domineering/seed003.ts";
 import { pentagoGame } from "../plugins/pentago/mod.ts";
 import {
   keyOf,

@@ -2,9 +2,8 @@
  * The fast searches agree with the tree compositions and with each other, count nodes
  * as the trees do, honour budgets, and prefer quick wins when asked.
  */
-import { assert, assertEquals } from "@std/assert";
+import { assert, assertEquals, fc } from "../testing/deps.ts";
 import { randomPosition } from "./tools/helpers.ts";
-import fc from "fast-check";
 import { CHANCE, type Game, WIN } from "../core/game.ts";
 import {
   alphabeta,
@@ -18,8 +17,8 @@ import {
 import { minimaxSearch } from "../core/search/minimax.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
-import { nimGame } from "../plugins/nim.ts";
-import { ticTacToeGame } from "../plugins/tictactoe.ts";
+import { nimGame } from "../plugins/nim/mod.ts";
+import { ticTacToeGame } from "../plugins/tictactoe/mod.ts";
 import { raceGame } from "./fixtures/race.ts";
 
 const games = {

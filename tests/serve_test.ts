@@ -3,10 +3,10 @@
  * WebSocket clients against the real server started as a user starts it. Every wait is a
  * handshake on a message (no timing windows).
  */
-import { assert, assertEquals, assertMatch } from "@std/assert";
-import { withServe } from "./tools/browser.ts";
-import { connect, isPosition, post, tagged } from "./tools/ws_client.ts";
-import { decodeTranscript, importTranscript } from "../core/transcript.ts";
+import { assert, assertEquals, assertMatch } from "../testing/deps.ts";
+import { withServe } from "../testing/browser.ts";
+import { connect, isPosition, post, tagged } from "../testing/ws_client.ts";
+import { decodeTranscript, importTranscript } from "../app/transcript.ts";
 import { Effect, Result } from "../core/deps.ts";
 import { loadGame } from "../mod.ts";
 

@@ -1,18 +1,17 @@
 /**
- * The game session model (`core/session.ts`) and its transcripts (`core/transcript.ts`):
+ * The game session model (`app/session.ts`) and its transcripts (`app/transcript.ts`):
  * properties over random sessions of several games (undo then redo is the identity,
  * export then import is the identity, the main line replays to its last position,
  * branching keeps the old line), version-1 transcripts, refused transcripts, and the
  * match runner taking moves back for a person across an AI reply, a Kalah extra turn
  * and a 2048 chance move.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
 import { Effect, Result } from "../core/deps.ts";
 import { CHANCE, type Game, movesOf, type Player } from "../core/game.ts";
-import { replay, runGame } from "../core/match.ts";
+import { replay, runGame } from "../app/match.ts";
 import { type GamePlugin, makeGame } from "../core/plugin.ts";
-import { humanAgent, searchAgent } from "../core/players/agents.ts";
+import { humanAgent, searchAgent } from "../app/players/agents.ts";
 import { alphabetaStrategy } from "../core/search/strategies.ts";
 import {
   goTo,
@@ -24,11 +23,11 @@ import {
   type Session,
   stateAt,
   undo,
-} from "../core/session.ts";
-import { decodeTranscript, exportTranscript, importTranscript } from "../core/transcript.ts";
-import { scriptedTerminal } from "../core/terminal.ts";
-import tictactoe from "../plugins/tictactoe.ts";
-import nim from "../plugins/nim.ts";
+} from "../app/session.ts";
+import { decodeTranscript, exportTranscript, importTranscript } from "../app/transcript.ts";
+import { scriptedTerminal } from "../app/terminal.ts";
+import tictactoe from "../plugins/tictactoe/mod.ts";
+import nim from "../plugins/nim/mod.ts";
 import kalah from "../plugins/kalah/mod.ts";
 import game2048 from "../plugins/game2048/mod.ts";
 

@@ -6,7 +6,7 @@
  * stops on Ctrl-C. Every wait is for an event (a line of output, an iteration, the end
  * of a process), never for a time.
  */
-import { assert, assertEquals, assertRejects, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertRejects, assertStringIncludes } from "../testing/deps.ts";
 import { WIN } from "../core/game.ts";
 import type { SearchResult } from "../core/search/types.ts";
 import { kalahGame } from "../plugins/kalah/game.ts";
@@ -15,9 +15,9 @@ import { clearSolvers, solveKalah } from "../plugins/kalah/solve.ts";
 import { KalahSolver } from "../plugins/kalah/solver.ts";
 import { buildDbParallel } from "../plugins/kalah/db_build.ts";
 import { domineeringGame, geometry } from "../plugins/domineering/board.ts";
-import { board } from "../plugins/domineering/lab.ts";
+import { board } from "../plugins/domineering/seed003.ts";
 import { solvePosition } from "../plugins/domineering/mod.ts";
-import { runTask, startTask } from "./tools/task.ts";
+import { runTask, startTask } from "../testing/task.ts";
 
 /** Bounds that narrow pass by pass and end on the value. */
 const assertNarrowing = (its: readonly SearchResult[], final: SearchResult, what: string) => {

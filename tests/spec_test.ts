@@ -1,7 +1,7 @@
 /** The player SPEC grammar. */
-import { assertEquals, assertStringIncludes } from "@std/assert";
+import { assertEquals, assertStringIncludes } from "../testing/deps.ts";
 import { Result } from "../core/deps.ts";
-import { formatSpec, parseSpec } from "../core/players/spec.ts";
+import { formatSpec, parseSpec } from "../app/players/spec.ts";
 
 const names = ["minimax", "alphabeta", "expectimax"];
 const ok = (t: string) => {

@@ -1,5 +1,5 @@
 /**
- * Tactical positions (`core/tactics.ts`) and the searches on them (issue 19): the labels
+ * Tactical positions (`app/tactics.ts`) and the searches on them (issue 19): the labels
  * against an independent reference (plain minimax over results, to a depth or to the
  * end); `mcts` at its default budget (1000 iterations) and `alphabeta` at its default
  * (depth 4) solve every position of small seeded suites of tic-tac-toe, Nim, Kalah 3x2,
@@ -7,12 +7,11 @@
  * budgets; the user's Pentago position (the library and `deno task analyze`); suites as
  * JSON lines; `deno task tactics`.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
 import { Effect, Result } from "../core/deps.ts";
 import { CHANCE, type Game, other, type Player, WIN } from "../core/game.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
-import { parseSpec } from "../core/players/spec.ts";
+import { parseSpec } from "../app/players/spec.ts";
 import { makeRng } from "../core/rng.ts";
 import { mctsSearch } from "../core/search/mcts.ts";
 import { alphabetaStrategy, mctsStrategy } from "../core/search/strategies.ts";
@@ -28,15 +27,15 @@ import {
   type TacticKind,
   tacticState,
   tryTactic,
-} from "../core/tactics.ts";
+} from "../app/tactics.ts";
 import { loadGame } from "../mod.ts";
 import { kalahGame } from "../plugins/kalah/game.ts";
-import { nimGame } from "../plugins/nim.ts";
+import { nimGame } from "../plugins/nim/mod.ts";
 import { pentagoGame } from "../plugins/pentago/mod.ts";
-import { ticTacToeGame } from "../plugins/tictactoe.ts";
+import { ticTacToeGame } from "../plugins/tictactoe/mod.ts";
 import { raceGame } from "./fixtures/race.ts";
 import { randomPosition, solveToEnd } from "./tools/helpers.ts";
-import { runTask } from "./tools/task.ts";
+import { runTask } from "../testing/task.ts";
 
 type AnyGame = Game<unknown>;
 

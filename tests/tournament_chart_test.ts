@@ -1,10 +1,9 @@
 /**
- * The tournament chart (`core/tournament/chart.ts`): one well-formed, self-contained SVG
+ * The tournament chart (`app/tournament/chart.ts`): one well-formed, self-contained SVG
  * whose rows follow the ratings, with a cell per pairing and every name escaped.
  */
-import { assert, assertEquals, assertThrows } from "@std/assert";
-import fc from "fast-check";
-import { type ChartData, chartSvg } from "../core/tournament/chart.ts";
+import { assert, assertEquals, assertThrows, fc } from "../testing/deps.ts";
+import { type ChartData, chartSvg } from "../app/tournament/chart.ts";
 import { xmlProblem } from "./conformance.ts";
 
 const escape = (s: string) =>

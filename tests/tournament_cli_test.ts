@@ -3,8 +3,8 @@
  * a subprocess with the tasks' own permissions; Ctrl-C typed into a pseudo-terminal
  * once a game is recorded (a handshake on the progress line, never a time).
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { runTask, startTask } from "./tools/task.ts";
+import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
+import { runTask, startTask } from "../testing/task.ts";
 
 const noTrace = (text: string) =>
   assert(!/\n\s+at .*:\d+:\d+/.test(text), `a stack trace was printed:\n${text}`);

@@ -1,5 +1,5 @@
 /**
- * The tournament statistics (`core/tournament/stats.ts`) against their published formulas.
+ * The tournament statistics (`app/tournament/stats.ts`) against their published formulas.
  *
  * Reference numbers:
  * - fishtest, commit b8eecff220b562a0dc2c4e68d1fa02521e06d72c: `LLR_logistic` of
@@ -13,8 +13,7 @@
  *   Bradley–Terry model with draws as half points, errors from a finite-difference Hessian.
  * - erfc: python's `math.erfc`.
  */
-import { assert, assertAlmostEquals, assertEquals, assertThrows } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertAlmostEquals, assertEquals, assertThrows, fc } from "../testing/deps.ts";
 import {
   type EloEstimate,
   eloFromPentanomial,
@@ -31,7 +30,7 @@ import {
   sprtBounds,
   sprtVerdict,
   Z95,
-} from "../core/tournament/stats.ts";
+} from "../app/tournament/stats.ts";
 
 const close = (actual: number, expected: number, rel: number, msg?: string) => {
   if (actual === expected) return;

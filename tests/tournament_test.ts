@@ -1,16 +1,15 @@
 /**
- * The tournament machinery (`core/tournament/`): the schedule, the openings, the runner
+ * The tournament machinery (`app/tournament/`): the schedule, the openings, the runner
  * (concurrency, halts, faults) and the tally; and the output folder of the programs
- * (`scripts/series.ts`: resume, a cut-short line, another series refused).
+ * (`app/series.ts`: resume, a cut-short line, another series refused).
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
 import { loadGame } from "../mod.ts";
 import { makeGame } from "../core/plugin.ts";
 import { Effect, Result } from "../core/deps.ts";
 import { CHANCE, type Game, isOver, WIN_THRESHOLD } from "../core/game.ts";
-import { replay } from "../core/match.ts";
-import { type Agent, randomAgent, searchAgent } from "../core/players/agents.ts";
+import { replay } from "../app/match.ts";
+import { type Agent, randomAgent, searchAgent } from "../app/players/agents.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
 import { alphabetaStrategy } from "../core/search/strategies.ts";
 import {
@@ -19,20 +18,20 @@ import {
   type Opening,
   randomOpenings,
   START,
-} from "../core/tournament/openings.ts";
-import { tallyResults } from "../core/tournament/results.ts";
+} from "../app/tournament/openings.ts";
+import { tallyResults } from "../app/tournament/results.ts";
 import {
   type Entrant,
   type GameRecord,
   OPENING_AGENT,
   runFixtures,
-} from "../core/tournament/runner.ts";
-import { type Format, pairings, schedule } from "../core/tournament/schedule.ts";
-import { eloFromPentanomial } from "../core/tournament/stats.ts";
-import type { Transcript } from "../core/transcript.ts";
+} from "../app/tournament/runner.ts";
+import { type Format, pairings, schedule } from "../app/tournament/schedule.ts";
+import { eloFromPentanomial } from "../app/tournament/stats.ts";
+import type { Transcript } from "../app/transcript.ts";
 import kalah from "../plugins/kalah/mod.ts";
-import tictactoe from "../plugins/tictactoe.ts";
-import { openStore } from "../scripts/series.ts";
+import tictactoe from "../plugins/tictactoe/mod.ts";
+import { openStore } from "../app/series.ts";
 
 // ---------------------------------------------------------------------------------
 // Schedule

@@ -3,8 +3,7 @@
  * rule, alpha-beta = minimax on random trees and Nim, bounded alpha-beta optimal for
  * Nim, pruning on static test trees), takeTree / size / annotate / bestMoves.
  */
-import { assert, assertEquals } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, fc } from "../testing/deps.ts";
 import {
   alphabeta,
   annotate,
@@ -24,8 +23,8 @@ import {
   takeTree,
   type Tree,
 } from "../core/tree.ts";
-import { nimGame } from "../plugins/nim.ts";
-import { ticTacToeGame } from "../plugins/tictactoe.ts";
+import { nimGame } from "../plugins/nim/mod.ts";
+import { ticTacToeGame } from "../plugins/tictactoe/mod.ts";
 import { raceGame } from "./fixtures/race.ts";
 import { type ToMove, WIN } from "../core/game.ts";
 

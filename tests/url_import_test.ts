@@ -3,8 +3,8 @@
  * fresh program imports `mod.ts` from there and plays a game (with a built-in plugin and
  * with a plugin loaded by URL), and a script runs straight from its URL.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { runCommand } from "./tools/helpers.ts";
+import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
+import { runCommand } from "../testing/run.ts";
 
 const root = new URL("../", import.meta.url);
 

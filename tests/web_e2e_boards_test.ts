@@ -5,7 +5,7 @@
  * position, save and load.
  */
 
-import { eachAgainstTheAi, type Setup } from "./tools/web_game.ts";
+import { eachAgainstTheAi, type Setup } from "../testing/page.ts";
 
 const GAMES: readonly Setup[] = [
   { game: "domineering", options: { board: "5x5" }, sides: ["here", "alphabeta:2"], seed: 21 },

@@ -2,15 +2,15 @@
  * The web page in a real browser (headless Chromium), against `deno task serve`: for
  * tic-tac-toe, Nim and Kalah, a game against the AI started from the form, moves by
  * clicks, an illegal click refused with its reason, undo, reload, a link to a position,
- * save and load (tests/tools/web_game.ts's `againstTheAi`); and the form's refusals.
+ * save and load (testing/page.ts's `againstTheAi`); and the form's refusals.
  * Domineering, Pentago and 2048 are in web_e2e_boards_test.ts.
  *
  * Every wait is a handshake (the server's printed URL, `data-ready`, `data-node`, the
  * move buttons); the AIs are small fixed-depth searches, so nothing depends on speed.
  */
-import { assert, assertEquals } from "@std/assert";
-import { openPage, waitText, withBrowser, withServe } from "./tools/browser.ts";
-import { eachAgainstTheAi, setField, type Setup } from "./tools/web_game.ts";
+import { assert, assertEquals } from "../testing/deps.ts";
+import { openPage, waitText, withBrowser, withServe } from "../testing/browser.ts";
+import { eachAgainstTheAi, setField, type Setup } from "../testing/page.ts";
 
 const GAMES: readonly Setup[] = [
   { game: "tictactoe", sides: ["here", "alphabeta:2"], seed: 11 },

@@ -5,7 +5,7 @@
  * malformed messages, to this game and to another) get an error reply and change
  * nothing the pages show. Every wait is a handshake.
  */
-import { assert, assertEquals, assertNotEquals } from "@std/assert";
+import { assert, assertEquals, assertNotEquals } from "../testing/deps.ts";
 import { makeRng } from "../core/rng.ts";
 import {
   gotoGame,
@@ -17,8 +17,8 @@ import {
   waitNode,
   withBrowser,
   withServe,
-} from "./tools/browser.ts";
-import { connect, isPosition, post } from "./tools/ws_client.ts";
+} from "../testing/browser.ts";
+import { connect, isPosition, post } from "../testing/ws_client.ts";
 import type { ServerMessage } from "../server/protocol.ts";
 import {
   isOverOnPage,
@@ -28,7 +28,7 @@ import {
   routeOf,
   startFromForm,
   waitMyTurn,
-} from "./tools/web_game.ts";
+} from "../testing/page.ts";
 
 const moveButtons = (page: Page) =>
   page.$$eval("#move-buttons button[data-move]", (es) => es.length);

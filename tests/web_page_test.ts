@@ -7,8 +7,7 @@
  *
  * @module
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import fc from "fast-check";
+import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
 import type { LegalMove, NodeView } from "../server/protocol.ts";
 import { pageAssets, strippedModules } from "../web/bundle.ts";
 import { barFill, reviewMark } from "../web/format.ts";
@@ -31,7 +30,7 @@ import {
   stepBack,
   stepForward,
 } from "../web/tree.ts";
-import { runCommand } from "./tools/helpers.ts";
+import { runCommand } from "../testing/run.ts";
 
 // ---------------------------------------------------------------------------------
 // Picks

@@ -164,7 +164,7 @@ export const search = <S>(
  * import { Effect, Stream } from "../deps.ts";
  * import { searchEvents } from "./engine.ts";
  * import { alphabetaStrategy } from "../search/strategies.ts";
- * import tictactoe from "../../plugins/tictactoe.ts";
+ * import tictactoe from "../../plugins/tictactoe/mod.ts";
  * const game = tictactoe.create({});
  * const events = Effect.runSync(Stream.runCollect(searchEvents({
  *   strategy: alphabetaStrategy, game, state: game.initial(), options: { depth: 3 },

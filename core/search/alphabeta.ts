@@ -60,7 +60,7 @@ export interface AlphaBetaEngine<S> {
  * @example A null window around 0 at the start of tic-tac-toe: the draw comes back exact
  * ```ts
  * import { alphabetaEngine } from "./alphabeta.ts";
- * import tictactoe from "../../plugins/tictactoe.ts";
+ * import tictactoe from "../../plugins/tictactoe/mod.ts";
  * const game = tictactoe.create({});
  * const engine = alphabetaEngine(game, { tt: false });
  * const v = engine.search(game.initial(), 9, -0.5, 0.5, 0);
@@ -289,7 +289,7 @@ export const alphabetaEngine = <S>(
  * @example Tic-tac-toe is a draw
  * ```ts
  * import { alphabetaSearch } from "./alphabeta.ts";
- * import tictactoe from "../../plugins/tictactoe.ts";
+ * import tictactoe from "../../plugins/tictactoe/mod.ts";
  * const game = tictactoe.create({});
  * const r = alphabetaSearch(game, game.initial(), { depth: 9 });
  * if (r.value !== 0) throw new Error("tic-tac-toe should be a draw");

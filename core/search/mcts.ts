@@ -155,7 +155,7 @@ interface Node<S> {
  * ```ts
  * import { mctsSearch } from "./mcts.ts";
  * import { playAll } from "../game.ts";
- * import tictactoe from "../../plugins/tictactoe.ts";
+ * import tictactoe from "../../plugins/tictactoe/mod.ts";
  * const game = tictactoe.create({});
  * // X on a3 and b3 (cells 0 and 1), O on a2 and b2: X wins on c3 (cell 2).
  * const s = playAll(game, game.initial(), [0, 3, 1, 4]);

@@ -118,7 +118,7 @@ export const minimaxEngine = <S>(
  * @example Nim with heaps 1 and 2: the first player wins by taking one from heap 2
  * ```ts
  * import { minimaxSearch } from "./minimax.ts";
- * import nim from "../../plugins/nim.ts";
+ * import nim from "../../plugins/nim/mod.ts";
  * const game = nim.create({ heaps: [1, 2], misere: false });
  * const r = minimaxSearch(game, game.initial(), { depth: 10 });
  * if (game.formatMove(game.initial(), r.move!) !== "2-1") throw new Error("wrong move");

@@ -17,7 +17,7 @@ import type { Game, Player as ProtocolPlayer, RenderOptions } from "../../core/g
 import { bracket, lastStyle, paintSpans, type Span } from "../view.ts";
 import { WIN } from "../../core/game.ts";
 import { hashPrefix } from "../../core/hash.ts";
-import { type Board, type Cell, cellKey, type Player } from "./lab.ts";
+import { type Board, type Cell, cellKey, type Player } from "./seed003.ts";
 
 /** The largest width or height of a board's bounding box. */
 export const MAX_SIDE = 30;

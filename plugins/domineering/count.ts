@@ -13,7 +13,7 @@
  * @example The 3x3 trees
  * ```ts
  * import { countAlphaBetaTree, countGameTree } from "./count.ts";
- * import { board } from "./lab.ts";
+ * import { board } from "./seed003.ts";
  * if (countGameTree(board(3, 3)) !== 75 || countAlphaBetaTree(board(3, 3)) !== 10) {
  *   throw new Error("wrong counts");
  * }
@@ -22,7 +22,7 @@
  * @module
  */
 import { mix32 } from "../../core/hash.ts";
-import { adjCell, type Board, cellKey, type Player } from "./lab.ts";
+import { adjCell, type Board, cellKey, type Player } from "./seed003.ts";
 
 /** The moves of both players as pairs of bits, in the board's order. */
 interface Compiled {

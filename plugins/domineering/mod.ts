@@ -31,7 +31,7 @@ import {
   stateValue,
   turnOf,
 } from "./board.ts";
-import { board, carpet, type Cell, fromPicture, hatch, type Player } from "./lab.ts";
+import { board, carpet, type Cell, fromPicture, hatch, type Player } from "./seed003.ts";
 import {
   createSolver,
   type RootProgress,

@@ -10,7 +10,7 @@
  * @example
  * ```ts
  * import { boardSVG } from "./svg.ts";
- * import { board4x4_3 } from "./lab.ts";
+ * import { board4x4_3 } from "./seed003.ts";
  * const svg = boardSVG(board4x4_3);
  * if (!svg.includes("<svg") || !svg.includes(">1</text>")) throw new Error("no round labels");
  * ```
@@ -27,7 +27,7 @@ import {
   opp,
   type Player,
   showABScore,
-} from "./lab.ts";
+} from "./seed003.ts";
 
 /** The colours of the players' dominoes. */
 export const COLOURS: Readonly<Record<Player, string>> = { H: "#3b6fb6", V: "#e07b24" };

@@ -437,7 +437,7 @@ export class EndgameSolver {
    * still compete as they are, though the one is of the farther goal: a plain chain wins
    * unless even the farther chance is higher, which favours the nearer goal. It is rare
    * enough to leave so: no first or last board of a phase in the complete kept run
-   * (`bench/data/2048-e10-g1t1.jsonl`, 3,496 boards) has two chains of one length.
+   * (`lab/game2048/data/2048-e10-g1t1.jsonl`, 3,496 boards) has two chains of one length.
    */
   solve(
     lo: number,

@@ -29,17 +29,18 @@
  *
  * Spec parameters: `,cutoff=P` sets the probability cut-off (0 turns it off),
  * `,slides=K` sets the cap to K slides, with or without a network (`expectimax:1s,slides=6`),
- * `,downgrade=T` the tile-downgrading of the network's leaves (`downgrade.ts`: from
- * tile T on, default `DEFAULT_DOWNGRADE`, 0 never), `,endgame=K` the endgame solver's
- * largest region (0 never), `,gaps=G` the ranks a chain may skip where no chain
- * without one fits (`endgame.ts` `chainsOf`; default 0), and `,through=1` a chain whose
- * gap is just before its tail solved through the whole chain's goal (`EndgameSolver.solve`'s
- * `through`), and a goal on the board merged into the tail in place (`collapseSlide`)
- * before any solve (default 0). With a fixed depth, `,rescue=D,crowd=E` searches D plies
- * instead on a board with at most E empty cells where the solver gives no slide, and
- * `,letgo=P` plays the solver's slide only where its chance is above P (both default
- * never: measured in the plugin's FIGURES.md, "The time left over" and "Letting go earlier",
- * where 0.3 makes 5.4 points more of the last phase).
+ * `,endgame=K` the endgame solver's largest region (0 never). The search also reads the
+ * endgame experiments' settings from `SearchOptions.params`, which only the lab's
+ * strategy takes in a spec: `downgrade=T` the tile-downgrading of the network's leaves
+ * (`downgrade.ts`: from tile T on, default `DEFAULT_DOWNGRADE`, 0 never), `gaps=G` the
+ * ranks a chain may skip where no chain without one fits (`endgame.ts` `chainsOf`;
+ * default 0), `through=1` a chain whose gap is just before its tail solved through the
+ * whole chain's goal (`EndgameSolver.solve`'s `through`), and a goal on the board merged
+ * into the tail in place (`collapseSlide`) before any solve (default 0); with a fixed
+ * depth, `rescue=D,crowd=E` searches D plies instead on a board with at most E empty
+ * cells where the solver gives no slide; `letgo=P` plays the solver's slide only where its
+ * chance is above P; `tables=GB` keeps the solver's tables over games (measured in
+ * `lab/game2048/FIGURES.md`).
  *
  * Leaves take the game's evaluation (`eval` option): seed 001's gradient, or "monotone".
  * With `minProbability: 0` the value equals seed 001's tree expectimax
@@ -863,29 +864,21 @@ export const fastExpectimax = (
 
 /**
  * The plugin's `expectimax` strategy: the fast expectimax on 2048 games, the core's
- * generic expectimax on any other game.
+ * generic expectimax on any other game. Its spec takes what a player sets: the depth or
+ * the time, `,slides=K`, `,cutoff=P` and `,endgame=K`. The search reads more settings
+ * from `SearchOptions.params` (`downgrade`, `gaps`, `through`, `rescue`, `crowd`, `letgo`,
+ * `tables`: the endgame experiments' arms), which the lab's strategy takes in its spec
+ * (`lab/game2048/strategy.ts`).
  */
 export const expectimax2048: Strategy = {
   name: "expectimax",
   description: "2048's fast expectimax: depth in plies, or deepening by the board's " +
-    "emptiness within a time (,cutoff=P probability cut-off, default 1e-4; ,slides=K cap; " +
-    `,downgrade=T network leaves downgraded from tile T, default ${DEFAULT_DOWNGRADE}; ` +
-    `,endgame=K exact endgames of at most K free cells, default ${ENDGAME_REGION} with a network; ` +
-    ",gaps=G chains skipping up to G ranks too, default 0; ,through=1 a gap before the tail " +
-    "solved through the whole chain's goal, default 0; ,rescue=D,crowd=E D plies where at most " +
-    "E cells are empty and the solver gives no slide; ,letgo=P the solver's slide only above " +
-    "chance P; ,tables=GB the solver's tables kept " +
-    "over games)",
+    "emptiness within a time (,slides=K the most slides ahead; ,cutoff=P chance branches " +
+    `less likely are leaves, default 1e-4; ,endgame=K exact endgames of at most K free ` +
+    `cells, default ${ENDGAME_REGION} with a network)`,
   params: {
     cutoff: { min: 0, max: 1, description: "chance branches less likely are leaves, default 1e-4" },
     slides: { min: 1, max: 31, integer: true, description: "the most slides searched ahead" },
-    downgrade: {
-      min: 0,
-      max: 65536,
-      integer: true,
-      description: "with a network: leaves whose largest tile is at least this are valued " +
-        `downgraded (tile-downgrading; default ${DEFAULT_DOWNGRADE}, 0 never)`,
-    },
     endgame: {
       min: 0,
       max: 15,
@@ -893,48 +886,6 @@ export const expectimax2048: Strategy = {
       description: "4x4: endgames whose region (the cells outside the chain of large tiles) " +
         `has at most this many cells are solved exactly (default ${ENDGAME_REGION} with a ` +
         "network, else 0: never; 10 takes minutes and 2 GB once per chain)",
-    },
-    gaps: {
-      min: 0,
-      max: 2,
-      integer: true,
-      description: "4x4: where no chain of large tiles fits the endgame solver, chains that " +
-        "skip up to this many ranks (16384 8192 4096 2048, then 512 256 ...) are held too, " +
-        "behind a 16384 or more (default 0: never)",
-    },
-    through: {
-      min: 0,
-      max: 1,
-      integer: true,
-      description: "4x4, with gaps: a chain whose gap is just before its tail (16384 ... 1024 " +
-        "256) is solved through the whole chain's goal, its own goal valued by the chance of " +
-        "the next, and a goal on the board is merged into the tail in place (default 0)",
-    },
-    rescue: {
-      min: 0,
-      max: MAX_PLIES,
-      integer: true,
-      description: "with a fixed depth: plies searched instead on a board with at most ,crowd " +
-        "empty cells where the endgame solver gives no slide (default 0: never)",
-    },
-    crowd: {
-      min: 0,
-      max: 16,
-      integer: true,
-      description: "the most empty cells of a board searched ,rescue plies deep (default 0)",
-    },
-    letgo: {
-      min: 0,
-      max: 1,
-      description: "4x4: the endgame solver's slide is played only where its chance is above " +
-        "this; below, the search chooses (with ,rescue: its depth) (default 0)",
-    },
-    tables: {
-      min: 0,
-      max: 1024,
-      description: "4x4: gigabytes the endgame solver's tables may take, shared by the " +
-        "thread's searches, so that a game's chains stay solved for the next games (default " +
-        "0: one chain's budget, up to 6 GB)",
     },
   },
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult =>

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import fc from "fast-check";
+import { fc } from "../../testing/deps.ts";
 
 /** The positions after each legal move, with the move's cell index `y * w + x`. */
 export const children = (

@@ -1,89 +1,10 @@
 /**
- * Helpers shared by the tests: running a program as a user does, and reaching random
- * positions of any game.
+ * Helpers shared by the tests: reaching random positions of any game, and solving them.
  *
  * @module
  */
 import { CHANCE, type Game } from "../../core/game.ts";
 import { makeRng } from "../../core/rng.ts";
-
-const root = new URL("../../", import.meta.url);
-
-/** What a program printed and how it exited. */
-export interface Ran {
-  /** The exit code. */
-  readonly code: number;
-  /** Standard output. */
-  readonly stdout: string;
-  /** Standard error. */
-  readonly stderr: string;
-}
-
-/**
- * Where the programs run by tests keep their state (`XDG_STATE_HOME`: `play` saves
- * games there): a fresh folder per test process, removed at its end, so that tests
- * never write into the user's home.
- */
-export const testStateHome: string = Deno.makeTempDirSync({ prefix: "ply-test-state-" });
-globalThis.addEventListener("unload", () => {
-  try {
-    Deno.removeSync(testStateHome, { recursive: true });
-  } catch { /* already gone */ }
-});
-
-/** The permission flags of the `deno.json` task that runs `script`. */
-const taskPermissions = (script: string): string[] => {
-  const config = JSON.parse(Deno.readTextFileSync(new URL("deno.json", root)));
-  for (const command of Object.values(config.tasks as Record<string, string>)) {
-    const words = command.split(" ");
-    if (words[0] === "deno" && words[1] === "run" && words[words.length - 1] === script) {
-      return words.slice(2, -1);
-    }
-  }
-  throw new Error(`no task runs ${script}`);
-};
-
-/**
- * Runs a script from the repository root with arguments and standard input, with the
- * permissions of the task that runs it.
- */
-export const runScript = (script: string, args: string[], stdin = ""): Promise<Ran> =>
-  runCommand(Deno.execPath(), ["run", ...taskPermissions(script), script, ...args], {
-    cwd: root,
-    env: { NO_COLOR: "1", XDG_STATE_HOME: testStateHome },
-    stdin,
-  });
-
-/** Runs a command to its end with `stdin` typed in; what it printed and its exit code. */
-export const runCommand = async (
-  command: string,
-  args: readonly string[],
-  options: {
-    readonly cwd: string | URL;
-    readonly env: Record<string, string>;
-    readonly clearEnv?: boolean;
-    readonly stdin: string;
-  },
-): Promise<Ran> => {
-  const child = new Deno.Command(command, {
-    args: [...args],
-    cwd: options.cwd,
-    clearEnv: options.clearEnv ?? false,
-    env: options.env,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const w = child.stdin.getWriter();
-  await w.write(new TextEncoder().encode(options.stdin));
-  await w.close();
-  const out = await child.output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-};
 
 /** A random reachable position: up to `plies` random moves (chance included) from the start. */
 export const randomPosition = <S>(game: Game<S>, seed: number, plies: number): S => {

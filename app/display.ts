@@ -1,0 +1,101 @@
+/**
+ * Text the programs print about games: results, searches, headers.
+ *
+ * @module
+ */
+import { type Game, type Player, WIN, WIN_THRESHOLD } from "../core/game.ts";
+import type { GameResult } from "./match.ts";
+import type { SearchResult } from "../core/search/types.ts";
+import type { Progress } from "../core/engine/engine.ts";
+import { num } from "./cli.ts";
+
+/** One line saying how a game ended. */
+export const describeResult = (game: Game<unknown>, r: GameResult): string => {
+  const name = (p: 0 | 1) => game.players[p];
+  switch (r.reason) {
+    case "end":
+      if (game.solo === true) return `Game over: ${name(0)} scored ${r.margin}.`;
+      if (r.winner === null) return "Draw.";
+      return `${name(r.winner)} wins${r.margin !== 0 ? ` by ${Math.abs(r.margin)}` : ""}.`;
+    case "quit":
+    case "gave up":
+      return `${name(r.by!)} gave up; ${name(r.winner!)} wins.`;
+    case "illegal move":
+      return `${name(r.by!)} made an illegal move; ${name(r.winner!)} wins.`;
+    case "end of input":
+      return "Input ended; the game stops here.";
+    case "interrupted":
+      return "Interrupted; the game stops here.";
+    case "error":
+      return "The game stops here: a plugin failed or a search could not run.";
+    default:
+      return `The game stopped: ${r.reason}.`;
+  }
+};
+
+/**
+ * A value for a person: from `side`'s point of view and labelled with its name
+ * (`north: +6`), or, when decisive, who wins and in how many plies (`north wins in 5
+ * plies`). `v` is from player 0's side, as searches return it.
+ */
+export const valueFor = (game: Game<unknown>, v: number, side: Player): string => {
+  if (v >= WIN_THRESHOLD || v <= -WIN_THRESHOLD) {
+    const plies = Math.round(Math.abs(Math.abs(v) - WIN));
+    return `${game.players[v > 0 ? 0 : 1]} wins` +
+      (plies > 0 ? ` in ${plies} ${plies === 1 ? "ply" : "plies"}` : "");
+  }
+  const mine = side === 0 ? v : -v;
+  const shown = Number.isInteger(mine) ? String(mine) : mine.toFixed(3);
+  return `${game.players[side]}: ${mine > 0 ? "+" : ""}${shown}`;
+};
+
+/**
+ * A search's figures in one line: depth, value (from `side`'s point of view, see
+ * `valueFor`), nodes, time.
+ */
+export const describeSearch = (game: Game<unknown>, r: SearchResult, side: Player): string =>
+  `depth ${r.depth}${r.exact ? " (exact)" : ""}, ${valueFor(game, r.value, side)}, ` +
+  `${num(r.nodes)} nodes, ${(r.timeMs / 1000).toFixed(2)} s`;
+
+/**
+ * A search in progress in one line: the last iteration's figures, and on a heartbeat the
+ * time so far (`last`: the latest iteration, if any).
+ */
+export const describeProgress = (
+  game: Game<unknown>,
+  p: Progress,
+  side: Player,
+  last?: SearchResult,
+): string =>
+  p._tag === "Iteration"
+    ? describeSearch(game, p.result, side)
+    : `${(p.timeMs / 1000).toFixed(0)} s` +
+      (last === undefined ? "" : ` (last: ${describeSearch(game, last, side)})`);
+
+/**
+ * A status line on standard error (a terminal): each `show` overwrites the last, and
+ * `clear` erases it before other output.
+ */
+export class StatusLine {
+  private shown = false;
+  private readonly encoder = new TextEncoder();
+
+  /** Shows `text` in place of the previous status. */
+  show(text: string): void {
+    this.write(`\r${text}\x1b[K`);
+    this.shown = true;
+  }
+
+  /** Erases the status, if one is shown. */
+  clear(): void {
+    if (!this.shown) return;
+    this.write("\r\x1b[K");
+    this.shown = false;
+  }
+
+  private write(text: string): void {
+    const bytes = this.encoder.encode(text);
+    let off = 0;
+    while (off < bytes.length) off += Deno.stderr.writeSync(bytes.subarray(off));
+  }
+}
