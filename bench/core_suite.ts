@@ -11,7 +11,7 @@ import { ticTacToeGame } from "../plugins/tictactoe/mod.ts";
 import { nimGame } from "../plugins/nim/mod.ts";
 import type { Game } from "../core/game.ts";
 import type { SearchResult } from "../core/search/types.ts";
-import type { SuiteFlags } from "./suites.ts";
+import type { SuiteFlags } from "./suite.ts";
 import { bestOf, searchRow } from "./report.ts";
 
 /** What the suite does. */

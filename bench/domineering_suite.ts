@@ -38,7 +38,7 @@ import {
 import { domineeringGame, type DomState, geometry } from "../plugins/domineering/board.ts";
 import { createSolver, type SolverOptions } from "../plugins/domineering/solver.ts";
 import { outcomeOf, PUBLISHED } from "../plugins/domineering/solver_outcomes.ts";
-import type { SuiteFlags } from "./suites.ts";
+import type { SuiteFlags } from "./suite.ts";
 import { runAttempt } from "./domineering_attempt.ts";
 import { defaultWorkers } from "../core/parallel/pool.ts";
 

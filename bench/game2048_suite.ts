@@ -25,7 +25,7 @@ import { createGame, slideCells, type State2048 } from "../plugins/game2048/rule
 import { createNetwork, evaluate, SHAPES, withNetwork } from "../plugins/game2048/ntuple.ts";
 import { EndgameSolver } from "../plugins/game2048/endgame.ts";
 import { loadWeights } from "../plugins/game2048/weights.ts";
-import type { SuiteFlags } from "./suites.ts";
+import type { SuiteFlags } from "./suite.ts";
 
 /** What the suite does. */
 export const description = "2048: slides/s and expectimax nodes/s, compact board vs plain";

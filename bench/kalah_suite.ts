@@ -25,7 +25,7 @@ import type { KalahState } from "../plugins/kalah/rules.ts";
 import { clearSolvers, solveKalah, solverFor } from "../plugins/kalah/solve.ts";
 import { defaultWorkers } from "../core/parallel/pool.ts";
 import { runExperiment } from "./parallel_experiment.ts";
-import type { SuiteFlags } from "./suites.ts";
+import type { SuiteFlags } from "./suite.ts";
 import { bestOf, searchRow } from "./report.ts";
 
 /** What the suite does. */

@@ -30,7 +30,7 @@ import { type EngineSettings, pentagoSearch } from "../plugins/pentago/engine.ts
 import { pentagoGame, type PentagoOptions } from "../plugins/pentago/mod.ts";
 import type { PentagoState } from "../plugins/pentago/rules.ts";
 import { naiveGame } from "../plugins/pentago/naive.ts";
-import type { SuiteFlags } from "./suites.ts";
+import type { SuiteFlags } from "./suite.ts";
 
 /** What the suite does. */
 export const description =

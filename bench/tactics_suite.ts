@@ -33,7 +33,7 @@ import {
 } from "../app/tactics.ts";
 import { loadGame } from "../app/games.ts";
 import { MIDGAME, positionAfter } from "./pentago_suite.ts";
-import type { SuiteFlags } from "./suites.ts";
+import type { SuiteFlags } from "./suite.ts";
 
 /** One line for `deno task bench --help`. */
 export const description =

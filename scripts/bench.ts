@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { checkSuiteArgs, suites } from "../bench/suites.ts";
+import { checkSuiteArgs } from "../bench/suite.ts";
+import { suites } from "../bench/suites.ts";
 
 const USAGE = `Usage: deno task bench [SUITE] [ARGS ...]
 Runs a benchmark suite and prints its figures (SUITE --help: its flags). Suites: ${
