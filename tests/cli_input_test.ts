@@ -172,16 +172,9 @@ Deno.test("every strategy declares the parameters it reads, with sane ranges", a
   assertEquals(declared("lazy_smp"), ["ttmb"]);
   const g2048 = (await Effect.runPromise(loadPlugin("2048", builtins))).plugin;
   assertEquals(Object.keys(g2048.strategies?.expectimax.params ?? {}).sort(), [
-    "crowd",
     "cutoff",
-    "downgrade",
     "endgame",
-    "gaps",
-    "letgo",
-    "rescue",
     "slides",
-    "tables",
-    "through",
   ]);
   const kalah = (await Effect.runPromise(loadPlugin("kalah", builtins))).plugin;
   assertEquals(Object.keys(kalah.strategies?.seq_mm.params ?? {}), ["lastmax"]);
@@ -248,8 +241,8 @@ Deno.test("--save works through deno task play; a path that cannot be written is
 });
 
 Deno.test("deno task resolves a plugin path (and --save) against the user's directory", async () => {
-  const plugins = new URL("plugins/", root);
-  const r = await runTask("play", ["./nim.ts", "--p1", "random", "--p2", "random", "--seed", "2"], {
+  const plugins = new URL("plugins/nim/", root);
+  const r = await runTask("play", ["./mod.ts", "--p1", "random", "--p2", "random", "--seed", "2"], {
     cwd: plugins,
   });
   assertEquals(r.code, 0, r.stderr);
