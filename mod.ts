@@ -10,9 +10,9 @@
  * @example Load a game and ask alpha-beta for a move
  * ```ts
  * import { Effect } from "npm:effect@4.1.0";
- * import { alphabetaSearch, loadGame } from "./mod.ts";
+ * import { alphabetaSearch, openGame } from "./mod.ts";
  *
- * const { game } = await Effect.runPromise(loadGame("tictactoe"));
+ * const { game } = await Effect.runPromise(openGame("tictactoe"));
  * const r = alphabetaSearch(game, game.initial(), { depth: 9 });
  * console.log(game.formatMove(game.initial(), r.move!), r.value); // a draw: value 0
  * ```
@@ -20,9 +20,9 @@
  * @example Play a seeded game between two AIs and replay it
  * ```ts
  * import { Effect } from "npm:effect@4.1.0";
- * import { alphabetaStrategy, loadGame, randomAgent, replay, runGame, searchAgent } from "./mod.ts";
+ * import { alphabetaStrategy, openGame, randomAgent, replay, runGame, searchAgent } from "./mod.ts";
  *
- * const { game } = await Effect.runPromise(loadGame("nim", { heaps: [3, 4, 5] }));
+ * const { game } = await Effect.runPromise(openGame("nim", { heaps: [3, 4, 5] }));
  * const { transcript, final } = Effect.runSync(
  *   runGame(game, [searchAgent(alphabetaStrategy, { depth: 12 }), randomAgent()], { seed: 7 }),
  * );

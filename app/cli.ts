@@ -22,7 +22,13 @@ import { WIN, WIN_THRESHOLD } from "../core/game.ts";
 import { builtinIds, builtins } from "../plugins/registry.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
 import { defaultWorkers, type WorkerPool, workerPoolLayer } from "../core/parallel/pool.ts";
-import { faultTrace, PluginFault, SearchFailed } from "../core/errors.ts";
+import {
+  faultTrace,
+  ParallelUnavailable,
+  PluginFault,
+  type SearchError,
+  SearchFailed,
+} from "../core/errors.ts";
 import { userCwd } from "../core/source.ts";
 import { type Engine, liveEngine } from "../core/engine/engine.ts";
 import type { Strategy } from "../core/search/types.ts";
@@ -471,7 +477,7 @@ export const reportFault = (message: string, trace?: string): Effect.Effect<void
  * failed or a search could not run (the stack with `--debug`), 1 with the cause on a bug.
  */
 export const runMain = (
-  program: Effect.Effect<number | void, UserError | SearchFailed, ProgramServices>,
+  program: Effect.Effect<number | void, UserError | SearchError, ProgramServices>,
   usage: string,
 ): void => {
   // One worker pool for the program's lifetime (workers start on first use).
@@ -499,7 +505,8 @@ export const runMain = (
       Deno.exit(2);
     }
     const defect = Cause.findDefect(exit.cause);
-    const fault = failure._tag === "Some" && failure.value instanceof SearchFailed
+    const fault = failure._tag === "Some" &&
+        (failure.value instanceof SearchFailed || failure.value instanceof ParallelUnavailable)
       ? failure.value
       : Result.isSuccess(defect) && defect.success instanceof PluginFault
       ? defect.success

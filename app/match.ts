@@ -7,7 +7,7 @@
  * @module
  */
 import { Effect, Option, Random } from "../core/deps.ts";
-import { faultTrace, PluginFault, type SearchFailed } from "../core/errors.ts";
+import { faultTrace, PluginFault, type SearchError } from "../core/errors.ts";
 import { CHANCE, type Game, movesOf, pickChance, type Player, type ToMove } from "../core/game.ts";
 import type { Agent, Choice } from "./players/agents.ts";
 import type { SearchResult } from "../core/search/types.ts";
@@ -90,7 +90,7 @@ export interface Played<S> {
 }
 
 /** A plugin's exception or a failed search, as the reason a game stopped. */
-const faultResult = (e: PluginFault | SearchFailed): GameResult => ({
+const faultResult = (e: PluginFault | SearchError): GameResult => ({
   winner: null,
   margin: 0,
   reason: "error",
@@ -130,14 +130,14 @@ export const runGame = <S, R1, R2, R = never>(
     const human = (p: Player) => players[p].human === true;
     // The fault's stack, for `--debug` (not part of the transcript).
     let trace: string | undefined;
-    const errorResult = (e: PluginFault | SearchFailed): GameResult => {
+    const errorResult = (e: PluginFault | SearchError): GameResult => {
       trace = faultTrace(e);
       return faultResult(e);
     };
     let state = stateAt(game, session);
     let ply = plyOf(session, session.current);
     /** A player's choice; `None` when the game was interrupted while it thought. */
-    const choose = (p: Player): Effect.Effect<Option.Option<Choice>, SearchFailed, R1 | R2 | R> => {
+    const choose = (p: Player): Effect.Effect<Option.Option<Choice>, SearchError, R1 | R2 | R> => {
       const agent: Agent<S, R1 | R2> = players[p];
       const move = Effect.map(agent.choose(game, state), (c) => Option.some(c));
       return options.interruption === undefined
@@ -171,7 +171,7 @@ export const runGame = <S, R1, R2, R = never>(
     /** One move (chance or a player's); a result when the game stops here. */
     const step: Effect.Effect<GameResult | undefined, never, R1 | R2 | R> = Effect.gen(
       function* (): Generator<
-        Effect.Effect<unknown, SearchFailed, R1 | R2 | R>,
+        Effect.Effect<unknown, SearchError, R1 | R2 | R>,
         GameResult | undefined,
         unknown
       > {

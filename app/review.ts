@@ -29,8 +29,8 @@ import {
   WIN_THRESHOLD,
 } from "../core/game.ts";
 import { mainLine, type SearchInfo, type Session } from "./session.ts";
-import type { SearchFailed } from "../core/errors.ts";
-import type { Strategy } from "../core/search/types.ts";
+import type { SearchError } from "../core/errors.ts";
+import type { GameSource } from "../core/source.ts";
 import type { ChosenStrategy } from "./cli.ts";
 /** One move of the main line, with the positions around it. */
 export interface LineStep<S> {
@@ -84,6 +84,8 @@ export interface AnalysisSettings {
   readonly margin: number;
   /** Seed of randomized strategies (MCTS). */
   readonly seed?: number;
+  /** Where the game came from (`OpenedGame.source`): the searches then run in workers. */
+  readonly source?: GameSource;
 }
 
 /** What the analysis found about one player's move. */
@@ -173,7 +175,7 @@ export const analyseMove = <S>(
   step: LineStep<S>,
   settings: AnalysisSettings,
   onProgress: (phase: "best" | "played", p: Progress) => void = () => {},
-): Effect.Effect<MoveAnalysis | undefined, SearchFailed> =>
+): Effect.Effect<MoveAnalysis | undefined, SearchError> =>
   Effect.gen(function* () {
     if (step.by === CHANCE) return undefined;
     const by = step.by;
@@ -188,8 +190,9 @@ export const analyseMove = <S>(
       ...(settings.timeMs !== undefined ? { timeMs: settings.timeMs } : { depth: settings.depth }),
       allBest: strategy.allBest === true,
     };
+    const { source } = settings;
     const r = yield* search(
-      { strategy, game, state: step.before, options },
+      { strategy, game, source, state: step.before, options },
       (p) => onProgress("best", p),
     );
     if (r.move === undefined || Number.isNaN(r.value)) return undefined;
@@ -202,8 +205,10 @@ export const analyseMove = <S>(
       const after = yield* search({
         strategy,
         game,
+        source,
         state: step.after,
-        options: depthless(strategy) ? { ...options, allBest: false } : { ...common, depth },
+        // A budget that is not a depth (MCTS's iterations) is the same for the child.
+        options: strategy.budget === "depth" ? { ...common, depth } : { ...options, allBest: false },
       }, (p) => onProgress("played", p));
       if (Number.isNaN(after.value)) return undefined;
       played = byDistance(after.value, 1);
@@ -227,9 +232,6 @@ export const analyseMove = <S>(
     };
   });
 
-/** A strategy whose budget is not a depth (MCTS counts iterations). */
-export const depthless = (strategy: Strategy): boolean => strategy.name === "mcts";
-
 /**
  * Analyses every player's move of a line in order, adding each result to `into` as soon
  * as it is known (so that an interrupted pass keeps what it found); chance moves, and
@@ -241,7 +243,7 @@ export const analyseLine = <S>(
   settings: AnalysisSettings,
   onProgress: (p: AnalysisProgress) => void = () => {},
   into: (MoveAnalysis | undefined)[] = [],
-): Effect.Effect<(MoveAnalysis | undefined)[], SearchFailed> =>
+): Effect.Effect<(MoveAnalysis | undefined)[], SearchError> =>
   Effect.gen(function* () {
     for (const step of line.slice(into.length)) {
       into.push(

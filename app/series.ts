@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { LoadedGame } from "./games.ts";
+import type { OpenedGame } from "../core/plugin.ts";
 import { Effect, Result } from "../core/deps.ts";
 import type { Game } from "../core/game.ts";
 import { agentFromSpec } from "./players/agents.ts";
@@ -70,7 +70,7 @@ export const SERIES_USAGE = `  --openings random:PLIES | none
 
 /** Reads a list of player specs (each named in its error by `flag`). */
 export const readPlayers = (
-  loaded: LoadedGame,
+  loaded: OpenedGame,
   texts: readonly { readonly flag: string; readonly text: string }[],
 ): Effect.Effect<readonly PlayerSpec[], UsageError> =>
   Effect.gen(function* () {
@@ -91,13 +91,14 @@ export const readPlayers = (
 
 /** The entrants of specs: a fresh player per game, on the table the runner lends. */
 export const entrantsOf = (
-  loaded: LoadedGame,
+  loaded: OpenedGame,
   specs: readonly PlayerSpec[],
 ): readonly Entrant<unknown, Terminal>[] => {
   const strategies: Readonly<Record<string, Strategy>> = strategiesFor(loaded.plugin);
   return specs.map((spec) => ({
     name: formatSpec(spec),
-    agent: (tt) => agentFromSpec<unknown>(spec, strategies, tt === undefined ? {} : { tt }),
+    agent: (tt) =>
+      agentFromSpec<unknown>(spec, strategies, { source: loaded.source, ...(tt !== undefined ? { tt } : {}) }),
   }));
 };
 
@@ -190,7 +191,7 @@ const seriesSettings = (
 const seriesStore = (
   flags: Parsed["flags"],
   series: string,
-  loaded: LoadedGame,
+  loaded: OpenedGame,
   names: readonly string[],
   settings: SeriesSettings,
   fixtures: readonly Fixture[],
@@ -255,7 +256,7 @@ export interface PreparedSeries {
 export const prepareSeries = (
   flags: Parsed["flags"],
   kind: string,
-  loaded: LoadedGame,
+  loaded: OpenedGame,
   specs: readonly PlayerSpec[],
   plan: (settings: SeriesSettings) => readonly Fixture[],
   options: { readonly openings?: boolean; readonly extra?: Readonly<Record<string, unknown>> } = {},
@@ -455,7 +456,7 @@ const progressLine = (enabled: boolean): ProgressLine => {
 /** What `runSeries` needs besides the schedule. */
 export interface SeriesRun {
   /** The loaded game. */
-  readonly loaded: LoadedGame;
+  readonly loaded: OpenedGame;
   /** The competitors. */
   readonly entrants: readonly Entrant<unknown, Terminal>[];
   /** Every game of the series, in order. */

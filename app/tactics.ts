@@ -38,7 +38,7 @@
 import { Result, Schema } from "../core/deps.ts";
 import { CHANCE, type Game, other, pickChance, type Player } from "../core/game.ts";
 import { makeRng } from "../core/rng.ts";
-import type { SearchOptions, Strategy } from "../core/search/types.ts";
+import type { SearchOptions, SequentialStrategy } from "../core/search/types.ts";
 
 /** The kinds of tactical position. */
 export type TacticKind = "win1" | "win2" | "block";
@@ -423,7 +423,7 @@ export const tryTactic = <S>(
   game: Game<S>,
   position: TacticalPosition,
   at: TacticState<S>,
-  strategy: Strategy,
+  strategy: SequentialStrategy,
   options: SearchOptions,
 ): TacticResult => {
   const r = strategy.search(game, at.state, options);

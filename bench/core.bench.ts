@@ -3,7 +3,7 @@
  * cost of one protocol step (play + moves) with plain-array states.
  */
 import { Effect } from "../core/deps.ts";
-import { loadGame } from "../app/games.ts";
+import { openGame } from "../app/games.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
@@ -39,8 +39,8 @@ Deno.bench("protocol step: play + moves on tic-tac-toe", { group: "step" }, () =
 
 // Leaves at the depth limit: alpha-beta without a table on games with cheap evaluations,
 // where the per-leaf test for a finished game (`endsAtLimit`) shows if it costs anything.
-const kalah = (await Effect.runPromise(loadGame("kalah"))).game;
-const domineering = (await Effect.runPromise(loadGame("domineering"))).game;
+const kalah = (await Effect.runPromise(openGame("kalah"))).game;
+const domineering = (await Effect.runPromise(openGame("domineering"))).game;
 Deno.bench("kalah 6x4: alpha-beta depth 14, no table", { group: "leaves" }, () => {
   alphabetaSearch(kalah, kalah.initial(), { depth: 14, tt: false });
 });

@@ -11,11 +11,11 @@ import { Effect, Layer } from "../core/deps.ts";
 import { inProcessEngine, liveEngine, search, type SearchRequest } from "../core/engine/engine.ts";
 import { workerPoolLayer } from "../core/parallel/pool.ts";
 import { alphabetaStrategy } from "../core/search/strategies.ts";
-import { loadGame } from "../app/games.ts";
+import { openGame } from "../app/games.ts";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const { game } = await Effect.runPromise(loadGame("kalah"));
+const { game } = await Effect.runPromise(openGame("kalah"));
 const request = (depth: number): SearchRequest<unknown> => ({
   strategy: alphabetaStrategy,
   game,

@@ -14,7 +14,7 @@
  */
 import { Effect } from "../core/deps.ts";
 import type { Game } from "../core/game.ts";
-import { loadGame } from "../app/games.ts";
+import { openGame } from "../app/games.ts";
 import { defaultWorkers, workerPoolLayer } from "../core/parallel/pool.ts";
 import { parallelStrategies } from "../core/parallel/strategies.ts";
 import { alphabetaEngine } from "../core/search/alphabeta.ts";
@@ -225,7 +225,7 @@ export const chart = (mode: string, rows: readonly Row[], seqAb: number, seqMm: 
 export const runExperiment = (o: ExperimentOptions): Promise<Row[]> =>
   Effect.runPromise(
     Effect.gen(function* () {
-      const { game } = yield* loadGame(o.game, o.options);
+      const { game } = yield* openGame(o.game, o.options);
       const state = game.initial();
       const rows: Row[] = [...sequential(game, state, o.depth, o.runs)];
       for (const mode of Object.keys(parallelStrategies)) {

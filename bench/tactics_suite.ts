@@ -31,7 +31,7 @@ import {
   tacticState,
   tryTactic,
 } from "../app/tactics.ts";
-import { loadGame } from "../app/games.ts";
+import { openGame } from "../app/games.ts";
 import { MIDGAME, positionAfter } from "./pentago_suite.ts";
 import type { SuiteFlags } from "./suite.ts";
 
@@ -89,7 +89,7 @@ export const run = async (argv: readonly string[]): Promise<void> => {
   console.log(header.join(""));
   const totals = strategies.map(() => ({ solved: 0, total: 0, ms: 0 }));
   for (const [id, options, label, how] of GAMES) {
-    const { game } = await Effect.runPromise(loadGame(id, options));
+    const { game } = await Effect.runPromise(openGame(id, options));
     const t0 = performance.now();
     const positions = generateTactics(game, { seed, count, ...how });
     const made = performance.now() - t0;
@@ -141,8 +141,8 @@ export const run = async (argv: readonly string[]): Promise<void> => {
 
   if (args.rates === true) {
     // MCTS's iterations per second on fixed positions (the best of 5 runs).
-    const { game: pentago } = await Effect.runPromise(loadGame("pentago", {}));
-    const { game: kalah } = await Effect.runPromise(loadGame("kalah", {}));
+    const { game: pentago } = await Effect.runPromise(openGame("pentago", {}));
+    const { game: kalah } = await Effect.runPromise(openGame("kalah", {}));
     const issue = "a6 ne cw,a1 ne cw,c6 ne cw,b1 ne cw,b4 ne cw,c1 ne cw,c4 ne cw,d1 ne cw";
     const kalahMid = (() => {
       let s = kalah.initial();

@@ -22,7 +22,7 @@ import { parseArgs } from "jsr:@std/cli@^1.0.32/parse-args";
 import { Effect, Result } from "../core/deps.ts";
 import { importTranscript } from "../app/transcript.ts";
 import { decodeTranscript } from "../app/transcript.ts";
-import { loadGame } from "../app/games.ts";
+import { openGame } from "../app/games.ts";
 import type { NodeView, ServerMessage } from "../server/protocol.ts";
 import { withBrowser } from "../testing/browser.ts";
 import { waitMyTurn } from "../testing/page.ts";
@@ -412,7 +412,7 @@ const memory = async () => {
 
 const concurrent = async () => {
   const server = await startServer(["--max-games", String(GAMES + 10)]);
-  const { game } = await Effect.runPromise(loadGame(GAME));
+  const { game } = await Effect.runPromise(openGame(GAME));
   const t0 = performance.now();
   let peak = rssMiB(server.pid);
   const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(server.pid))), 250);

@@ -9,7 +9,8 @@
  * @module
  */
 import { Effect, Result, Schema } from "../core/deps.ts";
-import { type LoadedGame, loadGame } from "../app/games.ts";
+import { openGame } from "../app/games.ts";
+import type { OpenedGame } from "../core/plugin.ts";
 import { agentFromSpec } from "../app/players/agents.ts";
 import { parseSpec } from "../app/players/spec.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
@@ -142,7 +143,7 @@ export const gameHandlers = (
             if (plan === undefined) return yield* Effect.fail(`no tournament ${tournament}`);
             plans.set(tournament, plan);
           }
-          const loaded = yield* Effect.result(loadGame(plan.module ?? plan.game, plan.options));
+          const loaded = yield* Effect.result(openGame(plan.module ?? plan.game, plan.options));
           if (Result.isFailure(loaded)) {
             yield* refuse(
               `this runner cannot load ${plan.game} (tournament ${tournament}): ` +
@@ -162,7 +163,7 @@ export const gameHandlers = (
   });
 
 /** Plays one fixture of a plan here; the record as JSON, or why it could not be played. */
-const playFixture = (plan: ClusterPlan, loaded: LoadedGame, index: number) =>
+const playFixture = (plan: ClusterPlan, loaded: OpenedGame, index: number) =>
   Effect.gen(function* () {
     const strategies = { ...allStrategies, ...loaded.plugin.strategies };
     const entrants = [];

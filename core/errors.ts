@@ -17,6 +17,29 @@ export class SearchFailed extends Schema.TaggedError<SearchFailed>()("SearchFail
 }) {}
 
 /**
+ * A parallel strategy was asked to run where it cannot: no game source to rebuild the game
+ * in workers (a game made by `plugin.create` or `makeGame` rather than opened), or inside
+ * a search worker, which has no pool of its own. It never runs another search instead.
+ *
+ * @example
+ * ```ts
+ * import { ParallelUnavailable } from "./errors.ts";
+ * const e = new ParallelUnavailable({ strategy: "young_bros", message: "no source" });
+ * if (e._tag !== "ParallelUnavailable" || e.strategy !== "young_bros") throw new Error();
+ * ```
+ */
+export class ParallelUnavailable
+  extends Schema.TaggedError<ParallelUnavailable>()("ParallelUnavailable", {
+    /** The parallel strategy's name. */
+    strategy: Schema.String,
+    /** Why it cannot run, written for the user. */
+    message: Schema.String,
+  }) {}
+
+/** Why a search did not give a result: it failed, or a parallel one could not run. */
+export type SearchError = SearchFailed | ParallelUnavailable;
+
+/**
  * A plugin's function threw: the plugin's fault, not the engine's. Thrown by a guarded
  * game (see `guardGame`) in place of the plugin's own exception, which it keeps as
  * `cause`.
@@ -48,5 +71,9 @@ export class PluginFault extends Error {
 }
 
 /** The stack of a plugin's exception (or of a failed search), for `--debug`. */
-export const faultTrace = (e: PluginFault | SearchFailed): string | undefined =>
-  e instanceof PluginFault ? (e.cause instanceof Error ? e.cause.stack : String(e.cause)) : e.trace;
+export const faultTrace = (e: PluginFault | SearchError): string | undefined =>
+  e instanceof PluginFault
+    ? (e.cause instanceof Error ? e.cause.stack : String(e.cause))
+    : e instanceof SearchFailed
+    ? e.trace
+    : undefined;

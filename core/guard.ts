@@ -8,7 +8,6 @@
  */
 import { PluginFault } from "./errors.ts";
 import type { Game } from "./game.ts";
-import { gameSource, rememberSource } from "./source.ts";
 
 /** The protocol functions a guard wraps; slot value `i + 1` means `GAME_FUNCTIONS[i]`. */
 export const GAME_FUNCTIONS = [
@@ -49,7 +48,7 @@ export const runningFunction = (slot: GuardSlot): string | undefined =>
 /**
  * Wraps every protocol function of `game`: an exception becomes a `PluginFault` naming
  * `plugin` and the function, and `slot` tells which function runs. The guarded game
- * keeps every other property of the game (it inherits them) and its source.
+ * keeps every other property of the game (it inherits them).
  *
  * @example
  * ```ts
@@ -92,8 +91,6 @@ export const guardGame = <S>(
       slot,
     );
   });
-  const source = gameSource(game);
-  if (source !== undefined) rememberSource(guarded, source);
   return guarded as unknown as Game<S>;
 };
 

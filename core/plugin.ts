@@ -8,7 +8,8 @@
 import { Data, Effect, Result, Schema, SchemaAST, SchemaIssue } from "./deps.ts";
 import type { Game } from "./game.ts";
 import type { Strategy } from "./search/types.ts";
-import { rememberSource, userCwd } from "./source.ts";
+import { guardPlugin, type GuardSlot } from "./guard.ts";
+import { type GameSource, pluginLabel, userCwd } from "./source.ts";
 
 /**
  * What a plugin module exports as default.
@@ -165,17 +166,128 @@ const PluginShape = Schema.Struct({
   create: Schema.declare(isFunction, { expected: "a function from options to a game" }),
 });
 
-/** A Schema error's issues: each with its path and its message. */
-const schemaIssues = (
-  error: Schema.SchemaError,
-): { readonly path: readonly PropertyKey[]; readonly message: string }[] =>
-  SchemaIssue.makeFormatterStandardSchemaV1()(error.issue).issues.map((i) => {
-    const msg = i.message.replace(/^Expected no excess property$/, "unknown");
-    return {
-      path: (i.path ?? []).map((p) => (typeof p === "object" ? p.key : p)),
-      message: msg,
-    };
-  });
+/** One problem a Schema error reports: where, what is wrong, and whether it is an excess key. */
+interface SchemaProblem {
+  /** The path to the value (option name, then list items). */
+  readonly path: readonly PropertyKey[];
+  /** What is wrong, to follow `NAME: ` (`expected number`, the plugin's own message). */
+  readonly message: string;
+  /** True for a key the schema does not have (an unknown option). */
+  readonly excess: boolean;
+}
+
+/** What an AST node expects, as messages name it (`number`, `"a" | "b"`, its annotation). */
+const expectedType = (ast: SchemaAST.AST): string => {
+  const own = SchemaAST.resolveIdentifier(ast) ?? textAt(ast.annotations, "expected");
+  if (own !== undefined) return own;
+  switch (ast._tag) {
+    case "Number":
+      return "number";
+    case "String":
+      return "string";
+    case "Boolean":
+      return "boolean";
+    case "Literal":
+      return JSON.stringify(ast.literal);
+    case "Union":
+      return ast.types.map(expectedType).join(" | ");
+    case "Arrays":
+      return "a list";
+    case "Objects":
+      return "an object";
+    default:
+      return ast._tag.toLowerCase();
+  }
+};
+
+/** An annotation that is a text, if present. */
+const textAt = (annotations: object | undefined, key: string): string | undefined => {
+  const v = (annotations as Record<string, unknown> | undefined)?.[key];
+  return typeof v === "string" ? v : undefined;
+};
+
+/**
+ * The schema's own message for a leaf issue (a plugin's `message` annotation, or
+ * `messageMissingKey` / `messageUnexpectedKey`), where Effect's formatter looks for it.
+ */
+const ownMessage = (issue: SchemaIssue.Leaf | SchemaIssue.AnyOf): string | undefined => {
+  const at = "annotations" in issue ? issue.annotations : issue.ast.annotations;
+  const key = issue._tag === "MissingKey"
+    ? "messageMissingKey"
+    : issue._tag === "UnexpectedKey"
+    ? "messageUnexpectedKey"
+    : "message";
+  const m = textAt(at, key);
+  return m === undefined ? undefined : lowerFirst(m);
+};
+
+/** What a check expects (`a value between 1 and 9`), from its annotation. */
+const checkExpected = (check: SchemaAST.Check<unknown>): string => {
+  const expected = check.annotations?.expected;
+  if (typeof expected === "string") return expected;
+  return check._tag === "FilterGroup" ? check.checks.map(checkExpected).join(" & ") : "a valid value";
+};
+
+/**
+ * A Schema error's problems, read from its issue tree by the issues' tags (not from
+ * Effect's English messages): each leaf with its path, its message (the plugin's own
+ * `message` annotation, else ours from what the schema expected), and whether it is an
+ * excess key.
+ */
+const schemaIssues = (error: Schema.SchemaError): SchemaProblem[] => {
+  const walk = (
+    issue: SchemaIssue.Issue,
+    path: readonly PropertyKey[],
+    override: string | undefined,
+  ): SchemaProblem[] => {
+    const leaf = (message: string, excess = false): SchemaProblem[] => [
+      { path, message: override ?? message, excess },
+    ];
+    switch (issue._tag) {
+      case "Pointer":
+        return walk(issue.issue, [...path, ...issue.path], override);
+      case "Encoding":
+        return walk(issue.issue, path, override);
+      case "Filter": {
+        const inner = issue.issue;
+        const own = textAt(issue.filter.annotations, "message") ??
+          ("annotations" in inner ? textAt(inner.annotations, "message") : undefined);
+        const expected = inner._tag !== "InvalidValue"
+          ? undefined
+          : textAt(inner.annotations, "expected") ?? checkExpected(issue.filter);
+        const message = own !== undefined
+          ? lowerFirst(own)
+          : expected !== undefined
+          ? `expected ${expected}`
+          : undefined;
+        return walk(inner, path, override ?? message);
+      }
+      case "Composite":
+        return issue.issues.flatMap((i) => walk(i, path, override));
+      case "AnyOf":
+        return issue.issues.length > 0
+          ? issue.issues.flatMap((i) => walk(i, path, override))
+          : leaf(ownMessage(issue) ?? `expected ${expectedType(issue.ast)}`);
+      case "InvalidType":
+        return leaf(ownMessage(issue) ?? `expected ${expectedType(issue.ast)}`);
+      case "InvalidValue": {
+        const expected = textAt(issue.annotations, "expected");
+        return leaf(
+          ownMessage(issue) ?? (expected !== undefined ? `expected ${expected}` : "expected a valid value"),
+        );
+      }
+      case "MissingKey":
+        return leaf(ownMessage(issue) ?? "missing key");
+      case "UnexpectedKey":
+        return leaf(ownMessage(issue) ?? "unknown key", true);
+      case "Forbidden":
+        return leaf(ownMessage(issue) ?? "forbidden operation");
+      case "OneOf":
+        return leaf(ownMessage(issue) ?? "expected exactly one member to match");
+    }
+  };
+  return walk(error.issue, [], undefined);
+};
 
 /** Formats a Schema error as lines `path: message`, naming paths with `name`. */
 export const formatIssues = (
@@ -183,11 +295,11 @@ export const formatIssues = (
   name: (path: readonly PropertyKey[]) => string,
 ): string[] =>
   schemaIssues(error).map(({ path, message }) =>
-    path.length === 0 ? message : `${name(path)}: ${lowerFirst(message)}`
+    path.length === 0 ? message : `${name(path)}: ${message}`
   );
 
 /** A message to follow a name and a colon. */
-const lowerFirst = (s: string): string => `${s[0].toLowerCase()}${s.slice(1)}`;
+const lowerFirst = (s: string): string => s === "" ? s : `${s[0].toLowerCase()}${s.slice(1)}`;
 
 /** True when a specifier looks like a URL (`https:`, `file:`, `jsr:`, `npm:`, ...). */
 const isUrlLike = (s: string): boolean =>
@@ -297,14 +409,13 @@ const withLists = <O, S>(
 };
 
 /**
- * Builds a game from a plugin and raw options (a list option may be given one item); the error names every bad option. With
- * the plugin's module `url`, the game remembers its source (see `gameSource`), so that
- * parallel searches can rebuild it in workers.
+ * Builds a game from a plugin and raw options (a list option may be given one item); the
+ * error names every bad option. The game has no source, so parallel strategies cannot
+ * rebuild it in workers: `openGameWith` opens a game with its source.
  */
 export const makeGame = <O, S>(
   plugin: GamePlugin<O, S>,
   raw: Readonly<Record<string, unknown>>,
-  url?: string,
 ): Effect.Effect<{ readonly game: Game<S>; readonly options: O }, OptionsError> =>
   Effect.gen(function* () {
     const decoded = Schema.decodeUnknownResult(plugin.options, {
@@ -318,14 +429,10 @@ export const makeGame = <O, S>(
       : [];
     if (Result.isFailure(decoded) || unknown.length > 0) {
       const problems: OptionProblem[] = Result.isFailure(decoded)
-        ? schemaIssues(decoded.failure).map(({ path: [name, ...rest], message }) => ({
+        ? schemaIssues(decoded.failure).map(({ path: [name, ...rest], message, excess }) => ({
           ...(name === undefined ? {} : { option: String(name), value: raw[String(name)] }),
           ...(rest.length > 0 ? { item: rest.map((i) => Number(i) + 1).join(".") } : {}),
-          problem: message === "unknown"
-            ? "unknown option"
-            : name === undefined
-            ? message
-            : lowerFirst(message),
+          problem: excess ? "unknown option" : message,
         }))
         : [];
       for (const k of unknown) {
@@ -343,8 +450,50 @@ export const makeGame = <O, S>(
           ...names,
         ]),
     });
-    if (url !== undefined) rememberSource(game, { url, options: { ...raw } });
     return { game, options };
+  });
+
+/**
+ * A game opened from a plugin, with what a worker needs to open it again (`source`):
+ * whatever runs the game elsewhere (the engine's workers, parallel strategies, a cluster's
+ * runners) is given the source with the game.
+ */
+export interface OpenedGame {
+  /** The plugin. */
+  readonly plugin: GamePlugin<unknown, unknown>;
+  /** What it was opened by: a built-in id, a path or a URL. */
+  readonly specifier: string;
+  /** The decoded options. */
+  readonly options: unknown;
+  /** The game (guarded, for a user's plugin: see `guardPlugin`). */
+  readonly game: Game<unknown>;
+  /** The plugin module's URL and the raw options: how to open the same game again. */
+  readonly source: GameSource;
+}
+
+/**
+ * Opens a game: loads the plugin (a built-in id from `builtins`, a module path or URL, or
+ * a plugin already loaded), builds the game from raw options (missing ones take their
+ * defaults; the error lists every problem with the module or the options), guards a
+ * user's plugin (its exceptions are `PluginFault`s naming it and the function, recorded
+ * in `guard`, a worker's shared slot) and returns it with its source.
+ */
+export const openGameWith = (
+  builtins: Readonly<Record<string, BuiltinEntry>>,
+  from: string | LoadedPlugin,
+  raw: Readonly<Record<string, unknown>> = {},
+  guard?: GuardSlot,
+): Effect.Effect<OpenedGame, PluginError | OptionsError> =>
+  Effect.gen(function* () {
+    const { plugin, url } = typeof from === "string" ? yield* loadPlugin(from, builtins) : from;
+    const made = yield* makeGame(plugin, raw);
+    return {
+      plugin,
+      specifier: typeof from === "string" ? from : plugin.id,
+      options: made.options,
+      game: guardPlugin(made.game, url, pluginLabel(url), guard),
+      source: { url, options: { ...raw } },
+    };
   });
 
 /** One option of a plugin, for help texts and menus. */

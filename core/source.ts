@@ -7,23 +7,16 @@
  * @module
  */
 
-/** Where a game came from: enough for a worker to build the same game again. */
+/**
+ * Where a game came from: enough for a worker to build the same game again. `openGame`
+ * returns it beside the game; whatever runs the game in a worker is given it.
+ */
 export interface GameSource {
   /** The plugin module's URL. */
   readonly url: string;
   /** The raw options it was built from. */
   readonly options: Readonly<Record<string, unknown>>;
 }
-
-const sources = new WeakMap<object, GameSource>();
-
-/** The module and options a game was built from (by `makeGame` with a URL), if known. */
-export const gameSource = (game: object): GameSource | undefined => sources.get(game);
-
-/** Records where a game came from (a wrapper of a game keeps its source this way). */
-export const rememberSource = (game: object, source: GameSource): void => {
-  sources.set(game, source);
-};
 
 /**
  * The directory the user ran the program from: `INIT_CWD` when `deno task` set it (a task

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { loadGame } from "../app/games.ts";
+import { openGame } from "../app/games.ts";
 import { Effect, Option } from "../core/deps.ts";
 import { type Progress, search } from "../core/engine/engine.ts";
 import { CHANCE, WIN_THRESHOLD } from "../core/game.ts";
@@ -67,7 +67,7 @@ const main = Effect.gen(function* () {
   if (positional.length !== 1) {
     return yield* new UsageError({ message: "name one game to analyse" });
   }
-  const opened = yield* loadGame(positional[0], gameOptions);
+  const opened = yield* openGame(positional[0], gameOptions);
   const { game, plugin } = opened;
   const strategies = strategiesFor(plugin);
   const { moves, state } = yield* parseMoves(

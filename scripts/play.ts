@@ -10,7 +10,8 @@
  *
  * @module
  */
-import { type LoadedGame, loadGame } from "../app/games.ts";
+import { openGame } from "../app/games.ts";
+import type { OpenedGame } from "../core/plugin.ts";
 import { Effect, Option, Result } from "../core/deps.ts";
 import { CHANCE, type Player } from "../core/game.ts";
 import { runGame } from "../app/match.ts";
@@ -29,7 +30,6 @@ import {
 import { newSession, playMove, plyOf, type Session } from "../app/session.ts";
 import { decodeTranscript, exportTranscript, importTranscript } from "../app/transcript.ts";
 import { Terminal, untilInterrupted } from "../app/terminal.ts";
-import { guardPlugin } from "../core/guard.ts";
 import { userCwd } from "../core/source.ts";
 import { type Progress, search } from "../core/engine/engine.ts";
 import type { SearchResult } from "../core/search/types.ts";
@@ -118,7 +118,7 @@ const shownPath = (path: string): string => {
 
 /** The game being played and how it was set up. */
 interface Setup {
-  readonly opened: LoadedGame;
+  readonly opened: OpenedGame;
   readonly specs: readonly [PlayerSpec, PlayerSpec];
   readonly seed: number;
   readonly session: Session;
@@ -154,6 +154,7 @@ const playGame = (setup: Setup, ttMb: number, save: string | undefined) =>
     const humanCommands = commands(opened, session, { draw, thinking, status, target });
     const agents = [0, 1].map((p) =>
       agentFromSpec<unknown>(specs[p], strategies, {
+        source: opened.source,
         ttMb,
         onProgress: thinking(`${game.players[p]} (${names[p]})`, p as Player),
         human: { commands: humanCommands },
@@ -241,7 +242,7 @@ const HINT_MS = 1000;
 
 /** The commands a person has beside moves: hint, board, rules, save. */
 const commands = (
-  opened: LoadedGame,
+  opened: OpenedGame,
   session: Session,
   view: {
     /** Draws a position. */
@@ -271,7 +272,13 @@ const commands = (
           const me = game.toMove(state) as Player;
           const found = yield* untilInterrupted(
             search(
-              { strategy, game, state, options: { timeMs: HINT_MS, distance: true, seed: 0 } },
+              {
+                strategy,
+                game,
+                source: opened.source,
+                state,
+                options: { timeMs: HINT_MS, distance: true, seed: 0 },
+              },
               view.thinking("hint", me),
             ),
           ).pipe(Effect.result);
@@ -358,7 +365,7 @@ const menu = Effect.gen(function* () {
   const strategies = strategiesFor(plugin);
   const ai = plugin.defaultOpponent ?? DEFAULT_OPPONENT;
   let raw: Record<string, unknown> = {};
-  let opened: LoadedGame | undefined;
+  let opened: OpenedGame | undefined;
   while (opened === undefined) {
     if (!quick) {
       // What a player knows is asked; the AI's own settings only under "advanced".
@@ -403,17 +410,9 @@ const menu = Effect.gen(function* () {
         }
       }
     }
-    const url = loaded[plugins.indexOf(plugin)].url;
-    const made = yield* Effect.result(makeGame(plugin, raw, url));
-    if (made._tag === "Success") {
-      opened = {
-        plugin,
-        specifier: plugin.id,
-        url,
-        options: made.success.options,
-        game: guardPlugin(made.success.game, url, plugin.id),
-      };
-    } else yield* term.print(`${made.failure.message}\n`);
+    const made = yield* Effect.result(openGame(loaded[plugins.indexOf(plugin)], raw));
+    if (made._tag === "Success") opened = made.success;
+    else yield* term.print(`${made.failure.message}\n`);
   }
   if (quick) {
     const p2 = yield* playerSpec("p2", ai, strategies);
@@ -439,7 +438,7 @@ const aiLabel = (strengths: Readonly<Record<string, string>>, spec: string): str
  * `None` if input ends.
  */
 const askSides = (
-  opened: LoadedGame,
+  opened: OpenedGame,
   given1: PlayerSpec | undefined,
   given2: PlayerSpec | undefined,
 ) =>
@@ -530,10 +529,10 @@ const main = Effect.gen(function* () {
   if (load !== undefined && flags.moves !== undefined) {
     return yield* new UsageError({ message: "--load and --moves: give one of them" });
   }
-  let setup: { opened: LoadedGame; specs?: [PlayerSpec, PlayerSpec]; session?: Session };
+  let setup: { opened: OpenedGame; specs?: [PlayerSpec, PlayerSpec]; session?: Session };
   if (load !== undefined) {
     const t = yield* readSaved(load);
-    const opened = yield* loadGame(t.game, t.options as Record<string, unknown>);
+    const opened = yield* openGame(t.game, t.options as Record<string, unknown>);
     const session = importTranscript(opened.game, t);
     if (Result.isFailure(session)) {
       return yield* new UsageError({ message: `--load: ${load}: ${session.failure}` });
@@ -558,7 +557,7 @@ const main = Effect.gen(function* () {
       return 0;
     }
     setup = chosen.value;
-  } else setup = { opened: yield* loadGame(positional[0], gameOptions) };
+  } else setup = { opened: yield* openGame(positional[0], gameOptions) };
   const { opened } = setup;
   const strategies = strategiesFor(opened.plugin);
   const strengths = opened.plugin.strengths ?? DEFAULT_STRENGTHS;

@@ -10,7 +10,8 @@
  *
  * @module
  */
-import { type LoadedGame, loadGame } from "../app/games.ts";
+import { openGame } from "../app/games.ts";
+import type { OpenedGame } from "../core/plugin.ts";
 import { Effect, Option, Result } from "../core/deps.ts";
 import { CHANCE, type Game, isOver, type Player, type ToMove } from "../core/game.ts";
 import type { Session } from "../app/session.ts";
@@ -33,7 +34,6 @@ import {
   analyseLine,
   type AnalysisProgress,
   type AnalysisSettings,
-  depthless,
   lineOf,
   type LineStep,
   type MoveAnalysis,
@@ -78,7 +78,7 @@ const why = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("
 /** A saved game, checked and opened. */
 interface Loaded {
   readonly transcript: Transcript;
-  readonly opened: LoadedGame;
+  readonly opened: OpenedGame;
   readonly session: Session;
 }
 
@@ -110,7 +110,7 @@ const loadTranscript = (file: string) =>
     if (typeof options !== "object" || options === null || Array.isArray(options)) {
       return yield* new UsageError({ message: `${file}: the game's options are not an object` });
     }
-    const opened = yield* loadGame(transcript.game, options as Record<string, unknown>);
+    const opened = yield* openGame(transcript.game, options as Record<string, unknown>);
     const imported = importTranscript(opened.game, transcript);
     if (Result.isFailure(imported)) {
       return yield* new UsageError({ message: `${file}: ${imported.failure}` });
@@ -233,7 +233,7 @@ const analysisFlags = (
       typeof flags.strategy === "string" ? flags.strategy : "alphabeta",
       strategies,
     );
-    if (depthless(chosen.strategy) && flags.analyze !== undefined) {
+    if (chosen.strategy.budget !== "depth" && flags.analyze !== undefined) {
       return yield* fail(`${chosen.name} has no depth: give --time T instead of --analyze D`);
     }
     const depth = yield* intFlag(flags, "analyze", 4, 1, 1000);

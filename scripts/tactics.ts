@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { loadGame } from "../app/games.ts";
+import { openGame } from "../app/games.ts";
 import { Effect, Option, Result } from "../core/deps.ts";
 import { search } from "../core/engine/engine.ts";
 import {
@@ -116,7 +116,7 @@ const generate = (
         message: "name one game to draw positions from (or give --check FILE)",
       });
     }
-    const opened = yield* loadGame(positional[0], gameOptions);
+    const opened = yield* openGame(positional[0], gameOptions);
     const { game } = opened;
     if (game.solo === true) {
       return yield* new UsageError({
@@ -212,7 +212,7 @@ const check = (
       return yield* new UsageError({ message: `--check ${file}: ${parsed.failure}` });
     }
     const suite = parsed.success;
-    const opened = yield* loadGame(suite.game, suite.options);
+    const opened = yield* openGame(suite.game, suite.options);
     const { game, plugin } = opened;
     const strategies = strategiesFor(plugin);
     const spec = yield* playerSpec(

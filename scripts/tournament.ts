@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { loadGame } from "../app/games.ts";
+import { openGame } from "../app/games.ts";
 import { builtins } from "../plugins/registry.ts";
 import { Effect } from "../core/deps.ts";
 import { formatSpec } from "../app/players/spec.ts";
@@ -170,7 +170,7 @@ const tournament = (
       return yield* tournament([...stored, ...rest], flags.status !== undefined ? "status" : "run");
     }
     if (positional.length === 0) return yield* new UsageError({ message: "name one game" });
-    const loaded = yield* loadGame(positional[0], gameOptions);
+    const loaded = yield* openGame(positional[0], gameOptions);
     const { game, plugin } = loaded;
     if (game.solo === true) {
       return yield* new UsageError({
@@ -254,7 +254,7 @@ const tournament = (
         plan: {
           argv: planArgs(args),
           game: loaded.specifier,
-          ...(Object.hasOwn(builtins, loaded.specifier) ? {} : { module: loaded.url }),
+          ...(Object.hasOwn(builtins, loaded.specifier) ? {} : { module: loaded.source.url }),
           options: loaded.options as Record<string, unknown>,
           players: names,
           fixtures,

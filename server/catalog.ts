@@ -75,7 +75,7 @@ export const offer = (
 ): Effect.Effect<Offered, PluginError | OptionsError> =>
   Effect.gen(function* () {
     const { plugin, url } = yield* loadPlugin(specifier, builtins);
-    const { game } = yield* makeGame(plugin, {}, url);
+    const { game } = yield* makeGame(plugin, {});
     const strengths = plugin.strengths ?? DEFAULT_STRENGTHS;
     return {
       plugin,
@@ -119,25 +119,20 @@ export const catalog = (
   });
 
 /**
- * Makes a game from the form's options (texts as the command line reads them), guarded
- * when it is a user's plugin; the error names each bad option.
+ * Opens a game from the form's options (texts as the command line reads them), guarded
+ * when it is a user's plugin, with its source; the error names each bad option.
  */
 export const createGame = (
   offered: Offered,
   raw: Readonly<Record<string, string | number | boolean>>,
-): Effect.Effect<{ readonly game: Game<unknown>; readonly options: unknown }, OptionsError> =>
-  Effect.map(
-    makeGame(
-      offered.plugin,
-      Object.fromEntries(
-        Object.entries(raw)
-          .filter(([, v]) => v !== "")
-          .map(([k, v]) => [k, typeof v === "string" ? coerceOption(v) : v]),
-      ),
-      offered.url,
+): Effect.Effect<OpenedGame, OptionsError> =>
+  openGameWith(
+    {},
+    { plugin: offered.plugin, url: offered.url },
+    Object.fromEntries(
+      Object.entries(raw)
+        .filter(([, v]) => v !== "")
+        .map(([k, v]) => [k, typeof v === "string" ? coerceOption(v) : v]),
     ),
-    ({ game, options }) => ({
-      game: guardPlugin(game, offered.url, pluginLabel(offered.url)),
-      options,
-    }),
-  );
+  ) as Effect.Effect<OpenedGame, OptionsError>;
+

@@ -8,7 +8,7 @@
 import { assert, assertEquals, fc } from "../testing/deps.ts";
 import { Effect } from "../core/deps.ts";
 import { CHANCE, type Game, movesOf, WIN } from "../core/game.ts";
-import { loadGame } from "../mod.ts";
+import { openGame } from "../mod.ts";
 import { alphabetaEngine, alphabetaSearch } from "../core/search/alphabeta.ts";
 import { rootIteration } from "../core/search/control.ts";
 import { minimaxEngine, minimaxSearch } from "../core/search/minimax.ts";
@@ -20,7 +20,7 @@ import { runTask } from "../testing/task.ts";
 type AnyGame = Game<unknown>;
 
 const load = async (id: string, options: Record<string, unknown> = {}): Promise<AnyGame> =>
-  (await Effect.runPromise(loadGame(id, options))).game as AnyGame;
+  (await Effect.runPromise(openGame(id, options))).game as AnyGame;
 
 /** A built-in game, where its positions are drawn from, and how deep to search them. */
 interface Case {

@@ -19,7 +19,7 @@ import { mctsSearch } from "../core/search/mcts.ts";
 import { builtinStrategies, mctsStrategy } from "../core/search/strategies.ts";
 import type { SearchResult } from "../core/search/types.ts";
 import { scriptedTerminal } from "../app/terminal.ts";
-import { loadGame } from "../mod.ts";
+import { openGame } from "../mod.ts";
 import { kalahGame } from "../plugins/kalah/game.ts";
 import { nimGame } from "../plugins/nim/mod.ts";
 import { ticTacToeGame } from "../plugins/tictactoe/mod.ts";
@@ -336,7 +336,7 @@ Deno.test("mcts contract: the budget is `iterations`; `depth` (plies) does not s
 Deno.test("mcts contract: `iterations` reaches the engine's worker", async () => {
   await Effect.runPromise(
     Effect.gen(function* () {
-      const { game } = yield* loadGame("tictactoe", {});
+      const { game } = yield* openGame("tictactoe", {});
       const request = {
         strategy: mctsStrategy,
         game,

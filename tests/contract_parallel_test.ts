@@ -7,7 +7,7 @@
 import { assert, assertEquals, fc } from "../testing/deps.ts";
 import { Effect } from "../core/deps.ts";
 import { type Game, movesOf } from "../core/game.ts";
-import { loadGame } from "../mod.ts";
+import { openGame } from "../mod.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
 import type { SearchOptions, SearchResult, Strategy } from "../core/search/types.ts";
@@ -19,7 +19,7 @@ import { randomPosition } from "./tools/helpers.ts";
 type AnyGame = Game<unknown>;
 
 const load = (id: string, options: Record<string, unknown> = {}) =>
-  Effect.map(loadGame(id, options), (l) => l.game as AnyGame);
+  Effect.map(openGame(id, options), (l) => l.game as AnyGame);
 
 const parallel = (strategy: Strategy, game: AnyGame, s: unknown, options: SearchOptions) =>
   strategy.parallel!(game, s, options);

@@ -19,7 +19,7 @@ import { runGame } from "../app/match.ts";
 import { randomAgent, searchAgent } from "../app/players/agents.ts";
 import { WorkerPool, workerPoolLayer } from "../core/parallel/pool.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
-import { loadGame } from "../mod.ts";
+import { openGame } from "../mod.ts";
 import { randomPosition } from "./tools/helpers.ts";
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).href;
@@ -45,7 +45,7 @@ Deno.test("a search in a worker = the same search in process (every game, every 
   await Effect.runPromise(
     Effect.gen(function* () {
       for (const [id, options, name, budget] of cases) {
-        const { game, plugin } = yield* loadGame(id, options);
+        const { game, plugin } = yield* openGame(id, options);
         const strategy = plugin.strategies?.[name] ?? allStrategies[name];
         const seeds = fc.sample(fc.integer({ min: 0, max: 1e9 }), { numRuns: 3, seed: 11 });
         for (const [k, seed] of seeds.entries()) {
@@ -66,7 +66,7 @@ Deno.test("a search in a worker = the same search in process (every game, every 
 });
 
 Deno.test("progress: every completed iteration, in order, then the result", async () => {
-  const { game } = await Effect.runPromise(loadGame("kalah", { pits: 4, stones: 3 }));
+  const { game } = await Effect.runPromise(openGame("kalah", { pits: 4, stones: 3 }));
   for (const layer of [live(), inProcessEngine]) {
     const events: SearchEvent[] = [
       ...await Effect.runPromise(
@@ -101,7 +101,7 @@ Deno.test("interrupting a search stops its worker, which answers; the worker is 
   await Effect.runPromise(
     Effect.gen(function* () {
       const pool = yield* WorkerPool;
-      const { game } = yield* loadGame("kalah");
+      const { game } = yield* openGame("kalah");
       const running = yield* Deferred.make<void>();
       // Depth 40 would take ages: interrupt it once its first iteration is done.
       const fiber = yield* Effect.forkChild(
@@ -135,7 +135,7 @@ Deno.test("interrupting a search stops its worker, which answers; the worker is 
 Deno.test("a plugin's exception in a worker fails the search naming the plugin and function", async () => {
   const exit = await Effect.runPromiseExit(
     Effect.gen(function* () {
-      const { game } = yield* loadGame(fixture("crashy.ts"));
+      const { game } = yield* openGame(fixture("crashy.ts"));
       return yield* search({
         strategy: allStrategies.alphabeta,
         game,
@@ -154,8 +154,8 @@ Deno.test("a plugin's exception in a worker fails the search naming the plugin a
 });
 
 Deno.test("in process, a loaded plugin's exception fails the search the same way", async () => {
-  // loadGame guards a user's plugin (guardPlugin), naming it as the worker does.
-  const { game } = await Effect.runPromise(loadGame(fixture("crashy.ts")));
+  // openGame guards a user's plugin (guardPlugin), naming it as the worker does.
+  const { game } = await Effect.runPromise(openGame(fixture("crashy.ts")));
   const exit = await Effect.runPromiseExit(search({
     strategy: allStrategies.alphabeta,
     game,
@@ -174,7 +174,7 @@ Deno.test("in process, a loaded plugin's exception fails the search the same way
 Deno.test("a game that is slow to build: the time limit counts from the built game", async () => {
   await Effect.runPromise(
     Effect.gen(function* () {
-      const { game } = yield* loadGame(fixture("slow_load.ts"));
+      const { game } = yield* openGame(fixture("slow_load.ts"));
       // The worker needs 3 s to build the game, past this budget and grace (2.05 s): a
       // limit counted from the dispatch fails for sure; counted from the built game, the
       // search has 2 s of grace, ample on a machine busy with other work.
@@ -193,7 +193,7 @@ Deno.test("a plugin that never returns: abandoned after its budget and grace, na
   await Effect.runPromise(
     Effect.gen(function* () {
       const pool = yield* WorkerPool;
-      const { game } = yield* loadGame(fixture("looping.ts"));
+      const { game } = yield* openGame(fixture("looping.ts"));
       // First a search that does not reach the loop, so the worker has loaded the plugin.
       const warm = yield* search({
         strategy: allStrategies.alphabeta,
@@ -227,7 +227,7 @@ Deno.test("a plugin that never returns: abandoned after its budget and grace, na
 });
 
 Deno.test("runGame: a plugin's exception ends the game as an error; the moves before stay", async () => {
-  const { game } = await Effect.runPromise(loadGame(fixture("throwing.ts")));
+  const { game } = await Effect.runPromise(openGame(fixture("throwing.ts")));
   const { transcript } = Effect.runSync(
     runGame(game, [randomAgent(), randomAgent()], { seed: 3 }),
   );
@@ -243,7 +243,7 @@ Deno.test("runGame: an interruption while an AI thinks ends the game, its search
   await Effect.runPromise(
     Effect.gen(function* () {
       const pool = yield* WorkerPool;
-      const { game } = yield* loadGame("kalah");
+      const { game } = yield* openGame("kalah");
       const stop = yield* Deferred.make<void>();
       const thinking = yield* Deferred.make<void>();
       const ai = searchAgent<unknown>(allStrategies.alphabeta, { depth: 40 });

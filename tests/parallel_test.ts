@@ -8,7 +8,7 @@ import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.
 import { randomPosition } from "./tools/helpers.ts";
 import { Cause, Deferred, Effect, Exit, Fiber, Option } from "../core/deps.ts";
 import { CHANCE } from "../core/game.ts";
-import { loadGame } from "../mod.ts";
+import { openGame } from "../mod.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
 import { parallelStrategies } from "../core/parallel/strategies.ts";
@@ -24,7 +24,7 @@ const agreement = (
   runs: number,
 ) =>
   Effect.gen(function* () {
-    const { game } = yield* loadGame(specifier, options);
+    const { game } = yield* openGame(specifier, options);
     const seeds = fc.sample(fc.integer({ min: 0, max: 1e9 }), { numRuns: runs, seed: 7 });
     for (const [k, seed] of seeds.entries()) {
       const s = randomPosition(game, seed, k % 7);
@@ -70,7 +70,7 @@ Deno.test("a user's plugin from a file searches in parallel (chance nodes too)",
 Deno.test("a worker that throws fails the search with the worker's error", async () => {
   const exit = await Effect.runPromiseExit(
     Effect.gen(function* () {
-      const { game } = yield* loadGame(new URL("./fixtures/crashy.ts", import.meta.url).href);
+      const { game } = yield* openGame(new URL("./fixtures/crashy.ts", import.meta.url).href);
       return yield* runStrategy(parallelStrategies.par_then_ab, game, game.initial(), {
         depth: 6,
         params: { par: 1 },
@@ -101,7 +101,7 @@ Deno.test("time budgets and interruption stop the workers; the scope ends them",
   await Effect.runPromise(
     Effect.gen(function* () {
       pool = yield* WorkerPool;
-      const { game } = yield* loadGame("nim", { heaps: [9, 10, 11, 12] });
+      const { game } = yield* openGame("nim", { heaps: [9, 10, 11, 12] });
       // A time budget: iterative deepening keeps the last complete depth.
       const r = yield* runStrategy(parallelStrategies.par_then_mm, game, game.initial(), {
         timeMs: 300,

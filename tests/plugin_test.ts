@@ -6,7 +6,7 @@ import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
 import { Cause, Effect, Exit, Option } from "../core/deps.ts";
 import { coerceOption, loadPlugin, makeGame, optionHelp } from "../core/plugin.ts";
 import { builtins } from "../plugins/registry.ts";
-import { loadGame } from "../mod.ts";
+import { openGame } from "../mod.ts";
 
 const failure = <A, E extends { message: string }>(e: Effect.Effect<A, E>): string => {
   const exit = Effect.runSyncExit(e as Effect.Effect<A, E>);
@@ -34,7 +34,7 @@ Deno.test("a plugin loads from a relative path and from a file URL", async () =>
   const byPath = await Effect.runPromise(loadPlugin("./tests/fixtures/race.ts", builtins));
   assertEquals(byPath.plugin.id, "race");
   const url = new URL("./fixtures/race.ts", import.meta.url).href;
-  const byUrl = await Effect.runPromise(loadGame(url, { goal: 3 }));
+  const byUrl = await Effect.runPromise(openGame(url, { goal: 3 }));
   assertEquals(byUrl.game.id, "race");
   assertEquals(byUrl.options, { goal: 3 });
 });

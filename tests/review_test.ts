@@ -6,7 +6,7 @@
  * the searches under test.
  */
 import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
-import { loadGame } from "../mod.ts";
+import { openGame } from "../mod.ts";
 import { Effect } from "../core/deps.ts";
 import { CHANCE, type Game, type Player, WIN } from "../core/game.ts";
 import { runGame } from "../app/match.ts";
@@ -32,7 +32,7 @@ const noTrace = (text: string) =>
   assert(!/\n\s+at .*:\d+:\d+/.test(text), `a stack trace was printed:\n${text}`);
 
 const open = (id: string, options: Record<string, unknown> = {}) =>
-  Effect.runPromise(loadGame(id, options));
+  Effect.runPromise(openGame(id, options));
 type Opened = Awaited<ReturnType<typeof open>>;
 
 const ttt = await open("tictactoe");

@@ -8,7 +8,7 @@ import { withServe } from "../testing/browser.ts";
 import { connect, isPosition, post, tagged } from "../testing/ws_client.ts";
 import { decodeTranscript, importTranscript } from "../app/transcript.ts";
 import { Effect, Result } from "../core/deps.ts";
-import { loadGame } from "../mod.ts";
+import { openGame } from "../mod.ts";
 
 const here = { _tag: "Here" } as const;
 
@@ -80,7 +80,7 @@ Deno.test("serve: AI against AI plays to the end; the transcript replays", async
     assert(Result.isSuccess(t));
     assertEquals(t.success.seed, 7);
     assertEquals(t.success.result.reason, "end");
-    const { game } = await Effect.runPromise(loadGame("tictactoe"));
+    const { game } = await Effect.runPromise(openGame("tictactoe"));
     assert(Result.isSuccess(importTranscript(game, t.success)));
     await c.close();
   });

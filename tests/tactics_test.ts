@@ -28,7 +28,7 @@ import {
   tacticState,
   tryTactic,
 } from "../app/tactics.ts";
-import { loadGame } from "../mod.ts";
+import { openGame } from "../mod.ts";
 import { kalahGame } from "../plugins/kalah/game.ts";
 import { nimGame } from "../plugins/nim/mod.ts";
 import { pentagoGame } from "../plugins/pentago/mod.ts";
@@ -42,7 +42,7 @@ type AnyGame = Game<unknown>;
 const ttt = ticTacToeGame() as AnyGame;
 const nim = nimGame({ heaps: [2, 3, 4], misere: false }) as AnyGame;
 const kalah = kalahGame({ pits: 3, stones: 2, capture: "nonempty", eval: "util" }) as AnyGame;
-const domineering = (await Effect.runPromise(loadGame("domineering", { board: "4x4" }))).game;
+const domineering = (await Effect.runPromise(openGame("domineering", { board: "4x4" }))).game;
 const pentago = pentagoGame() as AnyGame;
 
 /** The small games, solved to the end for their labels (`exact`). */
@@ -511,7 +511,7 @@ Deno.test("tactics: deno task tactics writes a suite and checks strategies on it
 });
 
 Deno.test("tactics: Pentago's default AI (play's, its time spent) solves the Pentago suite", async () => {
-  const { plugin, game } = await Effect.runPromise(loadGame("pentago"));
+  const { plugin, game } = await Effect.runPromise(openGame("pentago"));
   const strategies = { ...allStrategies, ...plugin.strategies };
   const spec = parseSpec(plugin.defaultOpponent!, strategies);
   assert(Result.isSuccess(spec) && spec.success.kind === "search", plugin.defaultOpponent);

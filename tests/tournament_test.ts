@@ -4,7 +4,7 @@
  * (`app/series.ts`: resume, a cut-short line, another series refused).
  */
 import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
-import { loadGame } from "../mod.ts";
+import { openGame } from "../mod.ts";
 import { makeGame } from "../core/plugin.ts";
 import { Effect, Result } from "../core/deps.ts";
 import { CHANCE, type Game, isOver, WIN_THRESHOLD } from "../core/game.ts";
@@ -239,7 +239,7 @@ Deno.test("runner: a stop abandons the games in progress and starts no other", a
 });
 
 Deno.test("runner: a plugin's fault stops the run, naming the game", async () => {
-  const loaded = await Effect.runPromise(loadGame("./tests/fixtures/throwing.ts"));
+  const loaded = await Effect.runPromise(openGame("./tests/fixtures/throwing.ts"));
   const records: GameRecord[] = [];
   const end = await Effect.runPromise(
     runFixtures({

@@ -50,12 +50,12 @@ Deno.test("mod.ts imports from a URL and plays games; a plugin loads by URL", as
     await Deno.writeTextFile(
       program,
       `import { Effect } from "npm:effect@4.1.0";
-import { alphabetaStrategy, loadGame, randomAgent, replay, runGame, searchAgent } from "${base}/mod.ts";
-const { game } = await Effect.runPromise(loadGame("nim", { heaps: [1, 2, 3] }));
+import { alphabetaStrategy, openGame, randomAgent, replay, runGame, searchAgent } from "${base}/mod.ts";
+const { game } = await Effect.runPromise(openGame("nim", { heaps: [1, 2, 3] }));
 const { transcript, final } = Effect.runSync(
   runGame(game, [randomAgent(), searchAgent(alphabetaStrategy, { depth: 10 })], { seed: 3 }),
 );
-const race = await Effect.runPromise(loadGame("${base}/tests/fixtures/race.ts", { goal: 4 }));
+const race = await Effect.runPromise(openGame("${base}/tests/fixtures/race.ts", { goal: 4 }));
 const raced = Effect.runSync(runGame(race.game, [randomAgent(), randomAgent()], { seed: 1 }));
 console.log(JSON.stringify({
   winner: transcript.result.winner,

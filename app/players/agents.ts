@@ -12,7 +12,8 @@ import type { SearchResult, Strategy } from "../../core/search/types.ts";
 import { DEFAULT_TT_MB, TranspositionTable } from "../../core/search/tt.ts";
 import { alphabetaStrategy } from "../../core/search/strategies.ts";
 import { type Progress, search } from "../../core/engine/engine.ts";
-import type { SearchFailed } from "../../core/errors.ts";
+import type { SearchError } from "../../core/errors.ts";
+import type { GameSource } from "../../core/source.ts";
 import { Terminal } from "../terminal.ts";
 import { formatSpec, type PlayerSpec, searchOptionsOf } from "./spec.ts";
 
@@ -46,7 +47,7 @@ export interface Agent<S, R = never> {
   /** True for a person: `undo` goes back to a position where a person is to move. */
   readonly human?: boolean;
   /** Chooses a move for the player to move in `state`. */
-  readonly choose: (game: Game<S>, state: S) => Effect.Effect<Choice, SearchFailed, R>;
+  readonly choose: (game: Game<S>, state: S) => Effect.Effect<Choice, SearchError, R>;
 }
 
 const move = (m: number, search?: SearchResult): Choice =>
@@ -65,6 +66,12 @@ export const randomAgent = <S>(): Agent<S> => ({
 
 /** Options of search players. */
 export interface AgentOptions {
+  /**
+   * Where the game came from (`OpenedGame.source`): the engine then searches in a worker
+   * that opens the same game, and parallel strategies can run. Without it a sequential
+   * search runs on the calling thread, and a parallel one fails (`ParallelUnavailable`).
+   */
+  readonly source?: GameSource;
   /**
    * Size of the player's transposition table in MB (default 64), made on first use in
    * shared memory, so that the engine's worker keeps it from move to move.
@@ -116,6 +123,7 @@ export const searchAgent = <S>(
         const r = yield* search({
           strategy,
           game,
+          source: options.source,
           state,
           options: { ...budget, tt: tt ?? false, distance: true, seed },
         }, options.onProgress);
@@ -128,7 +136,10 @@ export const searchAgent = <S>(
  * Seed 003's `randomBestPlay`: a uniformly random choice among all optimal moves at the
  * depth (alpha-beta with every best root move kept).
  */
-export const randomBestAgent = <S>(depth: number): Agent<S> => ({
+export const randomBestAgent = <S>(
+  depth: number,
+  options: Pick<AgentOptions, "source"> = {},
+): Agent<S> => ({
   name: `randombest:${depth}`,
   choose: (game, state) =>
     Effect.gen(function* () {
@@ -138,6 +149,7 @@ export const randomBestAgent = <S>(depth: number): Agent<S> => ({
       const r = yield* search({
         strategy: alphabetaStrategy,
         game,
+        source: options.source,
         state,
         options: { depth, allBest: true, tt: false },
       });
@@ -272,7 +284,9 @@ export const agentFromSpec = <S>(
     case "random":
       return randomAgent();
     case "search":
-      if (spec.strategy === "randombest") return randomBestAgent(spec.depth ?? 4);
+      if (spec.strategy === "randombest") {
+        return randomBestAgent(spec.depth ?? 4, { source: options.source });
+      }
       return searchAgent(strategies[spec.strategy], searchOptionsOf(spec), {
         ...options,
         name: formatSpec(spec),

@@ -5,12 +5,14 @@
  * SPEC    = "human" | "random" | STRATEGY [":" BUDGET]
  * BUDGET  = DEPTH | TIME
  * DEPTH   = an integer >= 1, the search depth in plies        (alphabeta:6)
- *           for `mcts`, the number of iterations (playouts)   (mcts:2000)
+ *           for a strategy that counts iterations (its `budget` is
+ *           "iterations", as MCTS's), the number of iterations (mcts:2000)
  * TIME    = a number with "ms" or "s", the time per move      (alphabeta:500ms, mcts:1s)
  * ```
  *
  * `mcts:2000` is the short form of an iteration budget: the spec's `iterations` (the
- * search's `SearchOptions.iterations`), never its `depth`, which is plies only.
+ * search's `SearchOptions.iterations`), never its `depth`, which is plies only; the
+ * strategy says which it counts (`Strategy.budget`).
  *
  * Parameters follow as `,NAME=VALUE` (`young_bros:9,par=2`: Young Brothers Wait to depth 9,
  * parallel for the first 2 plies); each strategy declares the ones it takes and their
@@ -35,7 +37,7 @@ export type PlayerSpec =
     readonly strategy: string;
     /** The search depth in plies (`alphabeta:6`). */
     readonly depth?: number;
-    /** MCTS's iteration budget (`mcts:2000`). */
+    /** The iteration budget of a strategy that counts iterations (`mcts:2000`). */
     readonly iterations?: number;
     /** The time per move in milliseconds (`alphabeta:500ms`). */
     readonly timeMs?: number;
@@ -70,14 +72,16 @@ export const DEFAULT_TIME_MS = 1000;
 export const SPEC_GRAMMAR = "human | random | STRATEGY[:DEPTH | :TIMEms | :TIMEs][,NAME=VALUE]";
 
 /**
- * Parses a player spec against the strategies by name. Given the strategies themselves
- * (not only their names), parameters are checked against each one's `params`.
+ * Parses a player spec against the strategies by name: a number budget counts what the
+ * strategy's `budget` says (plies or iterations), and parameters are checked against
+ * its `params`.
  *
  * @example
  * ```ts
  * import { parseSpec } from "./spec.ts";
  * import { Result } from "../../core/deps.ts";
- * const r = parseSpec("alphabeta:500ms", ["alphabeta"]);
+ * import { builtinStrategies } from "../../core/search/strategies.ts";
+ * const r = parseSpec("alphabeta:500ms", builtinStrategies);
  * if (!Result.isSuccess(r) || r.success.kind !== "search" || r.success.timeMs !== 500) {
  *   throw new Error("bad parse");
  * }
@@ -85,27 +89,20 @@ export const SPEC_GRAMMAR = "human | random | STRATEGY[:DEPTH | :TIMEms | :TIMEs
  */
 export const parseSpec = (
   text: string,
-  strategies: readonly string[] | Readonly<Record<string, Strategy>>,
+  strategies: Readonly<Record<string, Strategy>>,
 ): Result.Result<PlayerSpec, string> => {
-  const names = isNames(strategies) ? strategies : Object.keys(strategies);
   const [t, ...paramTexts] = text.trim().toLowerCase().split(",");
   if (paramTexts.length === 0 && t === "human") return Result.succeed({ kind: "human" });
   if (paramTexts.length === 0 && t === "random") return Result.succeed({ kind: "random" });
-  const parsed = parseBudget(t, text, names);
+  const parsed = parseBudget(t, text, strategies);
   if (Result.isFailure(parsed) || parsed.success.kind !== "search" || paramTexts.length === 0) {
     return parsed;
   }
   const name = parsed.success.strategy;
-  const params = isNames(strategies)
-    ? parseParams(paramTexts)
-    : parseStrategyParams(name, strategies[name]?.params ?? {}, paramTexts);
+  const params = parseStrategyParams(name, strategies[name]?.params ?? {}, paramTexts);
   if (Result.isFailure(params)) return Result.fail(`'${text}': ${params.failure}`);
   return Result.succeed({ ...parsed.success, params: params.success });
 };
-
-const isNames = (
-  s: readonly string[] | Readonly<Record<string, Strategy>>,
-): s is readonly string[] => Array.isArray(s);
 
 const NUMBER = String.raw`-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?`;
 
@@ -170,10 +167,10 @@ export const parseStrategyParams = (
 const parseBudget = (
   t: string,
   text: string,
-  strategies: readonly string[],
+  strategies: Readonly<Record<string, Strategy>>,
 ): Result.Result<PlayerSpec, string> => {
   const [name, budget, ...rest] = t.split(":");
-  const known = ["randombest", ...strategies];
+  const known = ["randombest", ...Object.keys(strategies)];
   if (!known.includes(name) || rest.length > 0) {
     return Result.fail(
       `unknown player '${text}': expected ${SPEC_GRAMMAR}, where STRATEGY is one of ${
@@ -194,20 +191,22 @@ const parseBudget = (
     if (ms <= 0) return Result.fail(`the time in '${text}' must be more than 0`);
     return Result.succeed({ kind: "search", strategy: name, timeMs: ms });
   }
-  // For mcts the number is an iteration count, so it may be large; a budget is at least 1.
-  const maxBudget = name === "mcts" ? MAX_ITERATIONS : MAX_DEPTH;
+  // An iteration count may be large (the strategy says what it counts); a budget is at
+  // least 1. `randombest` searches to a depth.
+  const iterative = Object.hasOwn(strategies, name) && strategies[name].budget === "iterations";
+  const maxBudget = iterative ? MAX_ITERATIONS : MAX_DEPTH;
   if (/^\d+$/.test(budget) && Number(budget) >= 1 && Number(budget) <= maxBudget) {
     const n = Number(budget);
     return Result.succeed(
-      name === "mcts"
+      iterative
         ? { kind: "search", strategy: name, iterations: n }
         : { kind: "search", strategy: name, depth: n },
     );
   }
   return Result.fail(
     `bad budget '${budget}' in '${text}': expected ` +
-      (name === "mcts"
-        ? `an iteration count from 1 to ${MAX_ITERATIONS} (mcts:2000)`
+      (iterative
+        ? `an iteration count from 1 to ${MAX_ITERATIONS} (${name}:2000)`
         : `a depth from 1 to ${MAX_DEPTH} (alphabeta:6)`) +
       ", or a time such as 500ms or 2s",
   );
@@ -216,7 +215,7 @@ const parseBudget = (
 /** The deepest depth budget a spec takes. */
 const MAX_DEPTH = 1000;
 
-/** The most iterations an `mcts` spec takes. */
+/** The most iterations a spec takes (for a strategy that counts iterations, as `mcts`). */
 const MAX_ITERATIONS = 100_000_000;
 
 /** Writes a spec back as text. */

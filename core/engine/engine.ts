@@ -17,11 +17,11 @@
  * @module
  */
 import { Context, Effect, Layer, Option, Queue, Stream } from "../deps.ts";
-import { faultTrace, PluginFault, SearchFailed } from "../errors.ts";
+import { faultTrace, PluginFault, type SearchError, SearchFailed } from "../errors.ts";
 import type { Game } from "../game.ts";
 import { WorkerPool } from "../parallel/pool.ts";
 import type { Progress } from "../parallel/protocol.ts";
-import { gameSource } from "../source.ts";
+import type { GameSource } from "../source.ts";
 import { makeRng } from "../rng.ts";
 import { runStrategy } from "./strategies.ts";
 import type { SearchOptions, SearchResult, Strategy } from "../search/types.ts";
@@ -50,6 +50,13 @@ export interface SearchRequest<S> {
   readonly strategy: Strategy;
   /** The game. */
   readonly game: Game<S>;
+  /**
+   * Where the game came from (`OpenedGame.source`): with it, the live engine searches in
+   * a worker that opens the same game, and a parallel strategy can run; without it, a
+   * sequential search runs on the calling thread and a parallel one fails with
+   * `ParallelUnavailable`.
+   */
+  readonly source?: GameSource;
   /** The position. */
   readonly state: S;
   /** The budget and settings. */
@@ -72,7 +79,7 @@ export class Engine extends Context.Service<Engine, {
   readonly search: <S>(
     request: SearchRequest<S>,
     onProgress?: (p: Progress) => void,
-  ) => Effect.Effect<SearchResult, SearchFailed>;
+  ) => Effect.Effect<SearchResult, SearchError>;
 }>()("ply/Engine") {}
 
 /** `EngineOptions` as the synchronous searches take them. */
@@ -88,7 +95,7 @@ const searchOptions = (o: EngineOptions, onProgress?: (p: Progress) => void): Se
 };
 
 /** A plugin's exception becomes the search's failure (any other is a defect). */
-const pluginFaults = <A>(effect: Effect.Effect<A, SearchFailed>) =>
+const pluginFaults = <A>(effect: Effect.Effect<A, SearchError>) =>
   Effect.catchDefect(
     effect,
     (d) =>
@@ -99,10 +106,10 @@ const pluginFaults = <A>(effect: Effect.Effect<A, SearchFailed>) =>
 
 /** A search on the calling thread (a parallel strategy: on the pool, from here). */
 const inProcess = <S>(
-  { strategy, game, state, options = {} }: SearchRequest<S>,
+  { strategy, game, source, state, options = {} }: SearchRequest<S>,
   onProgress?: (p: Progress) => void,
-): Effect.Effect<SearchResult, SearchFailed> =>
-  pluginFaults(runStrategy(strategy, game, state, searchOptions(options, onProgress)));
+): Effect.Effect<SearchResult, SearchError> =>
+  pluginFaults(runStrategy(strategy, game, state, searchOptions(options, onProgress), source));
 
 /** The engine that searches on the calling thread. */
 export const inProcessEngine: Layer.Layer<Engine> = Layer.succeed(
@@ -111,17 +118,16 @@ export const inProcessEngine: Layer.Layer<Engine> = Layer.succeed(
 );
 
 /**
- * The engine that searches in the pool's workers. A game not built from a plugin module
- * (it has no `gameSource`) cannot be rebuilt in a worker: it is searched in process.
+ * The engine that searches in the pool's workers. A request without the game's `source`
+ * cannot be opened in a worker: its sequential search runs in process.
  */
 export const liveEngine: Layer.Layer<Engine, never, WorkerPool> = Layer.effect(
   Engine,
   Effect.map(Effect.service(WorkerPool), (pool) =>
     Engine.of({
       search: (request, onProgress) => {
-        const { strategy, game, state, options = {} } = request;
-        const source = gameSource(game);
-        if (strategy.parallel !== undefined || source === undefined) {
+        const { strategy, source, state, options = {} } = request;
+        if (strategy._tag === "Parallel" || source === undefined) {
           return Effect.provideService(inProcess(request, onProgress), WorkerPool, pool);
         }
         const { tt, graceMs, ...rest } = options;
@@ -146,7 +152,7 @@ export const liveEngine: Layer.Layer<Engine, never, WorkerPool> = Layer.effect(
 export const search = <S>(
   request: SearchRequest<S>,
   onProgress?: (p: Progress) => void,
-): Effect.Effect<SearchResult, SearchFailed> =>
+): Effect.Effect<SearchResult, SearchError> =>
   Effect.flatMap(
     Effect.serviceOption(Engine),
     (engine) =>
@@ -175,8 +181,8 @@ export const search = <S>(
  */
 export const searchEvents = <S>(
   request: SearchRequest<S>,
-): Stream.Stream<SearchEvent, SearchFailed> =>
-  Stream.callback<SearchEvent, SearchFailed>((queue) =>
+): Stream.Stream<SearchEvent, SearchError> =>
+  Stream.callback<SearchEvent, SearchError>((queue) =>
     search(request, (p) => Queue.offerUnsafe(queue, p)).pipe(
       Effect.matchEffect({
         onFailure: (e) => Queue.fail(queue, e),

@@ -323,7 +323,7 @@ const searchOn = (pool: Pool, source: GameSource, task: SearchTask) =>
     const job: Job = {
       message: {
         source,
-        settings: { chance: "min", distance: task.options.distance === true, generation: 0 },
+        settings: { chance: "min", distance: task.options.distance === true },
         tasks: [{
           kind: "search",
           strategy: task.strategy,

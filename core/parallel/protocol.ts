@@ -1,6 +1,6 @@
 /**
  * The messages between the main thread and the search workers. Work travels as compact
- * positions: a game's source (module URL and options, see `gameSource`) and a state,
+ * positions: a game's source (module URL and options, `GameSource`) and a state,
  * which must be plain data (arrays and objects of numbers), copied by structured clone.
  *
  * @module
@@ -15,13 +15,9 @@ export interface TaskSettings {
   /** Prefer quick wins (distance-adjusted decisive values). */
   readonly distance: boolean;
   /**
-   * The search this task belongs to: a worker empties its table when a new search
-   * starts, so every search starts cold (results never depend on earlier searches).
-   */
-  readonly generation: number;
-  /**
    * A transposition table in shared memory for every alpha-beta task of the search (the
-   * workers share what they find); without it each worker keeps its own.
+   * workers share what they find); without it each worker uses its own, emptied for each
+   * message, so that results never depend on earlier searches.
    */
   readonly table?: SharedArrayBuffer;
   /** Lazy SMP: the shared marks of positions being searched (`SearchOptions.busy`). */

@@ -22,12 +22,10 @@
  */
 import { Effect, Option } from "../deps.ts";
 import { CHANCE, type Game, movesOf } from "../game.ts";
-import { type GameSource, gameSource } from "../source.ts";
-import { alphabetaSearch } from "../search/alphabeta.ts";
+import type { GameSource } from "../source.ts";
 import { deepening, depthLimit, leafValue, rootMovesOf } from "../search/control.ts";
-import { minimaxSearch } from "../search/minimax.ts";
-import type { SearchOptions, SearchResult, Strategy } from "../search/types.ts";
-import { SearchFailed } from "../errors.ts";
+import type { ParallelStrategy, SearchOptions, SearchResult } from "../search/types.ts";
+import type { SearchFailed } from "../errors.ts";
 import { withPool, type WorkerPool } from "./pool.ts";
 import type { Task, TaskResult, TaskSettings } from "./protocol.ts";
 
@@ -41,42 +39,23 @@ interface Found {
 
 type Pool = WorkerPool["Service"];
 
-let generation = 0;
 /**
- * Settings for a new search: a new generation (workers' own tables start empty) and, for
- * the alpha-beta strategies, the pool's shared table for the game, emptied, so that every
- * worker sees what the others found (it is kept across searches, and its size is bounded
- * by the `ttmb` parameter, default 64 MB).
+ * Settings for a new search: for the alpha-beta strategies, the pool's shared table for
+ * the game, emptied, so that every worker sees what the others found (it is kept across
+ * searches, and its size is bounded by the `ttmb` parameter, default 64 MB).
  */
 const settingsFor = (
   options: SearchOptions,
   shared?: { readonly pool: Pool; readonly source: GameSource },
 ): TaskSettings => {
   const distance = options.distance === true;
-  if (shared === undefined) return { chance: "min", distance, generation: ++generation };
+  if (shared === undefined) return { chance: "min", distance };
   const table = shared.pool.sharedTable(
     JSON.stringify([shared.source, distance]),
     options.params?.ttmb ?? 64,
   );
   table.clear(); // every search starts cold
-  return {
-    chance: "min",
-    distance,
-    generation: ++generation,
-    table: table.buffer as SharedArrayBuffer,
-  };
-};
-
-const sourceOf = (game: Game<unknown>) => {
-  const source = gameSource(game);
-  return source === undefined
-    ? Effect.fail(
-      new SearchFailed({
-        message: "parallel search needs a game built from a plugin module " +
-          "(loadGame or makeGame with the module's URL), so that workers can rebuild it",
-      }),
-    )
-    : Effect.succeed(source);
+  return { chance: "min", distance, table: table.buffer as SharedArrayBuffer };
 };
 
 /**
@@ -157,9 +136,8 @@ const deepenParallel = <S>(
  */
 const parThen =
   (below: "minimax" | "alphabeta") =>
-  <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool) =>
+  <S>(game: Game<S>, source: GameSource, state: S, options: SearchOptions, pool: Pool) =>
     Effect.gen(function* () {
-      const source = yield* sourceOf(game as Game<unknown>);
       const value = leafValue(game, options.distance === true);
       const settings = settingsFor(
         options,
@@ -221,9 +199,14 @@ const parThen =
 const REFUTED = Symbol("refuted");
 
 /** Seed 004's YoungBros: the eldest brother first, then the rest in parallel. */
-const youngBrothers = <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool) =>
+const youngBrothers = <S>(
+  game: Game<S>,
+  source: GameSource,
+  state: S,
+  options: SearchOptions,
+  pool: Pool,
+) =>
   Effect.gen(function* () {
-    const source = yield* sourceOf(game as Game<unknown>);
     const value = leafValue(game, options.distance === true);
     const settings = settingsFor(options, { pool, source });
     const par = options.params?.par ?? 3;
@@ -297,9 +280,14 @@ const BUSY_SLOTS = 1 << 16;
  * Lazy SMP: all workers deepen the root over one shared table, each deferring the
  * children another is searching (ABDADA's rule); the deepest result stands.
  */
-const lazySmp = <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool) =>
+const lazySmp = <S>(
+  game: Game<S>,
+  source: GameSource,
+  state: S,
+  options: SearchOptions,
+  pool: Pool,
+) =>
   Effect.gen(function* () {
-    const source = yield* sourceOf(game as Game<unknown>);
     const settings: TaskSettings = {
       ...settingsFor(options, { pool, source }),
       busy: new SharedArrayBuffer(4 * BUSY_SLOTS),
@@ -332,20 +320,22 @@ const lazySmp = <S>(game: Game<S>, state: S, options: SearchOptions, pool: Pool)
 const parallelStrategy = (
   name: string,
   description: string,
-  sequential: Strategy["search"],
   run: <S>(
     g: Game<S>,
+    source: GameSource,
     s: S,
     o: SearchOptions,
     pool: Pool,
   ) => Effect.Effect<SearchResult, SearchFailed>,
-  params: Strategy["params"],
-): Strategy => ({
+  params: ParallelStrategy["params"],
+): ParallelStrategy => ({
+  _tag: "Parallel",
   name,
   description,
+  budget: "depth",
   params,
-  search: sequential,
-  parallel: (game, state, options) => withPool((pool) => run(game, state, options, pool)),
+  run: (game, source, state, options) =>
+    withPool((pool) => run(game, source, state, options, pool)),
 });
 
 /** The `par` parameter: plies searched in parallel at the top. */
@@ -373,43 +363,39 @@ const TTMB_PARAM = {
 };
 
 /** Seed 004's ParThenMM: parallel minimax for `par` plies (default 3), minimax below. */
-export const parThenMm: Strategy = parallelStrategy(
+export const parThenMm: ParallelStrategy = parallelStrategy(
   "par_then_mm",
   "parallel minimax for the first par plies (,par=3), sequential minimax below",
-  (g, s, o) => minimaxSearch(g, s, o, "min"),
   parThen("minimax"),
   { par: parParam(3), lastmax: LASTMAX_PARAM },
 );
 
 /** Seed 004's ParThenAB: parallel minimax for `par` plies (default 1), alpha-beta below. */
-export const parThenAb: Strategy = parallelStrategy(
+export const parThenAb: ParallelStrategy = parallelStrategy(
   "par_then_ab",
   "parallel minimax for the first par plies (,par=1), sequential alpha-beta below",
-  (g, s, o) => alphabetaSearch(g, s, o, "min"),
   parThen("alphabeta"),
   { par: parParam(1), lastmax: LASTMAX_PARAM, ttmb: TTMB_PARAM },
 );
 
 /** Seed 004's YoungBros: Young Brothers Wait to `par` plies (default 3). */
-export const youngBros: Strategy = parallelStrategy(
+export const youngBros: ParallelStrategy = parallelStrategy(
   "young_bros",
   "Young Brothers Wait: eldest child first, brothers in parallel to par plies (,par=3)",
-  (g, s, o) => alphabetaSearch(g, s, o, "min"),
   youngBrothers,
   { par: parParam(3), ttmb: TTMB_PARAM },
 );
 
 /** Lazy SMP over a shared transposition table. */
-export const lazySmpStrategy: Strategy = parallelStrategy(
+export const lazySmpStrategy: ParallelStrategy = parallelStrategy(
   "lazy_smp",
   "Lazy SMP: every worker deepens the root over one shared transposition table",
-  (g, s, o) => alphabetaSearch(g, s, o, "min"),
   lazySmp,
   { ttmb: TTMB_PARAM },
 );
 
 /** The parallel strategies by name. */
-export const parallelStrategies: Readonly<Record<string, Strategy>> = {
+export const parallelStrategies: Readonly<Record<string, ParallelStrategy>> = {
   par_then_mm: parThenMm,
   par_then_ab: parThenAb,
   young_bros: youngBros,

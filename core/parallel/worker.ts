@@ -8,11 +8,10 @@
  */
 /// <reference lib="deno.worker" />
 import { Effect } from "../deps.ts";
-import { guardPlugin } from "../guard.ts";
 import { faultTrace, PluginFault } from "../errors.ts";
 import type { Game } from "../game.ts";
-import { type GamePlugin, makeGame, validatePlugin } from "../plugin.ts";
-import { type GameSource, pluginLabel } from "../source.ts";
+import { openGameWith, type OpenedGame } from "../plugin.ts";
+import type { GameSource } from "../source.ts";
 import { makeRng } from "../rng.ts";
 import { alphabetaEngine, alphabetaSearch } from "../search/alphabeta.ts";
 import { SearchStopped } from "../search/control.ts";
@@ -27,59 +26,69 @@ const WORKER_TT_MB = 32;
 /** A search reports that it is alive at least this often (milliseconds), if it polls. */
 const HEARTBEAT_MS = 1000;
 
-interface Built {
-  readonly game: Game<unknown>;
-  readonly plugin: GamePlugin<unknown, unknown>;
-}
-
-const games = new Map<string, Promise<Built>>();
-const tables = new Map<string, TranspositionTable>();
-const generations = new Map<string, number>();
-
 const keyOf = (source: GameSource) => JSON.stringify([source.url, source.options]);
 
-const gameFor = (source: GameSource, slot: Int32Array): Promise<Built> => {
-  const key = keyOf(source);
-  let g = games.get(key);
-  if (g === undefined) {
-    g = (async () => {
-      const mod = await import(source.url);
-      const plugin = validatePlugin(mod, source.url);
-      if (plugin._tag === "Failure") throw new Error(plugin.failure.message);
-      const { game } = await Effect.runPromise(makeGame(plugin.success, source.options));
-      const guarded = guardPlugin(game, source.url, pluginLabel(source.url), slot);
-      return { game: guarded, plugin: plugin.success };
-    })();
-    games.set(key, g);
+/**
+ * What one worker keeps between messages: its games, opened once per source, and its
+ * own transposition tables (allocated once per game and settings, emptied for each
+ * message that uses them, so that results never depend on earlier searches).
+ */
+class WorkerState {
+  readonly #games = new Map<string, Promise<OpenedGame>>();
+  readonly #tables = new Map<string, TranspositionTable>();
+
+  /** The game of a source, opened (and guarded, with the pool's `slot`) on first use. */
+  game(source: GameSource, slot: Int32Array): Promise<OpenedGame> {
+    const key = keyOf(source);
+    let g = this.#games.get(key);
+    if (g === undefined) {
+      g = Effect.runPromise(openGameWith({}, source.url, source.options, slot));
+      this.#games.set(key, g);
+    }
+    return g;
   }
-  return g;
-};
+
+  /** This worker's own table for `key`, emptied. */
+  emptyTable(key: string): TranspositionTable {
+    let tt = this.#tables.get(key);
+    if (tt === undefined) {
+      tt = new TranspositionTable(WORKER_TT_MB);
+      this.#tables.set(key, tt);
+    } else tt.clear();
+    return tt;
+  }
+}
 
 /**
- * The table for a search: the shared one when the search has one, else this worker's own
- * for the game (emptied when a new search starts, so every search starts cold).
+ * The tables of one message: the shared one when the search has one, else this
+ * worker's own for the game, emptied once for the message.
  */
-const tableFor = (key: string, settings: TaskMessage["settings"]): TranspositionTable => {
-  if (settings.table !== undefined) return new TranspositionTable(0, settings.table);
-  let tt = tables.get(key);
-  if (tt === undefined) {
-    tt = new TranspositionTable(WORKER_TT_MB);
-    tables.set(key, tt);
-  }
-  if (generations.get(key) !== settings.generation) {
-    tt.clear();
-    generations.set(key, settings.generation);
-  }
-  return tt;
+const tablesFor = (worker: WorkerState, settings: TaskMessage["settings"]) => {
+  const mine = new Map<string, TranspositionTable>();
+  return (key: string): TranspositionTable => {
+    if (settings.table !== undefined) return new TranspositionTable(0, settings.table);
+    let tt = mine.get(key);
+    if (tt === undefined) {
+      tt = worker.emptyTable(key);
+      mine.set(key, tt);
+    }
+    return tt;
+  };
 };
 
-const run = async (msg: TaskMessage): Promise<TaskResult[]> => {
-  const built = await gameFor(msg.source, msg.slot);
+const run = async (worker: WorkerState, msg: TaskMessage): Promise<TaskResult[]> => {
+  const opened = await worker.game(msg.source, msg.slot);
   self.postMessage({ id: msg.id, type: "started" } satisfies ReplyMessage);
-  return msg.tasks.map((t) => runTask(built, msg, t));
+  const tableFor = tablesFor(worker, msg.settings);
+  return msg.tasks.map((t) => runTask(opened, msg, t, tableFor));
 };
 
-const runTask = ({ game, plugin }: Built, msg: TaskMessage, t: Task): TaskResult => {
+const runTask = (
+  { game, plugin }: OpenedGame,
+  msg: TaskMessage,
+  t: Task,
+  tableFor: (key: string) => TranspositionTable,
+): TaskResult => {
   const flag = new Int32Array(msg.stop);
   const shouldStop = () => Atomics.load(flag, 0) !== 0;
   const { chance, distance } = msg.settings;
@@ -87,6 +96,10 @@ const runTask = ({ game, plugin }: Built, msg: TaskMessage, t: Task): TaskResult
   if (t.kind === "search") {
     const strategy = plugin.strategies?.[t.strategy] ?? builtinStrategies[t.strategy];
     if (strategy === undefined) throw new Error(`no strategy '${t.strategy}' in this worker`);
+    // A parallel strategy coordinates on the engine's side; a worker has no pool.
+    if (strategy._tag === "Parallel") {
+      throw new Error(`${t.strategy} is a parallel strategy: a search worker cannot run it`);
+    }
     const post = (progress: Progress) =>
       self.postMessage({ id: msg.id, type: "progress", progress } satisfies ReplyMessage);
     const start = performance.now();
@@ -96,7 +109,7 @@ const runTask = ({ game, plugin }: Built, msg: TaskMessage, t: Task): TaskResult
       ? false
       : tt !== undefined
       ? new TranspositionTable(0, tt)
-      : tableFor(`${tableKey}|search`, { ...msg.settings, generation: msg.id });
+      : tableFor(`${tableKey}|search`);
     const r = strategy.search(game, t.state, {
       ...rest,
       tt: table,
@@ -124,7 +137,7 @@ const runTask = ({ game, plugin }: Built, msg: TaskMessage, t: Task): TaskResult
     return { value, nodes: e.counter.nodes, pv: e.pv(), exact: e.exact(), depth: t.depth };
   }
   if (t.kind === "alphabeta") {
-    const tt = game.key === undefined ? undefined : tableFor(tableKey, msg.settings);
+    const tt = game.key === undefined ? undefined : tableFor(tableKey);
     const e = alphabetaEngine(game, { shouldStop, distance, tt: tt ?? false }, chance);
     const value = e.search(t.state, t.depth, t.alpha, t.beta, t.ply);
     return {
@@ -138,7 +151,7 @@ const runTask = ({ game, plugin }: Built, msg: TaskMessage, t: Task): TaskResult
   // Lazy SMP: every helper deepens the same root to the same depth over one shared table
   // (so that each can use what the others found), helper k taking the root moves from the
   // k-th on first: the helpers spread over the tree, and their entries feed each other.
-  const tt = tableFor(tableKey, msg.settings);
+  const tt = tableFor(tableKey);
   const moves = game.moves(t.state);
   const rotated = (s: unknown, ms: readonly number[]) =>
     s === t.state && ms.length > 1
@@ -160,12 +173,14 @@ const runTask = ({ game, plugin }: Built, msg: TaskMessage, t: Task): TaskResult
   return { value: r.value, nodes: r.nodes, pv: r.pv, exact: r.exact, depth: r.depth };
 };
 
+const state = new WorkerState();
+
 self.onmessage = async (e: MessageEvent<TaskMessage>) => {
   const msg = e.data;
   let reply: ReplyMessage;
   msg.slot[0] = 0;
   try {
-    reply = { id: msg.id, type: "done", results: await run(msg) };
+    reply = { id: msg.id, type: "done", results: await run(state, msg) };
   } catch (err) {
     reply = err instanceof SearchStopped ? { id: msg.id, type: "stopped" } : {
       id: msg.id,

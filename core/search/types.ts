@@ -7,6 +7,7 @@ import type { Effect } from "../deps.ts";
 import type { Game } from "../game.ts";
 import type { SearchFailed } from "../errors.ts";
 import type { Rng } from "../rng.ts";
+import type { GameSource } from "../source.ts";
 import type { TranspositionTable } from "./tt.ts";
 
 /** How a strategy treats chance nodes. */
@@ -94,12 +95,21 @@ export interface StrategyParam {
   readonly integer?: boolean;
 }
 
-/** A named search strategy: a plain synchronous function over the protocol. */
-export interface Strategy {
+/**
+ * What a strategy's numeric budget counts (`alphabeta:6`, `mcts:2000`): plies of depth
+ * (`SearchOptions.depth`), or iterations, such as MCTS's playouts
+ * (`SearchOptions.iterations`).
+ */
+export type BudgetKind = "depth" | "iterations";
+
+/** What every strategy says about itself, whichever way it runs. */
+export interface StrategyInfo {
   /** Its name in player specs, such as `"alphabeta"`. */
   readonly name: string;
   /** One line for `--help`. */
   readonly description: string;
+  /** What its numeric budget counts: plies (`"depth"`) or `"iterations"` (MCTS). */
+  readonly budget: BudgetKind;
   /**
    * False for a strategy whose value is an estimate even when it searches to the end
    * (MCTS): `analyze --solve` refuses it.
@@ -109,15 +119,32 @@ export interface Strategy {
   readonly params?: Readonly<Record<string, StrategyParam>>;
   /** True when it lists every optimal root move on request (`SearchOptions.allBest`). */
   readonly allBest?: boolean;
-  /** Runs the search (for a parallel strategy: its sequential counterpart). */
+}
+
+/** A strategy that searches on the calling thread: a plain synchronous function. */
+export interface SequentialStrategy extends StrategyInfo {
+  /** Runs on the calling thread (in a program: in one of the engine's workers). */
+  readonly _tag: "Sequential";
+  /** Runs the search. */
   readonly search: <S>(game: Game<S>, state: S, options: SearchOptions) => SearchResult;
-  /**
-   * A parallel strategy's search on the worker pool (the pool in the context, or a
-   * temporary one). Use `runStrategy` to run any strategy as an Effect.
-   */
-  readonly parallel?: <S>(
+}
+
+/**
+ * A strategy that searches on the worker pool (the pool in the context, or a temporary
+ * one): its workers rebuild the game from `source`, so it has no synchronous search. Use
+ * `runStrategy` to run any strategy as an Effect.
+ */
+export interface ParallelStrategy extends StrategyInfo {
+  /** Coordinates on the calling thread, searches in the pool's workers. */
+  readonly _tag: "Parallel";
+  /** Runs the search; `source` is where the workers rebuild the game from. */
+  readonly run: <S>(
     game: Game<S>,
+    source: GameSource,
     state: S,
     options: SearchOptions,
   ) => Effect.Effect<SearchResult, SearchFailed>;
 }
+
+/** A named search strategy: sequential (a plain function) or parallel (on the pool). */
+export type Strategy = SequentialStrategy | ParallelStrategy;

@@ -11,11 +11,13 @@
  *
  * @module
  */
-import type { Strategy } from "../../core/search/types.ts";
+import type { SequentialStrategy } from "../../core/search/types.ts";
 import { DEFAULT_DOWNGRADE, expectimax2048, MAX_PLIES } from "../../plugins/game2048/expectimax.ts";
 
 /** `expectimax_lab`: the product's 2048 expectimax, with the experiments' arms as parameters. */
-export const expectimaxLab: Strategy = {
+export const expectimaxLab: SequentialStrategy = {
+  _tag: "Sequential",
+  budget: "depth",
   ...expectimax2048,
   name: "expectimax_lab",
   description: "the 2048 expectimax with the endgame experiments' arms (,downgrade=T " +

@@ -16,7 +16,7 @@
 import { Effect, Schema } from "../../core/deps.ts";
 import { definePlugin } from "../../core/plugin.ts";
 import { WIN } from "../../core/game.ts";
-import type { SearchOptions, SearchResult, Strategy } from "../../core/search/types.ts";
+import type { SearchOptions, SearchResult, SequentialStrategy } from "../../core/search/types.ts";
 import type { Game } from "../../core/game.ts";
 import {
   type DomineeringGame,
@@ -294,7 +294,9 @@ export const solvePosition = (
 };
 
 /** The solver strategy (`analyze --solve`, or a player spec `solve` / `solve:5s`). */
-export const solveStrategy: Strategy = {
+export const solveStrategy: SequentialStrategy = {
+  _tag: "Sequential",
+  budget: "depth",
   name: "solve",
   description: "exact Domineering solver: bitboards, safe-move bounds, symmetric table",
   allBest: true,

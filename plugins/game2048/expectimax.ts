@@ -60,7 +60,7 @@ import type { Game } from "../../core/game.ts";
 import { LANE_A_SEED, LANE_B_SEED, laneA, laneB, mix32 } from "../../core/hash.ts";
 import { alphabetaSearch } from "../../core/search/alphabeta.ts";
 import { SearchStopped } from "../../core/search/control.ts";
-import type { SearchOptions, SearchResult, Strategy } from "../../core/search/types.ts";
+import type { SearchOptions, SearchResult, SequentialStrategy } from "../../core/search/types.ts";
 import {
   canMove4,
   distinctTiles4,
@@ -870,7 +870,9 @@ export const fastExpectimax = (
  * `tables`: the endgame experiments' arms), which the lab's strategy takes in its spec
  * (`lab/game2048/strategy.ts`).
  */
-export const expectimax2048: Strategy = {
+export const expectimax2048: SequentialStrategy = {
+  _tag: "Sequential",
+  budget: "depth",
   name: "expectimax",
   description: "2048's fast expectimax: depth in plies, or deepening by the board's " +
     "emptiness within a time (,slides=K the most slides ahead; ,cutoff=P chance branches " +

@@ -10,7 +10,7 @@
  */
 import type { Game } from "../../core/game.ts";
 import { POLL_MASK, SearchStopped, stopTest } from "../../core/search/control.ts";
-import type { SearchOptions, SearchResult, Strategy } from "../../core/search/types.ts";
+import type { SearchOptions, SearchResult, SequentialStrategy } from "../../core/search/types.ts";
 import {
   type Decision,
   evaluate,
@@ -31,7 +31,9 @@ const treeStrategy = (
   name: string,
   description: string,
   decide: (game: Game<unknown>, state: unknown, depth: number) => Decision<number>,
-): Strategy => ({
+): SequentialStrategy => ({
+  _tag: "Sequential",
+  budget: "depth",
   name,
   description,
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult => {
@@ -74,7 +76,7 @@ const treeStrategy = (
 });
 
 /** Seed 001's minimax over the lazy tree (the computer minimizes). */
-export const treeMinimax: Strategy = treeStrategy(
+export const treeMinimax: SequentialStrategy = treeStrategy(
   "tree_minimax",
   "seed 001's minimax over the lazy game tree cut at the depth (testrun's reference)",
   (game, state, depth) => {
@@ -84,7 +86,7 @@ export const treeMinimax: Strategy = treeStrategy(
 );
 
 /** Seed 001's expectimax over the lazy tree (tiles weighted by their probabilities). */
-export const treeExpectimax: Strategy = treeStrategy(
+export const treeExpectimax: SequentialStrategy = treeStrategy(
   "tree_expectimax",
   "seed 001's expectimax over the lazy game tree cut at the depth (testrun's reference)",
   (game, state, depth) => expectimax(evaluate(game, takeTree(depth, gameTree(game, state)))),

@@ -14,7 +14,7 @@
  */
 import { Effect, Schema } from "../../core/deps.ts";
 import { definePlugin, type GamePlugin } from "../../core/plugin.ts";
-import type { SearchOptions, SearchResult, Strategy } from "../../core/search/types.ts";
+import type { SearchOptions, SearchResult, SequentialStrategy } from "../../core/search/types.ts";
 import type { Game } from "../../core/game.ts";
 import { fastSearch } from "./fast.ts";
 import { LASTMAX_PARAM } from "../../core/parallel/strategies.ts";
@@ -65,7 +65,9 @@ export type KalahOptions = typeof KalahOptions.Type;
  * `minimax`); with `,lastmax=1` the root keeps the last of equal maxima, as the seed's
  * program does (`deno task kalah`).
  */
-export const seqMmStrategy: Strategy = {
+export const seqMmStrategy: SequentialStrategy = {
+  _tag: "Sequential",
+  budget: "depth",
   name: "seq_mm",
   description: "seed 004's SeqMM: plain minimax, Kalah-specialised (same result as minimax)",
   allBest: true,
@@ -75,7 +77,9 @@ export const seqMmStrategy: Strategy = {
 };
 
 /** Seed 004's `SeqAB`: alpha-beta without ordering or table, specialised. */
-export const seqAbStrategy: Strategy = {
+export const seqAbStrategy: SequentialStrategy = {
+  _tag: "Sequential",
+  budget: "depth",
   name: "seq_ab",
   description: "seed 004's SeqAB: alpha-beta in house order, Kalah-specialised",
   allBest: true,
@@ -84,7 +88,7 @@ export const seqAbStrategy: Strategy = {
 };
 
 /** The exact solver (`solve`). */
-export const kalahSolveStrategy: Strategy = solveStrategy;
+export const kalahSolveStrategy: SequentialStrategy = solveStrategy;
 
 /** Builds the game for decoded options, with its picture for a web page (`picture.ts`). */
 export const createKalah = (options: KalahOptions): KalahGame =>

@@ -16,7 +16,8 @@
 import type { Effect } from "../../core/deps.ts";
 import type { Game } from "../../core/game.ts";
 import type { SearchResult, Strategy } from "../../core/search/types.ts";
-import type { SearchFailed } from "../../core/errors.ts";
+import type { SearchError } from "../../core/errors.ts";
+import type { GameSource } from "../../core/source.ts";
 import { search } from "../../core/engine/engine.ts";
 import { parallelStrategies } from "../../core/parallel/strategies.ts";
 import { seqAbStrategy, seqMmStrategy } from "./mod.ts";
@@ -37,12 +38,16 @@ export interface ModeSpec {
   readonly arity: 1 | 2;
   /** One line for the help text. */
   readonly description: string;
-  /** Searches a position through the engine (in a worker; the parallel modes on the pool). */
+  /**
+   * Searches a position through the engine (in a worker that opens the game from
+   * `source`; the parallel modes on the pool).
+   */
   readonly search: <S>(
     game: Game<S>,
+    source: GameSource,
     state: S,
     params: ModeParams,
-  ) => Effect.Effect<SearchResult, SearchFailed>;
+  ) => Effect.Effect<SearchResult, SearchError>;
   /** Its benchmark group: the parameter sets seed 004's `Benchmark.hs` runs. */
   readonly bench: readonly ModeParams[];
 }
@@ -54,17 +59,19 @@ export const MAX_DEPTH = 1000;
 const run = <S>(
   strategy: Strategy,
   game: Game<S>,
+  source: GameSource,
   state: S,
   p: ModeParams,
   params: Readonly<Record<string, number>>,
-) => search({ strategy, game, state, options: { depth: p.depth, params } });
+) => search({ strategy, game, source, state, options: { depth: p.depth, params } });
 
 /** Seed 004's SeqMM: minimax, the root keeping the last of equal maxima (`maximumBy`). */
-const seqMm = <S>(game: Game<S>, state: S, p: ModeParams) =>
-  run(seqMmStrategy, game, state, p, { lastmax: 1 });
+const seqMm = <S>(game: Game<S>, source: GameSource, state: S, p: ModeParams) =>
+  run(seqMmStrategy, game, source, state, p, { lastmax: 1 });
 
 /** Seed 004's SeqAB: alpha-beta in house order, the first best move (`runAB`). */
-const seqAb = <S>(game: Game<S>, state: S, p: ModeParams) => run(seqAbStrategy, game, state, p, {});
+const seqAb = <S>(game: Game<S>, source: GameSource, state: S, p: ModeParams) =>
+  run(seqAbStrategy, game, source, state, p, {});
 
 /**
  * A parallel mode: the core strategy with seed 004's parDepth as `par`, or with
@@ -76,11 +83,13 @@ const parallel = (
   sequential: ModeSpec["search"],
   lastmax: boolean,
 ) =>
-<S>(game: Game<S>, state: S, p: ModeParams) =>
-  p.parDepth === 0 ? sequential(game, state, p) : run(parallelStrategies[name], game, state, p, {
-    par: p.parDepth ?? 1,
-    ...(lastmax ? { lastmax: 1 } : {}),
-  });
+<S>(game: Game<S>, source: GameSource, state: S, p: ModeParams) =>
+  p.parDepth === 0
+    ? sequential(game, source, state, p)
+    : run(parallelStrategies[name], game, source, state, p, {
+      par: p.parDepth ?? 1,
+      ...(lastmax ? { lastmax: 1 } : {}),
+    });
 
 /** Seed 004's modes in its order. */
 export const MODES: readonly ModeSpec[] = [

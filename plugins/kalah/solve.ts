@@ -12,7 +12,7 @@
  */
 import type { Game } from "../../core/game.ts";
 import { alphabetaSearch } from "../../core/search/alphabeta.ts";
-import type { SearchOptions, SearchResult } from "../../core/search/types.ts";
+import type { SearchOptions, SearchResult, SequentialStrategy } from "../../core/search/types.ts";
 import { ENTRY_BYTES } from "../../core/search/tt.ts";
 import { buildDb, dbSize, type EndgameDb, flipHalves, sowRelative } from "./db.ts";
 import { dbFileName, loadDb } from "./db_file.ts";
@@ -376,7 +376,9 @@ const guessFor = (houses: Int32Array, n: number): number => {
 };
 
 /** The exact solver as a strategy (`deno task analyze kalah --solve`). */
-export const solveStrategy = {
+export const solveStrategy: SequentialStrategy = {
+  _tag: "Sequential",
+  budget: "depth",
   name: "solve",
   description: "exact solver: MTD(f), transposition table, endgame database (kalah-db)",
   allBest: true,

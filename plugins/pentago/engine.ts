@@ -46,7 +46,7 @@ import {
   stopTest,
 } from "../../core/search/control.ts";
 import { COMPLETE, EXACT, LOWER, TranspositionTable, UPPER } from "../../core/search/tt.ts";
-import type { SearchOptions, SearchResult, Strategy } from "../../core/search/types.ts";
+import type { SearchOptions, SearchResult, SequentialStrategy } from "../../core/search/types.ts";
 import { CELL_BIT, CELL_HALF, CELLS, POPCOUNT, quadrantOf, ROT_CCW, ROT_CW } from "./board.ts";
 import { NO_TWIST, type PentagoState, play, ROT_CELL, winningCells } from "./rules.ts";
 import { SYM_INVERSE, SYM_MOVE, SYM_PACKED } from "./symmetry.ts";
@@ -687,7 +687,9 @@ const settingsOf = (params: Readonly<Record<string, number>> | undefined): Engin
  * The `pentago` strategy: the dedicated engine, for Pentago games only (any options:
  * the engine evaluates by open lines whatever `--eval` says).
  */
-export const pentagoStrategy: Strategy = {
+export const pentagoStrategy: SequentialStrategy = {
+  _tag: "Sequential",
+  budget: "depth",
   name: "pentago",
   description: "Pentago engine: PVS, window counts, symmetric table, threat search",
   allBest: true,

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { loadGame } from "../../../app/games.ts";
+import { openGame } from "../../../app/games.ts";
 import { Effect, Result } from "../../../core/deps.ts";
 import { Terminal } from "../../../app/terminal.ts";
 import { cellOf, type DomineeringGame } from "../board.ts";
@@ -123,7 +123,7 @@ const main = Effect.gen(function* () {
     }
     b = ex;
   } else {
-    const opened = yield* loadGame("domineering", gameOptions);
+    const opened = yield* openGame("domineering", gameOptions);
     const game = opened.game as unknown as DomineeringGame;
     b = yield* boardAfter(game, typeof flags.moves === "string" ? flags.moves : "");
   }

@@ -16,19 +16,18 @@
  * @module
  */
 import { Effect } from "../../../core/deps.ts";
-import { CHANCE } from "../../../core/game.ts";
+import { CHANCE, type Game } from "../../../core/game.ts";
 import { runGame } from "../../../app/match.ts";
 import type { Agent } from "../../../app/players/agents.ts";
 import { freshSeed } from "../../../app/players/agents.ts";
-import { makeGame } from "../../../core/plugin.ts";
+import { openGame } from "../../../app/games.ts";
+import type { GameSource } from "../../../core/source.ts";
 import { search } from "../../../core/engine/engine.ts";
 import { minimaxStrategy } from "../../../core/search/strategies.ts";
 import { Terminal } from "../../../app/terminal.ts";
-import plugin from "../mod.ts";
 import { expectimax2048 } from "../expectimax.ts";
 import { treeExpectimax, treeMinimax } from "../tree_search.ts";
 import { maxTile, showCells, type State2048 } from "../rules.ts";
-import { builtins } from "../../registry.ts";
 import { intFlag, parseCommandLine, runMain, UsageError } from "../../../app/cli.ts";
 
 const USAGE = `Usage: deno task testrun (minimax|expectimax) WIDTH HEIGHT DEPTH [--seed N]
@@ -52,12 +51,14 @@ const FLAGS = { string: ["seed", "eval"], boolean: ["fast"], positionals: 4 } as
 /**
  * The slider's player in `testrun`: seed 001's decision over the depth-cut tree, or the
  * same from a fast search. It draws nothing from the seeded random, so the tiles of a seed
- * are the same whichever algorithm slides.
+ * are the same whichever algorithm slides. With the game's `source`, the engine searches
+ * in a worker that opens the same game.
  */
 export const testrunAgent = (
   kind: "minimax" | "expectimax",
   depth: number,
   fast: boolean,
+  source?: GameSource,
 ): Agent<State2048> => {
   const strategy = fast
     ? (kind === "minimax" ? minimaxStrategy : expectimax2048)
@@ -66,7 +67,7 @@ export const testrunAgent = (
     name: `${kind}:${depth}`,
     choose: (game, state) =>
       Effect.map(
-        search({ strategy, game, state, options: { depth, minProbability: 0 } }),
+        search({ strategy, game, source, state, options: { depth, minProbability: 0 } }),
         ({ move }) =>
           move === undefined
             ? { _tag: "Stop", reason: "no legal move" } as const
@@ -106,11 +107,9 @@ const main = Effect.gen(function* () {
     ? freshSeed()
     : yield* intFlag(flags, "seed", 0, 0, 2 ** 31 - 1);
   const evaluation = typeof flags.eval === "string" ? flags.eval : "gradient";
-  const { game, options } = yield* makeGame(
-    plugin,
-    { width, height, eval: evaluation },
-    builtins["2048"].url,
-  );
+  const opened = yield* openGame("2048", { width, height, eval: evaluation });
+  const game = opened.game as Game<State2048>;
+  const { options, source } = opened;
   const fast = flags.fast === true;
   const n = width * height;
   yield* term.print(
@@ -122,7 +121,7 @@ const main = Effect.gen(function* () {
   );
   const { final, transcript } = yield* runGame(
     game,
-    [testrunAgent(kind, depth, fast), testrunAgent(kind, depth, fast)],
+    [testrunAgent(kind, depth, fast, source), testrunAgent(kind, depth, fast, source)],
     {
       gameId: "2048",
       options,

@@ -24,12 +24,13 @@ import type { Game, Player } from "../../../core/game.ts";
 import { runGame } from "../../../app/match.ts";
 import type { Agent } from "../../../app/players/agents.ts";
 import type { SearchResult } from "../../../core/search/types.ts";
-import type { SearchFailed } from "../../../core/errors.ts";
+import type { SearchError } from "../../../core/errors.ts";
+import type { GameSource } from "../../../core/source.ts";
+import { openGame } from "../../../app/games.ts";
 import { Terminal, untilInterrupted } from "../../../app/terminal.ts";
 import kalahPlugin, { type KalahGame, type KalahState } from "../mod.ts";
-import { type GamePlugin, makeGame } from "../../../core/plugin.ts";
+import type { GamePlugin } from "../../../core/plugin.ts";
 import { WorkerPool } from "../../../core/parallel/pool.ts";
-import { builtins } from "../../registry.ts";
 import {
   modeByName,
   modeNamesMessage,
@@ -100,7 +101,7 @@ const scoreText = (s: readonly number[], n: number): string => {
 };
 
 /** An AI player: announces the turn, searches, and says which house it picked. */
-const aiAgent = (mode: Mode): Agent<KalahState, Terminal> => ({
+const aiAgent = (mode: Mode, source: GameSource): Agent<KalahState, Terminal> => ({
   name: `${mode.spec.name} ${
     mode.params.parDepth === undefined
       ? mode.params.depth
@@ -110,7 +111,7 @@ const aiAgent = (mode: Mode): Agent<KalahState, Terminal> => ({
     Effect.gen(function* () {
       const term = yield* Terminal;
       yield* term.print(`Player ${game.toMove(state)}'s turn.\n`);
-      const r: SearchResult = yield* mode.search(game, state, mode.params);
+      const r: SearchResult = yield* mode.search(game, source, state, mode.params);
       const move = r.move ?? game.moves(state)[0];
       yield* term.print(`AI picked ${seedIndex(game, state, move) + 1}.\n`);
       return { _tag: "Move", move, search: r } as const;
@@ -181,12 +182,13 @@ const playOut = (
  */
 const benchOne = (
   game: Game<readonly number[]>,
+  source: GameSource,
   spec: ModeSpec,
   params: ModeParams,
   runs: number | undefined,
 ) =>
   Effect.gen(function* () {
-    yield* spec.search(game, game.initial(), params); // warm-up (and worker start-up)
+    yield* spec.search(game, source, game.initial(), params); // warm-up (and worker start-up)
     const times: number[] = [];
     let r: SearchResult | undefined;
     const t0 = performance.now();
@@ -196,7 +198,7 @@ const benchOne = (
         : times.length < 5 || (performance.now() - t0 < 2000 && times.length < 50);
     while (more()) {
       const t = performance.now();
-      r = yield* spec.search(game, game.initial(), params);
+      r = yield* spec.search(game, source, game.initial(), params);
       times.push(performance.now() - t);
     }
     const mean = times.reduce((a, b) => a + b, 0) / times.length;
@@ -226,20 +228,20 @@ const main = Effect.gen(function* () {
     yield* term.print(USAGE + "\n" + gameHelp(kalahPlugin as GamePlugin<unknown, unknown>));
     return 0;
   }
-  // With its module's URL, so that the parallel modes' workers can rebuild the game.
-  const { game: made } = yield* makeGame(kalahPlugin, gameOptions, builtins.kalah.url);
-  const game: Game<KalahState> = made;
+  // With its source, so that the engine's workers can open the same game.
+  const { game: made, source } = yield* openGame("kalah", gameOptions);
+  const game = made as Game<KalahState>;
   const { pits: n, stones } = (made as KalahGame).config;
   const [command, ...args] = positional;
   if (command === "pve" && args.length === 2) {
     const ai = yield* parseMode(args[0], args[1]);
-    yield* playOut(game, n, [humanAgent, aiAgent(ai)]);
+    yield* playOut(game, n, [humanAgent, aiAgent(ai, source)]);
     return 0;
   }
   if (command === "eve" && args.length === 4) {
     const ai1 = yield* parseMode(args[0], args[1]);
     const ai2 = yield* parseMode(args[2], args[3]);
-    yield* playOut(game, n, [aiAgent(ai1), aiAgent(ai2)]);
+    yield* playOut(game, n, [aiAgent(ai1, source), aiAgent(ai2, source)]);
     return 0;
   }
   if (command === "onemove" && args.length === 2) {
@@ -250,7 +252,7 @@ const main = Effect.gen(function* () {
       yield* term.print("Optimal move is -1 (depth 0 searches nothing)\n");
       return 0;
     }
-    const found = yield* untilInterrupted(ai.search(game, s, ai.params));
+    const found = yield* untilInterrupted(ai.search(game, source, s, ai.params));
     if (Option.isNone(found)) {
       yield* term.print("Interrupted: the search stopped before choosing a move.\n");
       return 0;
@@ -288,7 +290,7 @@ const main = Effect.gen(function* () {
     const benchmarks = Effect.forEach(ready, (b) =>
       Effect.gen(function* () {
         yield* term.print(`benchmarking ${b.id}\n`);
-        const m = yield* benchOne(game, b.spec, b.params, runs);
+        const m = yield* benchOne(game, source, b.spec, b.params, runs);
         yield* term.print(
           `time                 ${m.mean.toFixed(1)} ms (best ${m.best.toFixed(1)} ms, ` +
             `${m.runs} runs)\n` +
@@ -317,11 +319,11 @@ const main = Effect.gen(function* () {
  * Seed 004's error lines: `Error: ` and the message on standard error (the usage after a
  * bad command); exit code 2 for a mistake in the command line, 1 for a failed search.
  */
-const seedErrors = <R>(program: Effect.Effect<number, UserError | SearchFailed, R>) =>
+const seedErrors = <R>(program: Effect.Effect<number, UserError | SearchError, R>) =>
   Effect.catch(program, (e) =>
     Effect.sync(() => {
       console.error(`Error: ${e.message}`);
-      return e._tag === "SearchFailed" ? 1 : 2;
+      return e._tag === "SearchFailed" || e._tag === "ParallelUnavailable" ? 1 : 2;
     }));
 
 if (import.meta.main) {
