@@ -195,7 +195,7 @@ const schemaIssues = (
   });
 
 /** Formats a Schema error as lines `path: message`, naming paths with `name`. */
-export const formatIssues = (
+const formatIssues = (
   error: Schema.SchemaError,
   name: (path: readonly PropertyKey[]) => string,
 ): string[] =>

@@ -170,7 +170,7 @@ export interface HumanOptions<S> {
 const SHOWN_MOVES = 24;
 
 /** The legal moves for a person: the plugin's help, or every move's notation. */
-export const movesText = <S>(game: Game<S>, state: S): string => {
+const movesText = <S>(game: Game<S>, state: S): string => {
   if (game.movesHelp !== undefined) return game.movesHelp(state);
   const ms = game.moves(state);
   return `Legal moves: ${ms.map((m) => game.formatMove(state, m)).join(" ")}`;

@@ -28,7 +28,7 @@ import type {
 } from "./protocol.ts";
 
 /** How long a worker may take to answer a stop (or to stop past its budget) by default. */
-export const DEFAULT_GRACE_MS = 1000;
+const DEFAULT_GRACE_MS = 1000;
 
 /** One whole search for a worker (see `WorkerPool.search`). */
 export interface SearchTask {
