@@ -727,7 +727,7 @@ export const checkPlugin = (
   let plugin: GamePlugin<unknown, unknown> | undefined;
   let game: Game<unknown> | undefined;
   const first = check(CHECKS.plugin, () => {
-    const valid = validatePlugin(mod, label);
+    const valid = validatePlugin(mod, "the module");
     if (Result.isFailure(valid)) return fail(undefined, valid.failure.message);
     plugin = valid.success;
     optionHelp(plugin); // must not throw

@@ -11,8 +11,12 @@ import {
   type ConformanceReport,
   formatReport,
 } from "../app/conformance.ts";
-import { WIN } from "../core/game.ts";
+import { type Game, WIN } from "../core/game.ts";
+import { alphabetaSearch } from "../core/search/alphabeta.ts";
+import { valueFor } from "../app/display.ts";
+import { formatValue } from "../app/cli.ts";
 import nim from "../plugins/nim/mod.ts";
+import subtraction from "./fixtures/subtraction.ts";
 
 /** Registers the suite on one plugin module: a test that passes when every check does. */
 const conformance = (
@@ -148,7 +152,7 @@ Deno.test("a module that is not a plugin fails the first check and skips the oth
   assertEquals(report.checks.filter((c) => c.skipped !== undefined).length, 5);
   const text = formatReport(report);
   assertStringIncludes(text, "FAIL  the default export is a plugin");
-  assertStringIncludes(text, "./nothing.ts: ./nothing.ts is not a ply plugin: it has no default");
+  assertStringIncludes(text, "./nothing.ts: the module is not a ply plugin: it has no default");
   assertStringIncludes(text, "./nothing.ts: 1 of 6 checks failed");
   const badOptions = checkPlugin(brokenNim({}), "./nim.ts", { options: { heaps: "x" } });
   assertEquals(failures(badOptions), [{
@@ -161,4 +165,24 @@ Deno.test("the same plugin gives the same report", () => {
   const a = checkPlugin(brokenNim({ key: () => Math.random() }), "./k.ts", quick);
   const b = checkPlugin(brokenNim({ key: () => Math.random() }), "./k.ts", quick);
   assertEquals(formatReport(a), formatReport(b));
+});
+
+Deno.test("a decisive value's words match its line: a win in 12 plies is said to be one", () => {
+  // Subtraction 12, take 1: every line is 12 plies long, and the second player wins.
+  const game = subtraction.create({ stones: 12, take: 1 }) as Game<unknown>;
+  const r = alphabetaSearch(game, game.initial(), { depth: 30, distance: true });
+  assertEquals(r.pv.length, 12);
+  assertEquals(valueFor(game, r.value, 0), "second wins in 12 plies");
+  assertEquals(formatValue(game, r.value), "second wins (in 12 plies)");
+  // With a margin added beyond WIN (WIN + 2 at the end), the same line would read as a
+  // win in 10 plies: the suite refuses such a value.
+  const margin = { ...game, value: (s: unknown) => game.value(s) * (WIN + 2) / WIN };
+  const wrong = alphabetaSearch(margin, game.initial(), { depth: 30, distance: true });
+  assertEquals(formatValue(game, wrong.value), "second wins (in 10 plies)");
+  const report = checkPlugin(
+    { default: { ...subtraction, create: () => margin } },
+    "./margin.ts",
+    quick,
+  );
+  assertEquals(failures(report).map((f) => f.fns), [["value"]]);
 });
