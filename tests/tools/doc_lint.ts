@@ -105,7 +105,7 @@ for (const entry of entries) {
     console.error(`doc lint: ${bad.length} problem(s) in ${entry}`);
     failed = true;
   } else {
-    console.log(`doc lint: ${entry} clean (${tolerated} references to effect's types tolerated)`);
+    console.log(`doc lint: ${entry} clean (${tolerated} tolerated: effect's types, superclasses)`);
   }
 }
 if (failed) Deno.exit(1);
