@@ -36,6 +36,15 @@ export interface LoadedGame {
  * path or URL, and builds it from options (missing ones take their defaults). The error
  * lists every problem with the module or the options. A user's plugin comes guarded
  * (`guardPlugin`): its exceptions are `PluginFault`s naming it and the function.
+ *
+ * @example A built-in game with an option, and the defaults of the others
+ * ```ts
+ * import { Effect } from "../core/deps.ts";
+ * import { loadGame } from "./games.ts";
+ * const { game, options } = await Effect.runPromise(loadGame("nim", { heaps: [1, 2] }));
+ * if (game.moves(game.initial()).length !== 3) throw new Error("take 1 from heap 1, or 1-2 from 2");
+ * if ((options as { misere: boolean }).misere !== false) throw new Error("normal play by default");
+ * ```
  */
 export const loadGame = (
   specifier: string,

@@ -22,7 +22,7 @@ import {
 } from "./session.ts";
 
 /** The transcript version this module writes. */
-export const TRANSCRIPT_VERSION = 2;
+const TRANSCRIPT_VERSION = 2;
 
 /** One move of a transcript. */
 export type TranscriptMove = MoveRecord;

@@ -11,7 +11,7 @@ import type { Game } from "./game.ts";
 import { gameSource, rememberSource } from "./source.ts";
 
 /** The protocol functions a guard wraps; slot value `i + 1` means `GAME_FUNCTIONS[i]`. */
-export const GAME_FUNCTIONS = [
+const GAME_FUNCTIONS = [
   "initial",
   "toMove",
   "moves",

@@ -31,8 +31,9 @@ globalThis.addEventListener("unload", () => {
 /** The permission flags of the `deno.json` task that runs `script`. */
 const taskPermissions = (script: string): string[] => {
   const config = JSON.parse(Deno.readTextFileSync(new URL("deno.json", root)));
-  for (const command of Object.values(config.tasks as Record<string, string>)) {
-    const words = command.split(" ");
+  const tasks = Object.values(config.tasks as Record<string, string | { command: string }>);
+  for (const task of tasks) {
+    const words = (typeof task === "string" ? task : task.command).split(" ");
     if (words[0] === "deno" && words[1] === "run" && words[words.length - 1] === script) {
       return words.slice(2, -1);
     }

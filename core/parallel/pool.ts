@@ -28,7 +28,7 @@ import type {
 } from "./protocol.ts";
 
 /** How long a worker may take to answer a stop (or to stop past its budget) by default. */
-export const DEFAULT_GRACE_MS = 1000;
+const DEFAULT_GRACE_MS = 1000;
 
 /** One whole search for a worker (see `WorkerPool.search`). */
 export interface SearchTask {
@@ -44,8 +44,8 @@ export interface SearchTask {
   readonly graceMs?: number;
 }
 
-/** A pool of search workers. */
-export class WorkerPool extends Context.Service<WorkerPool, {
+/** The pool's operations (the service's shape). */
+export interface WorkerPoolShape {
   /** The number of workers. */
   readonly size: number;
   /** Runs the tasks on the workers (as many at once as there are workers); results in order. */
@@ -69,7 +69,17 @@ export class WorkerPool extends Context.Service<WorkerPool, {
   readonly replaced: () => number;
   /** How many workers are busy with a task now. */
   readonly busy: () => number;
-}>()("ply/WorkerPool") {}
+}
+
+// The superclass as a variable of an explicit type: JSR's fast check reads no call there.
+const WorkerPoolKey: Context.ServiceClass<WorkerPool, "ply/WorkerPool", WorkerPoolShape> = Context
+  .Service<
+    WorkerPool,
+    WorkerPoolShape
+  >()("ply/WorkerPool");
+
+/** A pool of search workers. */
+export class WorkerPool extends WorkerPoolKey {}
 
 interface Job {
   readonly message: Omit<TaskMessage, "id" | "slot">;

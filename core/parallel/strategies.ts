@@ -373,7 +373,7 @@ const TTMB_PARAM = {
 };
 
 /** Seed 004's ParThenMM: parallel minimax for `par` plies (default 3), minimax below. */
-export const parThenMm: Strategy = parallelStrategy(
+const parThenMm: Strategy = parallelStrategy(
   "par_then_mm",
   "parallel minimax for the first par plies (,par=3), sequential minimax below",
   (g, s, o) => minimaxSearch(g, s, o, "min"),
@@ -382,7 +382,7 @@ export const parThenMm: Strategy = parallelStrategy(
 );
 
 /** Seed 004's ParThenAB: parallel minimax for `par` plies (default 1), alpha-beta below. */
-export const parThenAb: Strategy = parallelStrategy(
+const parThenAb: Strategy = parallelStrategy(
   "par_then_ab",
   "parallel minimax for the first par plies (,par=1), sequential alpha-beta below",
   (g, s, o) => alphabetaSearch(g, s, o, "min"),
@@ -391,7 +391,7 @@ export const parThenAb: Strategy = parallelStrategy(
 );
 
 /** Seed 004's YoungBros: Young Brothers Wait to `par` plies (default 3). */
-export const youngBros: Strategy = parallelStrategy(
+const youngBros: Strategy = parallelStrategy(
   "young_bros",
   "Young Brothers Wait: eldest child first, brothers in parallel to par plies (,par=3)",
   (g, s, o) => alphabetaSearch(g, s, o, "min"),
@@ -400,7 +400,7 @@ export const youngBros: Strategy = parallelStrategy(
 );
 
 /** Lazy SMP over a shared transposition table. */
-export const lazySmpStrategy: Strategy = parallelStrategy(
+const lazySmpStrategy: Strategy = parallelStrategy(
   "lazy_smp",
   "Lazy SMP: every worker deepens the root over one shared transposition table",
   (g, s, o) => alphabetaSearch(g, s, o, "min"),
