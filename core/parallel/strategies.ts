@@ -361,7 +361,7 @@ export const LASTMAX_PARAM = {
   min: 0,
   max: 1,
   integer: true,
-  description: "1: the root keeps the last of equal maxima (seed 004's maximumBy), default 0",
+  description: "1: of equally good moves the root keeps the last, not the first; default 0",
 };
 
 /** The `ttmb` parameter: the shared table's size. */
