@@ -345,7 +345,35 @@ export const checkSavePath = (path: string): Effect.Effect<void, UsageError> => 
   return Effect.void;
 };
 
-/** Reads a list of moves in the game's notation, each checked in turn. */
+/**
+ * The moves of a comma-separated list, trimmed; a comma inside parentheses belongs to its
+ * move (2048's tiles: `NewTile (0,1) 2,L` is two moves).
+ *
+ * @example
+ * ```ts
+ * import { splitMoves } from "./cli.ts";
+ * const words = splitMoves("NewTile (0,1) 2, L,");
+ * if (words.join("|") !== "NewTile (0,1) 2|L") throw new Error();
+ * ```
+ */
+export const splitMoves = (text: string): string[] => {
+  const words: string[] = [];
+  let depth = 0, word = "";
+  for (const c of text) {
+    if (c === "," && depth === 0) {
+      words.push(word);
+      word = "";
+      continue;
+    }
+    if (c === "(") depth++;
+    else if (c === ")") depth = Math.max(0, depth - 1);
+    word += c;
+  }
+  words.push(word);
+  return words.map((w) => w.trim()).filter((w) => w !== "");
+};
+
+/** Reads a list of moves in the game's notation (`splitMoves`), each checked in turn. */
 export const parseMoves = <S>(
   game: Game<S>,
   text: string,
@@ -353,8 +381,7 @@ export const parseMoves = <S>(
   Effect.gen(function* () {
     let state = game.initial();
     const moves: number[] = [];
-    const words = text.split(",").map((w) => w.trim()).filter((w) => w !== "");
-    for (const [i, w] of words.entries()) {
+    for (const [i, w] of splitMoves(text).entries()) {
       const r = game.parseMove(state, w);
       if (Result.isFailure(r)) {
         return yield* new UsageError({ message: `--moves: move ${i + 1} '${w}': ${r.failure}` });

@@ -33,21 +33,32 @@ export const describeResult = (game: Game<unknown>, r: GameResult): string => {
   }
 };
 
+/** True when a value says who wins (a proven win or loss), not a heuristic estimate. */
+export const isDecisive = (v: number): boolean => v >= WIN_THRESHOLD || v <= -WIN_THRESHOLD;
+
 /**
- * A value for a person: from `side`'s point of view and labelled with its name
- * (`north: +6`), or, when decisive, who wins and in how many plies (`north wins in 5
- * plies`). `v` is from player 0's side, as searches return it.
+ * A value as a number from `side`'s point of view (`+6`, `-2`, `0`), or, when decisive,
+ * who wins and in how many plies (`north wins in 5 plies`). `v` is from player 0's side,
+ * as searches return it.
  */
-export const valueFor = (game: Game<unknown>, v: number, side: Player): string => {
-  if (v >= WIN_THRESHOLD || v <= -WIN_THRESHOLD) {
+export const sideValue = (game: Game<unknown>, v: number, side: Player): string => {
+  if (isDecisive(v)) {
     const plies = Math.round(Math.abs(Math.abs(v) - WIN));
     return `${game.players[v > 0 ? 0 : 1]} wins` +
       (plies > 0 ? ` in ${plies} ${plies === 1 ? "ply" : "plies"}` : "");
   }
   const mine = side === 0 ? v : -v;
   const shown = Number.isInteger(mine) ? String(mine) : mine.toFixed(3);
-  return `${game.players[side]}: ${mine > 0 ? "+" : ""}${shown}`;
+  return `${mine > 0 ? "+" : ""}${shown}`;
 };
+
+/**
+ * A value for a person: from `side`'s point of view and labelled with its name
+ * (`north: +6`), or, when decisive, who wins and in how many plies (`north wins in 5
+ * plies`). `v` is from player 0's side, as searches return it.
+ */
+export const valueFor = (game: Game<unknown>, v: number, side: Player): string =>
+  isDecisive(v) ? sideValue(game, v, side) : `${game.players[side]}: ${sideValue(game, v, side)}`;
 
 /**
  * A search's figures in one line: depth, value (from `side`'s point of view, see

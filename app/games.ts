@@ -22,7 +22,7 @@ import {
  * it and the function. The game comes with its `source`, which searches in workers need
  * (`SearchRequest.source`, `AgentOptions.source`).
  *
- * @example
+ * @example A built-in game with an option, and its source
  * ```ts
  * import { Effect } from "../core/deps.ts";
  * import { openGame } from "./games.ts";

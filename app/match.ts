@@ -259,6 +259,20 @@ export const runGame = <S, R1, R2, R = never>(
 /**
  * Replays a transcript's moves from the start, checking each for legality; returns the
  * final state (a transcript replays to the state `runGame` ended in).
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "../core/deps.ts";
+ * import { replay, runGame } from "./match.ts";
+ * import { randomAgent } from "./players/agents.ts";
+ * import nim from "../plugins/nim/mod.ts";
+ * const game = nim.create({ heaps: [2, 3], misere: false });
+ * const { transcript, final } = Effect.runSync(
+ *   runGame(game, [randomAgent(), randomAgent()], { seed: 5 }),
+ * );
+ * const again = replay(game, JSON.parse(JSON.stringify(transcript)));
+ * if (JSON.stringify(again) !== JSON.stringify(final)) throw new Error("replays differ");
+ * ```
  */
 export const replay = <S>(game: Game<S>, transcript: Transcript, start?: S): S => {
   let state = start ?? game.initial();

@@ -208,7 +208,9 @@ export const analyseMove = <S>(
         source,
         state: step.after,
         // A budget that is not a depth (MCTS's iterations) is the same for the child.
-        options: strategy.budget === "depth" ? { ...common, depth } : { ...options, allBest: false },
+        options: strategy.budget === "depth"
+          ? { ...common, depth }
+          : { ...options, allBest: false },
       }, (p) => onProgress("played", p));
       if (Number.isNaN(after.value)) return undefined;
       played = byDistance(after.value, 1);

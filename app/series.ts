@@ -98,7 +98,10 @@ export const entrantsOf = (
   return specs.map((spec) => ({
     name: formatSpec(spec),
     agent: (tt) =>
-      agentFromSpec<unknown>(spec, strategies, { source: loaded.source, ...(tt !== undefined ? { tt } : {}) }),
+      agentFromSpec<unknown>(spec, strategies, {
+        source: loaded.source,
+        ...(tt !== undefined ? { tt } : {}),
+      }),
   }));
 };
 

@@ -150,7 +150,7 @@ export const mainLine = (session: Session): number[] => {
 };
 
 /** True when node `id` lies on the main line. */
-export const onMainLine = (session: Session, id: number): boolean => {
+const onMainLine = (session: Session, id: number): boolean => {
   for (let n = id; n !== 0; n = session.nodes[n].parent) {
     if (session.nodes[session.nodes[n].parent].children[0] !== n) return false;
   }

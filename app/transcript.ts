@@ -22,7 +22,7 @@ import {
 } from "./session.ts";
 
 /** The transcript version this module writes. */
-export const TRANSCRIPT_VERSION = 2;
+const TRANSCRIPT_VERSION = 2;
 
 /** One move of a transcript. */
 export type TranscriptMove = MoveRecord;
@@ -169,7 +169,7 @@ export const importTranscript = <S>(
   const session = newSession(transcript);
   const states: S[] = [game.initial()];
   const add = (parent: number, m: TranscriptMove, what: string): string | undefined => {
-    if (parent < 0 || parent >= session.nodes.length) {
+    if (!Number.isInteger(parent) || parent < 0 || parent >= session.nodes.length) {
       return `${what} (${m.notation}) comes from node ${parent}, which is not before it`;
     }
     const s = states[parent];
@@ -192,7 +192,7 @@ export const importTranscript = <S>(
     if (problem !== undefined) return Result.fail(problem);
   }
   const current = transcript.current ?? transcript.moves.length;
-  if (current >= session.nodes.length) {
+  if (!Number.isInteger(current) || current < 0 || current >= session.nodes.length) {
     return Result.fail(`the current node ${current} is not in the transcript`);
   }
   const path = pathTo(session, current);

@@ -16,8 +16,8 @@
 import { Data, Effect, Layer, Option } from "../core/deps.ts";
 import { liveEngine, search } from "../core/engine/engine.ts";
 import { workerPoolLayer } from "../core/parallel/pool.ts";
-import { loadPlugin, makeGame } from "../core/plugin.ts";
-import type { SearchFailed } from "../core/errors.ts";
+import { openGameWith } from "../core/plugin.ts";
+import type { SearchError } from "../core/errors.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
 import { INTERRUPTED_EXIT, liveTerminal, untilInterrupted } from "../app/terminal.ts";
 import {
@@ -131,8 +131,7 @@ export const runAttempt = async (req: AttemptRequest): Promise<void> => {
   let settledThisRun = 0;
 
   const program = Effect.gen(function* () {
-    const { plugin, url } = yield* loadPlugin("domineering", builtins);
-    const made = yield* makeGame(plugin, { board, first: mover }, url);
+    const made = yield* openGameWith(builtins, "domineering", { board, first: mover });
     const game = made.game as unknown as DomineeringGame;
     const g = game.geometry;
     const order = createSolver({ ttBits: 10 });
@@ -186,7 +185,7 @@ export const runAttempt = async (req: AttemptRequest): Promise<void> => {
       pos: DomState,
       moves: readonly number[],
       children: readonly number[],
-    ): Effect.Effect<boolean, Paused | SearchFailed> => {
+    ): Effect.Effect<boolean, Paused | SearchError> => {
       const known = (m: number) => state.settled[keyOf([...moves, m])];
       if (children.some((m) => known(m) === false)) return Effect.succeed(true);
       const todo = children.filter((m) => known(m) === undefined);
@@ -200,6 +199,7 @@ export const runAttempt = async (req: AttemptRequest): Promise<void> => {
         return search({
           strategy: solveStrategy,
           game,
+          source: made.source,
           state: child,
           options: { params: { line: 0 }, tt: table },
         }).pipe(
@@ -233,7 +233,7 @@ export const runAttempt = async (req: AttemptRequest): Promise<void> => {
     const wins = (
       pos: DomState,
       moves: readonly number[],
-    ): Effect.Effect<boolean, Paused | SearchFailed> =>
+    ): Effect.Effect<boolean, Paused | SearchError> =>
       Effect.suspend(() => {
         const known = state.settled[keyOf(moves)];
         if (known !== undefined) return Effect.succeed(known);

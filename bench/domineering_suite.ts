@@ -41,10 +41,11 @@ import { outcomeOf, PUBLISHED } from "../plugins/domineering/solver_outcomes.ts"
 import type { SuiteFlags } from "./suite.ts";
 import { runAttempt } from "./domineering_attempt.ts";
 import { defaultWorkers } from "../core/parallel/pool.ts";
+import { userPath } from "../app/cli.ts";
 
 /** What the suite does. */
 export const description =
-  "Domineering: seed 003's 4x4/5x5 node counts, bitboards vs the lab, the solver on rectangles";
+  "Domineering: 4x4/5x5 game-tree node counts, bitboards vs the plain board, solving rectangles";
 
 /** The suite's flags. */
 export const flags: SuiteFlags = {
@@ -222,7 +223,7 @@ const attempt = (args: readonly string[]): Promise<void> => {
     height: h,
     mover,
     budgetMs: durationMs(value(args, "budget") ?? "1h"),
-    file: value(args, "state") ?? `domineering_${board}_${mover}.json`,
+    file: userPath(value(args, "state") ?? `domineering_${board}_${mover}.json`),
     bits: ttBits(args),
     workers: wholeOption(args, "workers", defaultWorkers(), 1),
     split,

@@ -26,6 +26,7 @@ import { createNetwork, evaluate, SHAPES, withNetwork } from "../plugins/game204
 import { EndgameSolver } from "../plugins/game2048/endgame.ts";
 import { loadWeights } from "../plugins/game2048/weights.ts";
 import type { SuiteFlags } from "./suite.ts";
+import { userPath } from "../app/cli.ts";
 
 /** What the suite does. */
 export const description = "2048: slides/s and expectimax nodes/s, compact board vs plain";
@@ -139,7 +140,9 @@ export const run = (args: readonly string[]): Promise<void> => {
   // The n-tuple network at the leaves: a trained one (--weights FILE) or a 5x4 network of
   // fixed pseudo-random weights (the speed hardly depends on the values).
   const wAt = args.indexOf("--weights");
-  const net = wAt >= 0 ? loadWeights(args[wAt + 1]).net : createNetwork(SHAPES["5x4"]);
+  const net = wAt >= 0
+    ? loadWeights(userPath(args[wAt + 1]), false, args[wAt + 1]).net
+    : createNetwork(SHAPES["5x4"]);
   if (wAt < 0) {
     for (let i = 0; i < net.weights.length; i++) {
       net.weights[i] = (Math.imul(i + 1, 2654435761) >>> 16) / 64;

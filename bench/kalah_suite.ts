@@ -24,6 +24,7 @@ import { kalahGame, seqAbStrategy, seqMmStrategy } from "../plugins/kalah/mod.ts
 import type { KalahState } from "../plugins/kalah/rules.ts";
 import { clearSolvers, solveKalah, solverFor } from "../plugins/kalah/solve.ts";
 import { defaultWorkers } from "../core/parallel/pool.ts";
+import { userPath } from "../app/cli.ts";
 import { runExperiment } from "./parallel_experiment.ts";
 import type { SuiteFlags } from "./suite.ts";
 import { bestOf, searchRow } from "./report.ts";
@@ -105,7 +106,7 @@ const parallelExperiment = async (args: readonly string[], quick: boolean): Prom
     runs: numberArg(args, "--runs", quick ? 1 : 3),
     workers: Array.from({ length: cores }, (_, i) => i + 1),
     parDepths: Array.from({ length: maxPar }, (_, i) => i + 1),
-    out: "out",
+    out: userPath("out"),
     second: !quick,
   });
 };

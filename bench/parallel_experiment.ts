@@ -17,6 +17,7 @@ import type { Game } from "../core/game.ts";
 import { openGame } from "../app/games.ts";
 import { defaultWorkers, workerPoolLayer } from "../core/parallel/pool.ts";
 import { parallelStrategies } from "../core/parallel/strategies.ts";
+import type { GameSource } from "../core/source.ts";
 import { alphabetaEngine } from "../core/search/alphabeta.ts";
 import { minimaxEngine } from "../core/search/minimax.ts";
 import { runStrategy } from "../core/engine/strategies.ts";
@@ -121,6 +122,7 @@ const sequential = <S>(
 /** Times a parallel mode on a pool of `w` workers (warm-up excluded). */
 const parallel = <S>(
   game: Game<S>,
+  source: GameSource,
   state: S,
   mode: string,
   w: number,
@@ -130,7 +132,10 @@ const parallel = <S>(
 ) =>
   Effect.gen(function* () {
     const strategy = parallelStrategies[mode];
-    yield* runStrategy(strategy, game, state, { depth: Math.min(depth, 3), params: { par: 1 } });
+    yield* runStrategy(strategy, game, state, {
+      depth: Math.min(depth, 3),
+      params: { par: 1 },
+    }, source);
     const rows: Row[] = [];
     for (const par of mode === "lazy_smp" ? [0] : parDepths) {
       const times: number[] = [];
@@ -138,7 +143,7 @@ const parallel = <S>(
       for (let r = 0; r < runs; r++) {
         progress(`${mode} workers ${w} parDepth ${par}: run ${r + 1}/${runs}`);
         const t0 = performance.now();
-        const res = yield* runStrategy(strategy, game, state, { depth, params: { par } });
+        const res = yield* runStrategy(strategy, game, state, { depth, params: { par } }, source);
         times.push(performance.now() - t0);
         value = res.value;
         nodes = res.nodes;
@@ -225,12 +230,14 @@ export const chart = (mode: string, rows: readonly Row[], seqAb: number, seqMm: 
 export const runExperiment = (o: ExperimentOptions): Promise<Row[]> =>
   Effect.runPromise(
     Effect.gen(function* () {
-      const { game } = yield* openGame(o.game, o.options);
+      const { game, source } = yield* openGame(o.game, o.options);
       const state = game.initial();
       const rows: Row[] = [...sequential(game, state, o.depth, o.runs)];
       for (const mode of Object.keys(parallelStrategies)) {
         for (const w of o.workers) {
-          rows.push(...(yield* parallel(game, state, mode, w, o.depth, o.parDepths, o.runs)));
+          rows.push(
+            ...(yield* parallel(game, source, state, mode, w, o.depth, o.parDepths, o.runs)),
+          );
         }
       }
       progress("");
@@ -298,7 +305,7 @@ export const runExperiment = (o: ExperimentOptions): Promise<Row[]> =>
           const pars = mode === "lazy_smp" ? [0] : [1, 2, 3, 4];
           let one = NaN, oneMedian = NaN;
           for (const w of o.workers) {
-            const rs = yield* parallel(game, state, mode, w, d, pars, runs);
+            const rs = yield* parallel(game, source, state, mode, w, d, pars, runs);
             const b = rs.reduce((a, x) => (x.best < a.best ? x : a));
             if (w === 1) [one, oneMedian] = [b.best, b.median];
             const ok = rs.every((x) => x.value === base.value);

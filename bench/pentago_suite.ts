@@ -31,6 +31,7 @@ import { pentagoGame, type PentagoOptions } from "../plugins/pentago/mod.ts";
 import type { PentagoState } from "../plugins/pentago/rules.ts";
 import { naiveGame } from "../plugins/pentago/naive.ts";
 import type { SuiteFlags } from "./suite.ts";
+import { userPath } from "../app/cli.ts";
 
 /** What the suite does. */
 export const description =
@@ -138,7 +139,7 @@ const randomGames = <S>(game: Game<S>, games: number) => {
 export const run = async (args: readonly string[]): Promise<void> => {
   const quick = args.includes("--quick");
   const jsonAt = args.indexOf("--json");
-  const jsonFile = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
+  const jsonFile = jsonAt >= 0 ? userPath(args[jsonAt + 1]) : undefined;
   const runs = quick ? 1 : 5;
   const rows: Row[] = [];
   const row = (name: string, m: { count: number; ms: number; detail: string }) => {
@@ -264,6 +265,6 @@ export const run = async (args: readonly string[]): Promise<void> => {
       jsonFile,
       JSON.stringify({ suite: "pentago", quick, midgame: MIDGAME, rows }, null, 2) + "\n",
     );
-    console.log(`written ${jsonFile}`);
+    console.log(`written ${args[jsonAt + 1]}`);
   }
 };

@@ -4,17 +4,48 @@
  *
  * @module
  */
-import { Schema } from "./deps.ts";
+import { type Cause, Schema } from "./deps.ts";
+
+/** The fields of `SearchFailed`. */
+const searchFailedFields: {
+  readonly message: Schema.String;
+  readonly trace: Schema.optional<Schema.String>;
+} = {
+  message: Schema.String,
+  /** Where it happened (a plugin's stack), for `--debug`. */
+  trace: Schema.optional(Schema.String),
+};
+
+// The superclass as a variable of an explicit type: JSR's fast check reads no call there.
+const SearchFailedBase: Schema.Class<
+  SearchFailed,
+  Schema.TaggedStruct<"SearchFailed", typeof searchFailedFields>,
+  Cause.YieldableError
+> = Schema.TaggedError<SearchFailed>()("SearchFailed", searchFailedFields);
 
 /**
  * A search could not complete: a worker failed, a plugin threw or did not stop, or the
  * game cannot be sent to a worker. The message is written for the user.
  */
-export class SearchFailed extends Schema.TaggedError<SearchFailed>()("SearchFailed", {
+export class SearchFailed extends SearchFailedBase {}
+
+/** The fields of `ParallelUnavailable`. */
+const parallelUnavailableFields: {
+  readonly strategy: Schema.String;
+  readonly message: Schema.String;
+} = {
+  /** The parallel strategy's name. */
+  strategy: Schema.String,
+  /** Why it cannot run, written for the user. */
   message: Schema.String,
-  /** Where it happened (a plugin's stack), for `--debug`. */
-  trace: Schema.optional(Schema.String),
-}) {}
+};
+
+// The superclass as a variable of an explicit type, as `SearchFailedBase`.
+const ParallelUnavailableBase: Schema.Class<
+  ParallelUnavailable,
+  Schema.TaggedStruct<"ParallelUnavailable", typeof parallelUnavailableFields>,
+  Cause.YieldableError
+> = Schema.TaggedError<ParallelUnavailable>()("ParallelUnavailable", parallelUnavailableFields);
 
 /**
  * A parallel strategy was asked to run where it cannot: no game source to rebuild the game
@@ -28,13 +59,7 @@ export class SearchFailed extends Schema.TaggedError<SearchFailed>()("SearchFail
  * if (e._tag !== "ParallelUnavailable" || e.strategy !== "young_bros") throw new Error();
  * ```
  */
-export class ParallelUnavailable
-  extends Schema.TaggedError<ParallelUnavailable>()("ParallelUnavailable", {
-    /** The parallel strategy's name. */
-    strategy: Schema.String,
-    /** Why it cannot run, written for the user. */
-    message: Schema.String,
-  }) {}
+export class ParallelUnavailable extends ParallelUnavailableBase {}
 
 /** Why a search did not give a result: it failed, or a parallel one could not run. */
 export type SearchError = SearchFailed | ParallelUnavailable;

@@ -45,9 +45,14 @@ export interface Outcome {
 }
 
 /**
- * A decisive value: `value` returns `±WIN` (or more) for a won or lost position so that
- * every heuristic value lies strictly between `-WIN_THRESHOLD` and `WIN_THRESHOLD`.
- * Searches that prefer quick wins subtract the distance in plies from such values.
+ * A decisive value: `value` returns exactly `+WIN` at the end of a game player 0 won and
+ * `-WIN` at the end of one player 1 won, or `±(WIN - n)` for a win or loss it sees `n`
+ * plies ahead (Pentago's four in a row with a twist to come), never beyond `±WIN`; every
+ * heuristic value lies strictly between `-WIN_THRESHOLD` and `WIN_THRESHOLD`. Searches
+ * that prefer quick wins (`distance`) subtract the distance in plies from the root, so a
+ * decisive value `v` is a win in `WIN - |v|` plies, as the programs say. A margin (Kalah's
+ * stones) is `outcome`'s, not the value's; a game whose AI should play for margins makes
+ * them its heuristic values instead (Kalah does). The conformance suite checks all this.
  * It is 2^40, so that margins and scores of any realistic size (a Kalah board with ten
  * million stones per house) stay heuristic, and `WIN - ply` is still exact.
  */
@@ -103,7 +108,7 @@ export interface Game<S> {
   play(s: S, m: number): S;
   /** The result of a finished game, `undefined` while it goes on. */
   outcome(s: S): Outcome | undefined;
-  /** Heuristic value, player 0 maximizes; `±WIN` or beyond for decided positions. */
+  /** Heuristic value, player 0 maximizes; exactly `±WIN` for a decided game (see `WIN`). */
   value(s: S): number;
   /**
    * A text picture of the state for a terminal. With `view.last`, the last move is

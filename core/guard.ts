@@ -10,7 +10,7 @@ import { PluginFault } from "./errors.ts";
 import type { Game } from "./game.ts";
 
 /** The protocol functions a guard wraps; slot value `i + 1` means `GAME_FUNCTIONS[i]`. */
-export const GAME_FUNCTIONS = [
+const GAME_FUNCTIONS = [
   "initial",
   "toMove",
   "moves",

@@ -79,10 +79,6 @@ export const hashPrefix = (values: ArrayLike<number>, length: number, seed: numb
 export const hashInts = (values: ArrayLike<number>): number =>
   hashPrefix(values, values.length, values.length);
 
-/** Mixes one more 32-bit value into a 53-bit hash (for incremental keys). */
-export const mixHash = (h: number, v: number): number =>
-  hashInts([h % 4294967296, Math.floor(h / 4294967296), v]);
-
 /**
  * Murmur3's 32-bit finalizer: a bijection on 32-bit integers in which every input bit
  * flips each output bit with probability about 1/2. Returns a signed 32-bit integer.

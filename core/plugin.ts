@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { Data, Effect, Result, Schema, SchemaAST, SchemaIssue } from "./deps.ts";
+import { type Cause, Data, Effect, Result, Schema, SchemaAST, type SchemaIssue } from "./deps.ts";
 import type { Game } from "./game.ts";
-import type { Strategy } from "./search/types.ts";
+import type { SequentialStrategy } from "./search/types.ts";
 import { guardPlugin, type GuardSlot } from "./guard.ts";
 import { type GameSource, pluginLabel, userCwd } from "./source.ts";
 
@@ -28,8 +28,11 @@ export interface GamePlugin<O = unknown, S = unknown> {
   readonly options: Schema.Decoder<O>;
   /** Builds the game for decoded options (may throw a plain `Error` for bad combinations). */
   readonly create: (options: O) => Game<S>;
-  /** Extra strategies this game offers (for example an exact solver), by name. */
-  readonly strategies?: Readonly<Record<string, Strategy>>;
+  /**
+   * Extra strategies this game offers (for example an exact solver), by name: sequential
+   * ones (`_tag: "Sequential"`), which run in the engine's workers like the built-in ones.
+   */
+  readonly strategies?: Readonly<Record<string, SequentialStrategy>>;
   /**
    * A short statement of the game's rules and its move notation, for a person (`rules`
    * in `play`). Every plugin should give one; the conformance suite checks it.
@@ -86,10 +89,18 @@ export const DEFAULT_OPPONENT = "alphabeta:1s";
  */
 export const definePlugin = <O, S>(plugin: GamePlugin<O, S>): GamePlugin<O, S> => plugin;
 
+/** The fields of `PluginError`. */
+const pluginErrorFields: { readonly message: Schema.String } = { message: Schema.String };
+
+// The superclass as a variable of an explicit type: JSR's fast check reads no call there.
+const PluginErrorBase: Schema.Class<
+  PluginError,
+  Schema.TaggedStruct<"PluginError", typeof pluginErrorFields>,
+  Cause.YieldableError
+> = Schema.TaggedError<PluginError>()("PluginError", pluginErrorFields);
+
 /** A plugin module could not be loaded or is not a valid plugin. */
-export class PluginError extends Schema.TaggedError<PluginError>()("PluginError", {
-  message: Schema.String,
-}) {}
+export class PluginError extends PluginErrorBase {}
 
 /** One problem with a game's options: which option, the value given, what is wrong. */
 export interface OptionProblem {
@@ -103,12 +114,8 @@ export interface OptionProblem {
   readonly problem: string;
 }
 
-/**
- * Game options did not decode: one entry per problem, and every option the game has.
- * `message` is the entries formatted (`optionsMessage`); a program that shows problems
- * one by one (the menu asks again for one option) reads `problems`.
- */
-export class OptionsError extends Data.TaggedError("OptionsError")<{
+/** What an `OptionsError` holds. */
+export interface OptionsErrorFields {
   /** Every problem, formatted for a command line. */
   readonly message: string;
   /** The plugin's id. */
@@ -117,7 +124,20 @@ export class OptionsError extends Data.TaggedError("OptionsError")<{
   readonly problems: readonly OptionProblem[];
   /** The names of the game's options. */
   readonly known: readonly string[];
-}> {}
+}
+
+// The superclass as a variable of an explicit type: JSR's fast check reads no call there.
+const OptionsErrorBase: new (
+  fields: OptionsErrorFields,
+) => Cause.YieldableError & { readonly _tag: "OptionsError" } & Readonly<OptionsErrorFields> = Data
+  .TaggedError("OptionsError")<OptionsErrorFields>;
+
+/**
+ * Game options did not decode: one entry per problem, and every option the game has.
+ * `message` is the entries formatted (`optionsMessage`); a program that shows problems
+ * one by one (the menu asks again for one option) reads `problems`.
+ */
+export class OptionsError extends OptionsErrorBase {}
 
 /** How a problem reads on a command line: `--pits: must be ...`. */
 export const formatProblem = (p: OptionProblem): string =>
@@ -225,7 +245,9 @@ const ownMessage = (issue: SchemaIssue.Leaf | SchemaIssue.AnyOf): string | undef
 const checkExpected = (check: SchemaAST.Check<unknown>): string => {
   const expected = check.annotations?.expected;
   if (typeof expected === "string") return expected;
-  return check._tag === "FilterGroup" ? check.checks.map(checkExpected).join(" & ") : "a valid value";
+  return check._tag === "FilterGroup"
+    ? check.checks.map(checkExpected).join(" & ")
+    : "a valid value";
 };
 
 /**
@@ -273,7 +295,8 @@ const schemaIssues = (error: Schema.SchemaError): SchemaProblem[] => {
       case "InvalidValue": {
         const expected = textAt(issue.annotations, "expected");
         return leaf(
-          ownMessage(issue) ?? (expected !== undefined ? `expected ${expected}` : "expected a valid value"),
+          ownMessage(issue) ??
+            (expected !== undefined ? `expected ${expected}` : "expected a valid value"),
         );
       }
       case "MissingKey":
@@ -290,7 +313,7 @@ const schemaIssues = (error: Schema.SchemaError): SchemaProblem[] => {
 };
 
 /** Formats a Schema error as lines `path: message`, naming paths with `name`. */
-export const formatIssues = (
+const formatIssues = (
   error: Schema.SchemaError,
   name: (path: readonly PropertyKey[]) => string,
 ): string[] =>

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Effect, Random } from "./deps.ts";
+import { type Effect, Random } from "./deps.ts";
 import { fmix32 } from "./hash.ts";
 
 /** A source of uniform numbers in [0, 1). */
@@ -48,26 +48,9 @@ export const makeRng = (seed: number): Rng => {
   return { next, int: (n) => Math.floor(next() * n) };
 };
 
-/** A generator seeded from Effect's `Random` (so `Random.withSeed` governs it). */
-export const rngFromRandom: Effect.Effect<Rng> = Effect.map(
-  Random.nextIntBetween(0, 2 ** 31 - 1, { halfOpen: true }),
-  makeRng,
-);
-
 /**
  * A uniform index in [0, n) from Effect's `Random` (whose `nextIntBetween` includes its
  * upper bound unless asked not to).
  */
 export const randomIndex = (n: number): Effect.Effect<number> =>
   Random.nextIntBetween(0, n, { halfOpen: true });
-
-/** Shuffles an array in place with the generator (Fisher-Yates). */
-export const shuffleInPlace = <A>(rng: Rng, xs: A[]): A[] => {
-  for (let i = xs.length - 1; i > 0; i--) {
-    const j = rng.int(i + 1);
-    const t = xs[i];
-    xs[i] = xs[j];
-    xs[j] = t;
-  }
-  return xs;
-};

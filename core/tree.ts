@@ -77,12 +77,6 @@ export const mapTree = <M, V, W>(f: (v: V) => W, t: Tree<M, V>): Tree<M, W> =>
     for (const [m, c] of t.children()) yield [m, mapTree(f, c)];
   });
 
-/** Maps the branch labels, keeping the nodes. */
-export const mapMoves = <M, N, V>(f: (m: M) => N, t: Tree<M, V>): Tree<N, V> =>
-  node(t.label, function* () {
-    for (const [m, c] of t.children()) yield [f(m), mapMoves(f, c)];
-  });
-
 /** The number of nodes (walks the whole tree: cut it first). */
 export const size = <M, V>(t: Tree<M, V>): number => {
   let n = 1;

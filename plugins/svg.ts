@@ -117,6 +117,20 @@ export const lastCircle = (cx: number, cy: number, r: number, stroke: number): s
 /**
  * The game with its picture: `make` builds the picture from the game (whose functions
  * it may call: moves, notation). The game's other properties are kept.
+ *
+ * @example A cell per move
+ * ```ts
+ * import { el, svgDocument, withPicture } from "./svg.ts";
+ * import nim from "./nim/mod.ts";
+ * const plain = nim.create({ heaps: [2], misere: false });
+ * const game = withPicture<readonly number[], typeof plain>((g) => ({
+ *   svg: (s) => svgDocument(10 * g.moves(s).length, 10, g.moves(s).map((m, i) =>
+ *     el("rect", { x: 10 * i, y: 0, width: 10, height: 10, "data-pick": g.formatMove(s, m) })
+ *   ).join("")),
+ *   picks: (s, m) => [[g.formatMove(s, m)]],
+ * }), plain);
+ * if (!game.picture!.svg(game.initial()).includes('data-pick="1-2"')) throw new Error();
+ * ```
  */
 export const withPicture = <S, G extends Game<S>>(
   make: (game: G) => Picture<S>,

@@ -11,12 +11,13 @@
 import { openGame } from "../app/games.ts";
 import { Effect, Option } from "../core/deps.ts";
 import { type Progress, search } from "../core/engine/engine.ts";
-import { CHANCE, WIN_THRESHOLD } from "../core/game.ts";
+import { CHANCE, type Player, WIN_THRESHOLD } from "../core/game.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
+import { MCTS_SCALE } from "../core/search/mcts.ts";
 import type { SearchResult } from "../core/search/types.ts";
 import { Terminal, untilInterrupted, writeStdout } from "../app/terminal.ts";
 import type { EngineOptions } from "../core/engine/engine.ts";
-import { StatusLine } from "../app/display.ts";
+import { isDecisive, sideValue, StatusLine } from "../app/display.ts";
 import {
   checkSearchFlags,
   formatValue,
@@ -49,10 +50,13 @@ Analyses the position after the moves (in the game's notation, comma-separated).
   --all            also list every optimal move (alpha-beta and minimax)
   --json           one JSON object instead of text
   --jsonl          every completed iteration as a JSON line, then the result's
-  --debug          show the stack of a plugin's exception
-On a terminal, each completed iteration prints an info line; Ctrl-C stops the search and
-prints the best move so far (from the last completed iteration), exit code 130.
   --tt-mb N        transposition table size in MB (default 64)
+  --debug          show the stack of a plugin's exception
+Values are from the side to move's point of view, named in the text (value for south:
++3; mcts's are on its own scale, said beside them); in JSON, value is from the first
+player's, as the engine computes it. On a terminal, each completed iteration prints an
+info line; Ctrl-C stops the search and prints the best move so far (from the last
+completed iteration), exit code 130.
 `;
 
 const FLAGS = {
@@ -138,7 +142,35 @@ const main = Effect.gen(function* () {
       return t;
     });
   };
+  /**
+   * At a chance node: why there is no best move (chance's move is drawn, not chosen), and
+   * how to analyse the choice after it (the moves with one of chance's outcomes added).
+   */
+  const atChanceNode = (): { why: string; hint: string } => {
+    const outcomes = game.chances(state);
+    const first = outcomes[0].move;
+    const text = game.formatMove(state, first);
+    const said = game.describeMove?.(state, first, game.play(state, first));
+    const next = game.toMove(game.play(state, first));
+    const list = [...notation(moves, game.initial()), text].join(",");
+    const opts = Object.entries(gameOptions)
+      .map(([k, v]) => ` --${k} ${shellWord(Array.isArray(v) ? v.join(",") : String(v))}`)
+      .join("");
+    return {
+      why: `no best move: chance moves here, not a player (its move is drawn at random ` +
+        `from ${outcomes.length} outcomes, such as ${text}${said ? `: ${said}` : ""})\n`,
+      hint: `To analyse ${next === CHANCE ? "a player" : game.players[next]}'s move, add ` +
+        `chance's to --moves: deno task analyze ${shellWord(opened.specifier)}${opts} ` +
+        `--moves ${shellWord(list)}\n`,
+    };
+  };
   const toMove = game.toMove(state);
+  // The values shown are the side to move's (at a chance node, the first player's).
+  const side: Player = toMove === CHANCE ? 0 : toMove;
+  const valueText = (v: number) =>
+    isDecisive(v)
+      ? `value: ${sideValue(game, v, side)}`
+      : `value for ${game.players[side]}: ${sideValue(game, v, side)}`;
   const mode = flags.jsonl === true ? "jsonl" : flags.json === true ? "json" : "text";
   /**
    * Who wins with perfect play, for an exact result: the player a decisive value names,
@@ -204,23 +236,25 @@ const main = Effect.gen(function* () {
       writeStdout(infoLine(p.result) + "\n");
     }
   };
-  const boundsText = (b: NonNullable<SearchResult["bounds"]>) =>
-    `${formatValue(game, b.lower)}..${formatValue(game, b.upper)}`;
+  /** Bounds from the side to move's point of view (the engine's are the first player's). */
+  const boundsText = (b: NonNullable<SearchResult["bounds"]>) => {
+    const [low, high] = side === 0 ? [b.lower, b.upper] : [b.upper, b.lower];
+    return `for ${game.players[side]}: ${sideValue(game, low, side)}..` +
+      sideValue(game, high, side);
+  };
   // A solver's step (an MTD(f) pass, a root move settled) shows the bounds it proved.
   const infoLine = (r: SearchResult) =>
     (r.bounds !== undefined
       ? `info step ${r.depth}  bounds ${boundsText(r.bounds)}  guess ${
-        formatValue(game, r.value)
+        sideValue(game, r.value, side)
       }  `
-      : `info depth ${r.depth}${r.exact ? " (exact)" : ""}  value ${
-        formatValue(game, r.value)
-      }  `) +
+      : `info depth ${r.depth}${r.exact ? " (exact)" : ""}  ${valueText(r.value)}  `) +
     (r.visits !== undefined ? `visits ${num(r.visits)}  ` : "") +
     `nodes ${num(r.nodes)}  ${num(nps(r))} nodes/s  ${(r.timeMs / 1000).toFixed(2)} s  ` +
     `pv ${notation(r.pv).join(" ")}`;
   const started = performance.now();
   const found = yield* untilInterrupted(
-    search({ strategy, game, state, options }, onProgress),
+    search({ strategy, game, source: opened.source, state, options }, onProgress),
   );
   status?.clear();
   // Interrupted: what the last completed iteration found, marked incomplete.
@@ -254,23 +288,39 @@ const main = Effect.gen(function* () {
     );
     return 0;
   }
+  // MCTS's values are its playouts' mean result, scaled (see core/search/mcts.ts).
+  const scale = name !== "mcts" || isDecisive(r.value)
+    ? ""
+    : game.solo === true
+    ? ` (mcts: the mean score of its playouts, from 0 for none to +${MCTS_SCALE} for the ` +
+      `best score the search saw)`
+    : ` (mcts: ${game.players[side]}'s mean playout result, from -${MCTS_SCALE} when every ` +
+      `playout is lost to +${MCTS_SCALE} when every one is won)`;
+  const atChance = toMove === CHANCE;
   yield* term.print(
     (interrupted
       ? `interrupted: the best so far, from the last completed iteration (incomplete)\n`
       : "") +
       `strategy ${name}, depth ${r.depth}${r.exact ? " (exact: to the end of every line)" : ""}\n` +
-      `best move: ${r.move === undefined ? "none" : game.formatMove(state, r.move)}\n` +
-      (r.bestMoves
+      (atChance
+        ? atChanceNode().why
+        : `best move: ${r.move === undefined ? "none" : game.formatMove(state, r.move)}\n`) +
+      (r.bestMoves && !atChance
         ? `optimal moves: ${r.bestMoves.map((m) => game.formatMove(state, m)).join(" ")}\n`
         : "") +
-      `value: ${formatValue(game, r.value)}\n` +
-      `principal variation: ${notation(r.pv).join(" ")}\n` +
+      `${valueText(r.value)}${atChance ? ", the mean over chance's outcomes" : scale}\n` +
+      (atChance ? "" : `principal variation: ${notation(r.pv).join(" ")}\n`) +
       `nodes: ${num(r.nodes)}  time: ${(r.timeMs / 1000).toFixed(3)} s  ` +
       `(${num(nps(r))} nodes/s)\n` +
+      (atChance ? atChanceNode().hint : "") +
       (r.notes ?? []).map((line) => `${line}\n`).join(""),
   );
   return 0;
 });
+
+/** A word as a shell reads it: as it is when it is safe, else single-quoted. */
+const shellWord = (w: string): string =>
+  /^[\w,.:=+\/@%-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`;
 
 /** A search's speed. */
 const nps = (r: SearchResult) => (r.timeMs > 0 ? (r.nodes / r.timeMs) * 1000 : 0);

@@ -8,10 +8,11 @@ import { checkSuiteArgs } from "../bench/suite.ts";
 import { suites } from "../bench/suites.ts";
 
 const USAGE = `Usage: deno task bench [SUITE] [ARGS ...]
-Runs a benchmark suite and prints its figures (SUITE --help: its flags). Suites: ${
-  Object.keys(suites).join(", ")
-}.
-`;
+Runs a benchmark suite and prints its figures (SUITE --help: its flags). The files a
+suite reads or writes (--json FILE, --state FILE, --weights FILE, kalah's out/) are
+relative to the directory you run it from.
+
+Suites (default core):`;
 
 if (import.meta.main) {
   const [name = "core", ...rest] = Deno.args;

@@ -242,6 +242,7 @@ const check = (
         const r = yield* search({
           strategy,
           game,
+          source: opened.source,
           state: states[i].state,
           options: { ...budget, distance: true, seed: seed + i },
         });

@@ -7,9 +7,6 @@
  * @module
  */
 import { Effect, type SchemaAST } from "../core/deps.ts";
-import type { Game } from "../core/game.ts";
-import { guardPlugin } from "../core/guard.ts";
-import { pluginLabel } from "../core/source.ts";
 import {
   coerceOption,
   DEFAULT_OPPONENT,
@@ -17,6 +14,8 @@ import {
   type GamePlugin,
   loadPlugin,
   makeGame,
+  type OpenedGame,
+  openGameWith,
   optionHelp,
   type OptionsError,
   PluginError,
@@ -135,4 +134,3 @@ export const createGame = (
         .map(([k, v]) => [k, typeof v === "string" ? coerceOption(v) : v]),
     ),
   ) as Effect.Effect<OpenedGame, OptionsError>;
-

@@ -21,6 +21,7 @@ import type { PlayerSpec } from "../app/players/spec.ts";
 import type { Terminal } from "../app/terminal.ts";
 import type { SearchResult } from "../core/search/types.ts";
 import type { SearchFailed } from "../core/errors.ts";
+import type { GameSource } from "../core/source.ts";
 import { type Progress, search } from "../core/engine/engine.ts";
 import { alphabetaStrategy } from "../core/search/strategies.ts";
 import {
@@ -79,6 +80,8 @@ export interface RoomSetup {
   readonly offered: Offered;
   /** The game. */
   readonly game: Game<unknown>;
+  /** Where the game came from: its searches run in the engine's workers, which open it. */
+  readonly source: GameSource;
   /** The session to play on (new, or a loaded transcript's). */
   readonly session: Session;
   /** Who plays each side. */
@@ -170,6 +173,8 @@ export class Room {
   readonly offered: Offered;
   /** The game. */
   readonly game: Game<unknown>;
+  /** Where the game came from (its searches run in the engine's workers). */
+  readonly source: GameSource;
   /** The session (changed in place). */
   readonly session: Session;
   /** The browsers connected. */
@@ -222,6 +227,7 @@ export class Room {
     this.id = setup.id;
     this.offered = setup.offered;
     this.game = setup.game;
+    this.source = setup.source;
     this.session = setup.session;
     this.sides = setup.sides;
     this.seats = new Map(setup.seats.map((s) => [s.token, s]));
@@ -342,6 +348,7 @@ export class Room {
       ? spec
       : { ...spec, timeMs: Math.min(spec.timeMs ?? this.limits.aiMs, this.limits.aiMs) };
     return agentFromSpec(capped, this.offered.strategies, {
+      source: this.source,
       onProgress: (progress: Progress) => {
         if (progress._tag !== "Iteration" || this.thinking !== p) return;
         this.lastIteration = progress.result;
@@ -600,6 +607,7 @@ export class Room {
           const r = yield* search({
             strategy: exactStrategy,
             game,
+            source: this.source,
             state: child,
             options: { timeMs: each, distance: true },
           });
@@ -612,6 +620,7 @@ export class Room {
       yield* search({
         strategy: alphabetaStrategy,
         game,
+        source: this.source,
         state,
         options: { timeMs: this.limits.analysisMs, distance: true },
       }, (p) => {

@@ -21,6 +21,7 @@ import { DEFAULT_STRENGTHS } from "../core/plugin.ts";
 import { alphabetaStrategy } from "../core/search/strategies.ts";
 import { analyseMove, lineOf } from "../app/review.ts";
 import { createGame, type Offered } from "./catalog.ts";
+import type { OpenedGame } from "../core/plugin.ts";
 import type {
   GameEntry,
   LoadGameRequest,
@@ -139,13 +140,22 @@ export class Rooms {
   /** Opens a room: its fiber started, its seats made. */
   private open(
     offered: Offered,
-    game: Room["game"],
+    { game, source }: Pick<OpenedGame, "game" | "source">,
     session: Session,
     sides: readonly [Side, Side],
     seats: readonly Seat[],
   ): Room {
     const id = token().slice(0, 12);
-    const room = new Room({ id, offered, game, session, sides, seats, limits: this.limits });
+    const room = new Room({
+      id,
+      offered,
+      game,
+      source,
+      session,
+      sides,
+      seats,
+      limits: this.limits,
+    });
     this.rooms.set(id, room);
     this.runner.start(id, room.run());
     return room;
@@ -190,7 +200,7 @@ export class Rooms {
       const remote = setups.map((s) => s._tag === "Remote") as [boolean, boolean];
       const seats: Seat[] = [{ token: token(), sides: here }];
       if (remote[0] || remote[1]) seats.push({ token: token(), sides: remote });
-      const room = this.open(offered, game, session, [sides[0], sides[1]], seats);
+      const room = this.open(offered, made.success, session, [sides[0], sides[1]], seats);
       return {
         _tag: "Created",
         game: room.id,
@@ -236,7 +246,7 @@ export class Rooms {
         return refused(`the saved game does not fit: ${imported.failure}`);
       }
       const seat: Seat = { token: token(), sides: [true, true] };
-      const room = this.open(offered, game, imported.success, [{ kind: "human" }, {
+      const room = this.open(offered, made.success, imported.success, [{ kind: "human" }, {
         kind: "human",
       }], [seat]);
       room.spawn(this.review(room));
@@ -250,6 +260,7 @@ export class Rooms {
     const ids = mainLine(room.session).slice(1);
     const settings = {
       strategy: { name: "alphabeta", strategy: alphabetaStrategy, params: {} },
+      source: room.source,
       timeMs: this.limits.reviewMs,
       margin: room.offered.plugin.mistakeMargin ?? 1,
     };

@@ -28,10 +28,40 @@ globalThis.addEventListener("unload", () => {
   } catch { /* already gone */ }
 });
 
+/** A task of `deno.json`: what `deno task` shows, and the command it runs. */
+export interface TaskEntry {
+  /** What the task does (`deno task` lists it). */
+  readonly description?: string;
+  /** The command line. */
+  readonly command: string;
+}
+
+/**
+ * The tasks of a `deno.json` (default the repository's), each as its description and
+ * command; a task written as a bare command string has no description.
+ */
+export const readTasks = (config: URL = new URL("deno.json", root)): Record<string, TaskEntry> => {
+  const tasks = JSON.parse(Deno.readTextFileSync(config)).tasks as Record<
+    string,
+    string | TaskEntry
+  >;
+  return Object.fromEntries(
+    Object.entries(tasks).map(([name, t]) => [name, typeof t === "string" ? { command: t } : t]),
+  );
+};
+
+/** The permission flags (and other `deno run` flags) of the `deno.json` task `name`. */
+export const taskFlags = (name: string): string[] => {
+  const task = readTasks()[name];
+  if (task === undefined) throw new Error(`no task ${name}`);
+  const words = task.command.split(" ");
+  if (words[0] !== "deno" || words[1] !== "run") throw new Error(`task ${name} is no deno run`);
+  return words.slice(2, -1);
+};
+
 /** The permission flags of the `deno.json` task that runs `script`. */
 const taskPermissions = (script: string): string[] => {
-  const config = JSON.parse(Deno.readTextFileSync(new URL("deno.json", root)));
-  for (const command of Object.values(config.tasks as Record<string, string>)) {
+  for (const { command } of Object.values(readTasks())) {
     const words = command.split(" ");
     if (words[0] === "deno" && words[1] === "run" && words[words.length - 1] === script) {
       return words.slice(2, -1);

@@ -40,8 +40,29 @@ export const SHOTS: readonly Shot[] = [
 /** The folder the pictures go to. */
 const OUT = new URL("../docs/img/", import.meta.url);
 
+const USAGE = `Usage: deno task screenshots [GAME ...]
+Remakes the web page's pictures docs/img/web-GAME.png (1200x900; they are tracked: the
+README shows them): starts deno task serve, plays a few moves of each game (or of each
+GAME named: ${SHOTS.map((s) => s.setup.game).join(", ")}) against a small AI in headless
+Chromium (Debian's chromium, or the browser PLY_CHROMIUM names) and takes its picture.
+`;
+
 if (import.meta.main) {
-  const wanted = Deno.args.filter((a) => !a.startsWith("-"));
+  if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
+    console.log(USAGE.trimEnd());
+    Deno.exit(0);
+  }
+  const games = SHOTS.map((s) => s.setup.game);
+  const wrong = Deno.args.find((a) => a.startsWith("-") || !games.includes(a));
+  if (wrong !== undefined) {
+    console.error(
+      wrong.startsWith("-")
+        ? `error: screenshots takes no flag ${wrong}; name games (${games.join(", ")})`
+        : `error: no picture of '${wrong}'; the games are ${games.join(", ")}`,
+    );
+    Deno.exit(2);
+  }
+  const wanted = Deno.args;
   const shots = SHOTS.filter((s) => wanted.length === 0 || wanted.includes(s.setup.game));
   await Deno.mkdir(OUT, { recursive: true });
   const served = await startServe();

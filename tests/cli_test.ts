@@ -127,6 +127,72 @@ Deno.test("analyze --json: best move, value, principal variation, nodes", async 
   assert(j.nodes > 0 && j.pv.length > 0);
 });
 
+Deno.test("analyze's text: the value names its side, mcts's its scale; chance has no best move", async () => {
+  const text = async (args: string[]) => {
+    const r = await runScript("scripts/analyze.ts", args);
+    assertEquals(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  // The side to move's view: after X's corner, O's centre is worth 0 to O, a draw.
+  const ab = await text(["tictactoe", "--moves", "a1", "--depth", "9"]);
+  assertStringIncludes(ab, "value for O: 0\n");
+  // Kalah: the side to move is named, south at the start, north after south's house 1.
+  const kalah = ["kalah", "--pits", "3", "--stones", "1", "--depth", "2"];
+  assert(/value for south: [-+]?\d/.test(await text(kalah)));
+  const north = await text([...kalah, "--moves", "1"]);
+  assert(/\(north to move\)[^]*value for north: [-+]?\d/.test(north), north);
+  const mcts = await text([
+    "tictactoe",
+    "--moves",
+    "b2",
+    "--strategy",
+    "mcts",
+    "--iterations",
+    "500",
+  ]);
+  assert(
+    /value for O: -?[\d.]+ \(mcts: O's mean playout result, from -1000 when every playout is lost to \+1000 when every one is won\)/
+      .test(mcts),
+    mcts,
+  );
+  const solo = await text([
+    "2048",
+    "--moves",
+    "0:0=2",
+    "--strategy",
+    "mcts",
+    "--iterations",
+    "200",
+  ]);
+  assertStringIncludes(solo, "(mcts: the mean score of its playouts, from 0 for none to +1000");
+  // 2048 opens with the computer's tile: no best move, and the command that goes on.
+  const start = await text(["2048", "--depth", "2"]);
+  assert(!start.includes("best move: none"), start);
+  assertStringIncludes(
+    start,
+    "no best move: chance moves here, not a player (its move is drawn at random from 32 " +
+      "outcomes, such as NewTile (0,0) 2: 2 at (0,0))",
+  );
+  assertStringIncludes(start, "value for slider: ");
+  const hint = "To analyse slider's move, add chance's to --moves: deno task analyze 2048 " +
+    "--moves 'NewTile (0,0) 2'\n";
+  assertStringIncludes(start, hint);
+  // The command it gives works: a comma inside a tile's parentheses is not a separator.
+  const next = await text(["2048", "--moves", "NewTile (0,0) 2", "--depth", "2"]);
+  assertStringIncludes(next, "(slider to move)");
+  assert(/best move: [LRUD]\n/.test(next), next);
+  const later = await text([
+    "2048",
+    "--width",
+    "3",
+    "--moves",
+    "NewTile (0,0) 2,R",
+    "--depth",
+    "2",
+  ]);
+  assertStringIncludes(later, "--width 3 --moves 'NewTile (0,0) 2,R,NewTile (");
+});
+
 Deno.test("analyze --solve: the exact value of Nim", async () => {
   const r = await runScript("scripts/analyze.ts", ["nim", "--heaps", "3,4,5", "--solve", "--json"]);
   const j = JSON.parse(r.stdout);

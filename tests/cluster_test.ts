@@ -231,7 +231,7 @@ Deno.test("cluster: a runner that cannot load the tournament's plugin says so an
     const source = await Deno.readTextFile(new URL("./fixtures/subtraction.ts", import.meta.url));
     await Deno.writeTextFile(
       plugin,
-      source.replace("../../mod.ts", new URL("../mod.ts", import.meta.url).href),
+      source.replace("../../plugin.ts", new URL("../plugin.ts", import.meta.url).href),
     );
     const runners: ReturnType<typeof startTask>[] = [];
     try {

@@ -309,15 +309,15 @@ Deno.test("mcts contract: the budget is `iterations`; `depth` (plies) does not s
   assertEquals(mctsSearch(ttt, s, { iterations: 123 }).nodes, 123);
   // A depth in plies is not an iteration count: the default budget applies.
   assertEquals(mctsSearch(ttt, s, { depth: 3 }).nodes, 1000);
-  const spec = parseSpec("mcts:3000", Object.keys(builtinStrategies));
+  const spec = parseSpec("mcts:3000", builtinStrategies);
   assert(Result.isSuccess(spec));
   assertEquals(spec.success, { kind: "search", strategy: "mcts", iterations: 3000 });
   assertEquals(formatSpec(spec.success), "mcts:3000");
-  const ab = parseSpec("alphabeta:6", Object.keys(builtinStrategies));
+  const ab = parseSpec("alphabeta:6", builtinStrategies);
   assert(Result.isSuccess(ab));
   assertEquals(ab.success, { kind: "search", strategy: "alphabeta", depth: 6 });
   // A player from the spec runs that many iterations per move.
-  const small = parseSpec("mcts:77", Object.keys(builtinStrategies));
+  const small = parseSpec("mcts:77", builtinStrategies);
   assert(Result.isSuccess(small));
   const nodes: number[] = [];
   Effect.runSync(

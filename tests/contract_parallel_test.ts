@@ -10,7 +10,8 @@ import { type Game, movesOf } from "../core/game.ts";
 import { openGame } from "../mod.ts";
 import { alphabetaSearch } from "../core/search/alphabeta.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
-import type { SearchOptions, SearchResult, Strategy } from "../core/search/types.ts";
+import type { ParallelStrategy, SearchOptions, SearchResult } from "../core/search/types.ts";
+import type { GameSource } from "../core/source.ts";
 import { parallelStrategies } from "../core/parallel/strategies.ts";
 import { WorkerPool, workerPoolLayer } from "../core/parallel/pool.ts";
 import type { Task } from "../core/parallel/protocol.ts";
@@ -18,11 +19,21 @@ import { randomPosition } from "./tools/helpers.ts";
 
 type AnyGame = Game<unknown>;
 
-const load = (id: string, options: Record<string, unknown> = {}) =>
-  Effect.map(openGame(id, options), (l) => l.game as AnyGame);
+/** A game with its source, which the workers open it from. */
+interface Loaded {
+  readonly game: AnyGame;
+  readonly source: GameSource;
+}
 
-const parallel = (strategy: Strategy, game: AnyGame, s: unknown, options: SearchOptions) =>
-  strategy.parallel!(game, s, options);
+const load = (id: string, options: Record<string, unknown> = {}) =>
+  Effect.map(openGame(id, options), (l): Loaded => ({ game: l.game as AnyGame, source: l.source }));
+
+const parallel = (
+  strategy: ParallelStrategy,
+  { game, source }: Loaded,
+  s: unknown,
+  options: SearchOptions,
+) => strategy.run(game, source, s, options);
 
 /** Runs a test's program with a pool of two workers. */
 const withWorkers = <A, E>(program: Effect.Effect<A, E, WorkerPool>): Promise<A> =>
@@ -49,12 +60,13 @@ const lineLengths = (game: AnyGame, s: unknown): readonly [number, number] => {
 
 Deno.test("exact: only when every line reached the end, and then the game's value", async () => {
   await withWorkers(Effect.gen(function* () {
-    const games: [string, AnyGame, number, number][] = [
+    const games: [string, Loaded, number, number][] = [
       ["tic-tac-toe", yield* load("tictactoe"), 1, 6],
       ["Nim 2,3,4", yield* load("nim", { heaps: [2, 3, 4] }), 0, 4],
       ["Kalah 3x2", yield* load("kalah", { pits: 3, stones: 2 }), 2, 10],
     ];
-    for (const [label, game, fewest, most] of games) {
+    for (const [label, loaded, fewest, most] of games) {
+      const { game } = loaded;
       const samples = fc.sample(
         fc.tuple(
           fc.integer({ min: 0, max: 1e9 }),
@@ -78,7 +90,7 @@ Deno.test("exact: only when every line reached the end, and then the game's valu
             ["alphabeta", alphabetaSearch(game, s, { depth })],
           ];
           for (const [name, strategy] of Object.entries(parallelStrategies)) {
-            results.push([name, yield* parallel(strategy, game, s, { depth, params: { par } })]);
+            results.push([name, yield* parallel(strategy, loaded, s, { depth, params: { par } })]);
           }
           for (const [name, r] of results) {
             const what = `${label}, ${name} (par ${par}) at depth ${depth}, lines of ` +
@@ -112,11 +124,12 @@ Deno.test("Young Brothers Wait prunes: its node counts stay far below minimax's"
   await withWorkers(Effect.gen(function* () {
     const over: string[] = [];
     for (const [id, options, depth, share] of ybwBounds) {
-      const game = yield* load(id, options);
+      const loaded = yield* load(id, options);
+      const { game } = loaded;
       const s = game.initial();
       const mm = minimaxSearch(game, s, { depth });
       for (let run = 0; run < 3; run++) {
-        const r = yield* parallel(parallelStrategies.young_bros, game, s, {
+        const r = yield* parallel(parallelStrategies.young_bros, loaded, s, {
           depth,
           params: { par: 3 },
         });
@@ -132,7 +145,8 @@ Deno.test("Young Brothers Wait prunes: its node counts stay far below minimax's"
 
 Deno.test("Lazy SMP returns the deepest iteration its helpers completed", async () => {
   await withWorkers(Effect.gen(function* () {
-    const game = yield* load("kalah", { pits: 4, stones: 3 });
+    const loaded = yield* load("kalah", { pits: 4, stones: 3 });
+    const { game } = loaded;
     const s = randomPosition(game, 7, 4);
     const depth = 9;
     const reference = alphabetaSearch(game, s, { depth });
@@ -140,7 +154,7 @@ Deno.test("Lazy SMP returns the deepest iteration its helpers completed", async 
     // As it runs: the first helper to complete the depth stops the others, and its
     // result stands.
     for (let run = 0; run < 3; run++) {
-      const r = yield* parallel(parallelStrategies.lazy_smp, game, s, { depth });
+      const r = yield* parallel(parallelStrategies.lazy_smp, loaded, s, { depth });
       assertEquals([r.depth, r.value], [depth, reference.value]);
     }
     // A schedule where the other helper was stopped early (it completed only depth - 2,
@@ -163,7 +177,7 @@ Deno.test("Lazy SMP returns the deepest iteration its helpers completed", async 
           }),
       } satisfies Partial<WorkerPool["Service"]>,
     );
-    const r = yield* parallel(parallelStrategies.lazy_smp, game, s, { depth }).pipe(
+    const r = yield* parallel(parallelStrategies.lazy_smp, loaded, s, { depth }).pipe(
       Effect.provideService(WorkerPool, late),
     );
     assertEquals([r.depth, r.value, r.exact], [depth, reference.value, false]);

@@ -45,7 +45,7 @@ Deno.test("a search in a worker = the same search in process (every game, every 
   await Effect.runPromise(
     Effect.gen(function* () {
       for (const [id, options, name, budget] of cases) {
-        const { game, plugin } = yield* openGame(id, options);
+        const { game, plugin, source } = yield* openGame(id, options);
         const strategy = plugin.strategies?.[name] ?? allStrategies[name];
         const seeds = fc.sample(fc.integer({ min: 0, max: 1e9 }), { numRuns: 3, seed: 11 });
         for (const [k, seed] of seeds.entries()) {
@@ -53,6 +53,7 @@ Deno.test("a search in a worker = the same search in process (every game, every 
           const request: SearchRequest<unknown> = {
             strategy,
             game,
+            source,
             state,
             options: { ...budget, tt: false, distance: true },
           };
@@ -66,13 +67,14 @@ Deno.test("a search in a worker = the same search in process (every game, every 
 });
 
 Deno.test("progress: every completed iteration, in order, then the result", async () => {
-  const { game } = await Effect.runPromise(openGame("kalah", { pits: 4, stones: 3 }));
+  const { game, source } = await Effect.runPromise(openGame("kalah", { pits: 4, stones: 3 }));
   for (const layer of [live(), inProcessEngine]) {
     const events: SearchEvent[] = [
       ...await Effect.runPromise(
         Stream.runCollect(searchEvents({
           strategy: allStrategies.alphabeta,
           game,
+          source,
           state: game.initial(),
           options: { depth: 7 },
         })).pipe(Effect.provide(layer)),
@@ -101,13 +103,14 @@ Deno.test("interrupting a search stops its worker, which answers; the worker is 
   await Effect.runPromise(
     Effect.gen(function* () {
       const pool = yield* WorkerPool;
-      const { game } = yield* openGame("kalah");
+      const { game, source } = yield* openGame("kalah");
       const running = yield* Deferred.make<void>();
       // Depth 40 would take ages: interrupt it once its first iteration is done.
       const fiber = yield* Effect.forkChild(
         search({
           strategy: allStrategies.alphabeta,
           game,
+          source,
           state: game.initial(),
           options: { depth: 40 },
         }, (p) => {
@@ -123,6 +126,7 @@ Deno.test("interrupting a search stops its worker, which answers; the worker is 
       const next = yield* search({
         strategy: allStrategies.alphabeta,
         game,
+        source,
         state: game.initial(),
         options: { depth: 3 },
       });
@@ -135,10 +139,11 @@ Deno.test("interrupting a search stops its worker, which answers; the worker is 
 Deno.test("a plugin's exception in a worker fails the search naming the plugin and function", async () => {
   const exit = await Effect.runPromiseExit(
     Effect.gen(function* () {
-      const { game } = yield* openGame(fixture("crashy.ts"));
+      const { game, source } = yield* openGame(fixture("crashy.ts"));
       return yield* search({
         strategy: allStrategies.alphabeta,
         game,
+        source,
         state: game.initial(),
         options: { depth: 8 },
       });
@@ -155,10 +160,11 @@ Deno.test("a plugin's exception in a worker fails the search naming the plugin a
 
 Deno.test("in process, a loaded plugin's exception fails the search the same way", async () => {
   // openGame guards a user's plugin (guardPlugin), naming it as the worker does.
-  const { game } = await Effect.runPromise(openGame(fixture("crashy.ts")));
+  const { game, source } = await Effect.runPromise(openGame(fixture("crashy.ts")));
   const exit = await Effect.runPromiseExit(search({
     strategy: allStrategies.alphabeta,
     game,
+    source,
     state: game.initial(),
     options: { depth: 8 },
   }));
@@ -174,13 +180,14 @@ Deno.test("in process, a loaded plugin's exception fails the search the same way
 Deno.test("a game that is slow to build: the time limit counts from the built game", async () => {
   await Effect.runPromise(
     Effect.gen(function* () {
-      const { game } = yield* openGame(fixture("slow_load.ts"));
+      const { game, source } = yield* openGame(fixture("slow_load.ts"));
       // The worker needs 3 s to build the game, past this budget and grace (2.05 s): a
       // limit counted from the dispatch fails for sure; counted from the built game, the
       // search has 2 s of grace, ample on a machine busy with other work.
       const r = yield* search({
         strategy: allStrategies.alphabeta,
         game,
+        source,
         state: game.initial(),
         options: { timeMs: 50, graceMs: 2000 },
       });
@@ -193,11 +200,12 @@ Deno.test("a plugin that never returns: abandoned after its budget and grace, na
   await Effect.runPromise(
     Effect.gen(function* () {
       const pool = yield* WorkerPool;
-      const { game } = yield* openGame(fixture("looping.ts"));
+      const { game, source } = yield* openGame(fixture("looping.ts"));
       // First a search that does not reach the loop, so the worker has loaded the plugin.
       const warm = yield* search({
         strategy: allStrategies.alphabeta,
         game,
+        source,
         state: game.initial(),
         options: { depth: 1 },
       });
@@ -205,6 +213,7 @@ Deno.test("a plugin that never returns: abandoned after its budget and grace, na
       const exit = yield* Effect.exit(search({
         strategy: allStrategies.alphabeta,
         game,
+        source,
         state: game.initial(),
         options: { timeMs: 200, graceMs: 300 },
       }));
@@ -218,6 +227,7 @@ Deno.test("a plugin that never returns: abandoned after its budget and grace, na
       const next = yield* search({
         strategy: allStrategies.alphabeta,
         game,
+        source,
         state: game.initial(),
         options: { depth: 1 },
       });
@@ -243,10 +253,10 @@ Deno.test("runGame: an interruption while an AI thinks ends the game, its search
   await Effect.runPromise(
     Effect.gen(function* () {
       const pool = yield* WorkerPool;
-      const { game } = yield* openGame("kalah");
+      const { game, source } = yield* openGame("kalah");
       const stop = yield* Deferred.make<void>();
       const thinking = yield* Deferred.make<void>();
-      const ai = searchAgent<unknown>(allStrategies.alphabeta, { depth: 40 });
+      const ai = searchAgent<unknown>(allStrategies.alphabeta, { depth: 40 }, { source });
       // The AI's search reports its first iteration: then press "Ctrl-C".
       const watched = {
         ...ai,

@@ -110,9 +110,13 @@ Deno.test("seed 004's modes: depths 0-1000, parDepth 0 runs the seed's sequentia
     error: "search_depth_limit and parallelism_depth_limit must be at most 1000",
   });
   // With parDepth 0 no worker is needed: par_then_mm is runMM, par_then_ab runAB.
-  const g = kalahGame({ pits: 6, stones: 4, capture: "nonempty", eval: "util" });
+  const options = { pits: 6, stones: 4, capture: "nonempty", eval: "util" } as const;
+  const g = kalahGame(options);
+  const source = { url: new URL("../plugins/kalah/mod.ts", import.meta.url).href, options };
   const run = (name: string) =>
-    Effect.runPromise(modeByName(name)!.search(g, g.initial(), { depth: 1, parDepth: 0 }));
+    Effect.runPromise(
+      modeByName(name)!.search(g, source, g.initial(), { depth: 1, parDepth: 0 }),
+    );
   const [pmm, ab, yb] = await Promise.all(["par_then_mm", "par_then_ab", "young_bros"].map(run));
   assertEquals([pmm.move, ab.move, yb.move], [2, 0, 0]);
 });

@@ -88,8 +88,8 @@ Deno.test("seed 000 showGameImpl: every printed example, to the character", () =
   }
 });
 
-Deno.test("kalah --board seed000 renders seed 000's picture of the state", () => {
-  const g = kalahGame({ pits: 6, stones: 6, capture: "always", eval: "store", board: "seed000" });
+Deno.test("kalah --board plain renders seed 000's picture of the state", () => {
+  const g = kalahGame({ pits: 6, stones: 6, capture: "always", eval: "store", board: "plain" });
   const s = [3, 0, 1, 0, 0, 0, 27, 4, 1, 0, 0, 6, 10, 20, 0];
   assertEquals(g.render(s), SEED_EXAMPLES[4].expected + "south to move\n");
 });

@@ -176,13 +176,13 @@ Deno.test("mcts: a margin without a winner steers the search (2048-like scores)"
 });
 
 Deno.test("mcts: a player spec in every script (mcts:N iterations, mcts:1s)", () => {
-  const spec = parseSpec("mcts:2000", Object.keys(builtinStrategies));
+  const spec = parseSpec("mcts:2000", builtinStrategies);
   assert(Result.isSuccess(spec));
   assertEquals(spec.success, { kind: "search", strategy: "mcts", iterations: 2000 });
-  const timed = parseSpec("mcts:1s", Object.keys(builtinStrategies));
+  const timed = parseSpec("mcts:1s", builtinStrategies);
   assert(Result.isSuccess(timed) && timed.success.kind === "search");
   assertEquals(timed.success.timeMs, 1000);
-  assert(Result.isFailure(parseSpec("alphabeta:2000", Object.keys(builtinStrategies))));
+  assert(Result.isFailure(parseSpec("alphabeta:2000", builtinStrategies)));
   const play = (seed: number) =>
     Effect.runSync(
       runGame(ttt, [agentFromSpec(spec.success, builtinStrategies), randomAgent()], { seed })

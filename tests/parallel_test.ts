@@ -24,7 +24,7 @@ const agreement = (
   runs: number,
 ) =>
   Effect.gen(function* () {
-    const { game } = yield* openGame(specifier, options);
+    const { game, source } = yield* openGame(specifier, options);
     const seeds = fc.sample(fc.integer({ min: 0, max: 1e9 }), { numRuns: runs, seed: 7 });
     for (const [k, seed] of seeds.entries()) {
       const s = randomPosition(game, seed, k % 7);
@@ -34,7 +34,7 @@ const agreement = (
       assertEquals(mm.value, ab.value);
       for (const [name, strategy] of Object.entries(parallelStrategies)) {
         const par = 1 + (k % 3);
-        const r = yield* runStrategy(strategy, game, s, { depth, params: { par } });
+        const r = yield* runStrategy(strategy, game, s, { depth, params: { par } }, source);
         assertEquals(r.value, mm.value, `${name} (par ${par}) at depth ${depth}, seed ${seed}`);
         if (name === "par_then_mm") {
           assertEquals(r.nodes, mm.nodes, "par_then_mm visits minimax's nodes");
@@ -70,11 +70,13 @@ Deno.test("a user's plugin from a file searches in parallel (chance nodes too)",
 Deno.test("a worker that throws fails the search with the worker's error", async () => {
   const exit = await Effect.runPromiseExit(
     Effect.gen(function* () {
-      const { game } = yield* openGame(new URL("./fixtures/crashy.ts", import.meta.url).href);
+      const { game, source } = yield* openGame(
+        new URL("./fixtures/crashy.ts", import.meta.url).href,
+      );
       return yield* runStrategy(parallelStrategies.par_then_ab, game, game.initial(), {
         depth: 6,
         params: { par: 1 },
-      });
+      }, source);
     }).pipe(Effect.provide(workerPoolLayer(2))),
   );
   assert(Exit.isFailure(exit));
@@ -86,14 +88,22 @@ Deno.test("a worker that throws fails the search with the worker's error", async
   );
 });
 
-Deno.test("a game not built from a plugin module is refused with a clear message", async () => {
-  const exit = await Effect.runPromiseExit(
-    runStrategy(parallelStrategies.young_bros, ticTacToeGame(), ticTacToeGame().initial(), {
-      depth: 3,
-    }),
-  );
-  assert(Exit.isFailure(exit));
-  assertStringIncludes(String(Cause.pretty(exit.cause)), "needs a game built from a plugin module");
+Deno.test("a parallel strategy without the game's source fails typed, running no other search", async () => {
+  const game = ticTacToeGame();
+  let nodes = 0;
+  const counted = {
+    ...game,
+    moves: (s: Parameters<typeof game.moves>[0]) => (nodes++, game.moves(s)),
+  };
+  for (const strategy of Object.values(parallelStrategies)) {
+    const error = await Effect.runPromise(
+      Effect.flip(runStrategy(strategy, counted, counted.initial(), { depth: 3 })),
+    );
+    assertEquals(error._tag, "ParallelUnavailable", strategy.name);
+    assert(error._tag === "ParallelUnavailable" && error.strategy === strategy.name);
+    assertStringIncludes(error.message, "open the game with openGame and pass its source");
+  }
+  assertEquals(nodes, 0, "no search ran in place of the parallel one");
 });
 
 Deno.test("time budgets and interruption stop the workers; the scope ends them", async () => {
@@ -101,12 +111,12 @@ Deno.test("time budgets and interruption stop the workers; the scope ends them",
   await Effect.runPromise(
     Effect.gen(function* () {
       pool = yield* WorkerPool;
-      const { game } = yield* openGame("nim", { heaps: [9, 10, 11, 12] });
+      const { game, source } = yield* openGame("nim", { heaps: [9, 10, 11, 12] });
       // A time budget: iterative deepening keeps the last complete depth.
       const r = yield* runStrategy(parallelStrategies.par_then_mm, game, game.initial(), {
         timeMs: 300,
         params: { par: 1 },
-      });
+      }, source);
       assert(r.depth >= 1 && r.depth < 42, "the budget ended the deepening");
       assert(game.moves(game.initial()).includes(r.move!));
       // A search that would take ages, interrupted once its second iteration is done (a
@@ -119,7 +129,7 @@ Deno.test("time budgets and interruption stop the workers; the scope ends them",
           onIteration: (it) => {
             if (it.depth >= 2) Deferred.doneUnsafe(iterated, Effect.void);
           },
-        }),
+        }, source),
       );
       yield* Deferred.await(iterated);
       yield* Fiber.interrupt(search);
@@ -129,7 +139,7 @@ Deno.test("time budgets and interruption stop the workers; the scope ends them",
       // The workers are free for the next search, which completes.
       const next = yield* runStrategy(parallelStrategies.par_then_ab, game, game.initial(), {
         depth: 2,
-      });
+      }, source);
       assertEquals(next.depth, 2);
       assert(pool.alive() > 0);
     }).pipe(Effect.provide(workerPoolLayer(2))),

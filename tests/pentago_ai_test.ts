@@ -275,6 +275,7 @@ Deno.test("pentago default AI: holds every position that alpha-beta at depth 3 s
   assert(Result.isSuccess(spec) && spec.success.kind === "search");
   const { strategy: name, params } = spec.success;
   const strategy = strategies[name];
+  assert(strategy._tag === "Sequential", `${name} searches on the calling thread`);
   const tt = new TranspositionTable(4);
   const mover = (s: PentagoState, v: number) => (s.turn === 0 ? v : -v);
   // Positions where the opponent threatens a five (so a careless move loses), not lost

@@ -32,7 +32,7 @@ import { landingCell } from "../plugins/pentago/notation.ts";
 import { fromCells, NO_TWIST, type PentagoState, toCells } from "../plugins/pentago/rules.ts";
 import { el, esc, LAST_COLOUR, overlay, svgDocument, text } from "../plugins/svg.ts";
 import tictactoe from "../plugins/tictactoe/mod.ts";
-import { pickTokens, pictureProblems, xmlProblem } from "./conformance.ts";
+import { pickTokens, pictureProblems, xmlProblem } from "../app/conformance.ts";
 import { randomPosition } from "./tools/helpers.ts";
 
 // deno-lint-ignore no-explicit-any

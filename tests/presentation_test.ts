@@ -3,16 +3,18 @@
  * (plain brackets or colour, columns kept), `render(s)` without a view unchanged, X/O
  * and H/V told apart in colour, Kalah's and 2048's `describeMove`, Pentago's short move
  * form and `movesHelp`, Domineering's `movesHelp`, and the AI strengths (valid specs,
- * weakest first, documented, `perfect` really perfect on small games).
+ * weakest first, documented, `perfect` really perfect on small games), and every text a
+ * player reads in their own words (no "seed 004's util": the seeds are spec documents).
  *
  * The marks are read back the way a person reads the board: by the picture's own row
  * and column labels. The expected cells come from the move's notation or the states, and
  * the exact values from references written here (nim-sum, memoized searches to the end).
  */
+import type { Strategy } from "../core/search/types.ts";
 import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
 import { Effect, Random, Result } from "../core/deps.ts";
 import { CHANCE, type Game, type Player } from "../core/game.ts";
-import { type GamePlugin, makeGame } from "../core/plugin.ts";
+import { type GamePlugin, makeGame, optionHelp } from "../core/plugin.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
 import { agentFromSpec } from "../app/players/agents.ts";
 import { parseSpec, type PlayerSpec } from "../app/players/spec.ts";
@@ -643,4 +645,41 @@ Deno.test("kalah and domineering strengths: perfect keeps the exact value of sma
       assertEquals(exact(after), exact(s), `${plugin.id} ${JSON.stringify(options)} ${s}`);
     }
   }
+});
+
+/** A reference to a seed (a spec document), which a player's text never makes. */
+const SEED_REFERENCE = /seed ?\d{3}/i;
+
+Deno.test("what a player reads names no seed: options, strategies, rules, strengths", () => {
+  const texts: [string, string][] = [];
+  const strategyTexts = (
+    where: string,
+    strategies: Readonly<Record<string, Strategy>> | undefined,
+  ) => {
+    for (const st of Object.values(strategies ?? {})) {
+      texts.push([`${where} strategy ${st.name}`, st.description]);
+      for (const [k, p] of Object.entries(st.params ?? {})) {
+        texts.push([`${where} strategy ${st.name},${k}`, p.description]);
+      }
+    }
+  };
+  strategyTexts("engine", allStrategies);
+  for (const plugin of [nim, tictactoe, kalah, game2048, pentago, domineering] as AnyPlugin[]) {
+    texts.push([`${plugin.id} name`, plugin.name], [
+      `${plugin.id} description`,
+      plugin.description,
+    ]);
+    texts.push([`${plugin.id} rules`, plugin.rules ?? ""]);
+    for (const o of optionHelp(plugin)) {
+      // The form's and the menu's words: the description and the values to choose from.
+      texts.push([`${plugin.id} --${o.name}`, `${o.description} ${o.expected}`]);
+    }
+    for (const [k, v] of Object.entries(plugin.strengths ?? {})) {
+      texts.push([`${plugin.id} strength ${k}`, `${k} ${v}`]);
+    }
+    strategyTexts(plugin.id, plugin.strategies);
+  }
+  assert(texts.length > 50, `${texts.length} texts`);
+  const named = texts.filter(([, t]) => SEED_REFERENCE.test(t));
+  assertEquals(named, [], "texts that name a seed");
 });

@@ -8,92 +8,14 @@
  */
 import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
 import { Effect, Result } from "../core/deps.ts";
-import { CHANCE, type Game, movesOf, type Player } from "../core/game.ts";
+import { CHANCE, type Game, type Player } from "../core/game.ts";
 import { replay, runGame } from "../app/match.ts";
-import { type GamePlugin, makeGame } from "../core/plugin.ts";
 import { humanAgent, searchAgent } from "../app/players/agents.ts";
 import { alphabetaStrategy } from "../core/search/strategies.ts";
-import {
-  goTo,
-  mainLine,
-  newSession,
-  pathTo,
-  playMove,
-  redo,
-  type Session,
-  stateAt,
-  undo,
-} from "../app/session.ts";
+import { mainLine, newSession, pathTo, playMove, redo, stateAt, undo } from "../app/session.ts";
 import { decodeTranscript, exportTranscript, importTranscript } from "../app/transcript.ts";
 import { scriptedTerminal } from "../app/terminal.ts";
-import tictactoe from "../plugins/tictactoe/mod.ts";
-import nim from "../plugins/nim/mod.ts";
-import kalah from "../plugins/kalah/mod.ts";
-import game2048 from "../plugins/game2048/mod.ts";
-
-const make = <O, S>(plugin: GamePlugin<O, S>, options: Record<string, unknown>): Game<unknown> =>
-  Effect.runSync(makeGame(plugin, options)).game as Game<unknown>;
-
-const GAMES: readonly { label: string; game: Game<unknown> }[] = [
-  { label: "tictactoe", game: make(tictactoe, {}) },
-  { label: "nim", game: make(nim, { heaps: [2, 3] }) },
-  { label: "kalah(3,2)", game: make(kalah, { pits: 3, stones: 2 }) },
-  { label: "2048 2x2", game: make(game2048, { width: 2, height: 2 }) },
-];
-
-/** An operation on a session, with random choices as numbers in [0, 1). */
-type Op =
-  | { readonly op: "play"; readonly pick: number }
-  | { readonly op: "undo" }
-  | { readonly op: "redo" }
-  | { readonly op: "goto"; readonly pick: number };
-
-const opArb: fc.Arbitrary<Op> = fc.oneof(
-  {
-    weight: 5,
-    arbitrary: fc.double({ min: 0, max: 0.999, noNaN: true }).map((pick) => ({
-      op: "play" as const,
-      pick,
-    })),
-  },
-  { weight: 2, arbitrary: fc.constant({ op: "undo" as const }) },
-  { weight: 1, arbitrary: fc.constant({ op: "redo" as const }) },
-  {
-    weight: 1,
-    arbitrary: fc.double({ min: 0, max: 0.999, noNaN: true }).map((pick) => ({
-      op: "goto" as const,
-      pick,
-    })),
-  },
-);
-
-const humansArb = fc.constantFrom<readonly Player[]>([0], [1], [0, 1]);
-
-/** Applies random operations to a new session of `game`. */
-const build = (game: Game<unknown>, ops: readonly Op[], humans: readonly Player[]): Session => {
-  const session = newSession({ game: game.id, options: {}, seed: 1, players: ["human", "ai"] });
-  const human = (p: Player) => humans.includes(p);
-  for (const o of ops) {
-    if (o.op === "undo") undo(game, session, human);
-    else if (o.op === "redo") redo(game, session, human);
-    else if (o.op === "goto") goTo(session, Math.floor(o.pick * session.nodes.length));
-    else {
-      const s = stateAt(game, session);
-      const ms = movesOf(game, s);
-      if (ms.length === 0) continue;
-      const m = ms[Math.floor(o.pick * ms.length)];
-      const by = game.toMove(s);
-      playMove(session, { by, move: m, notation: game.formatMove(s, m), ms: 1 });
-    }
-  }
-  return session;
-};
-
-const sessionArb = fc.record({
-  g: fc.integer({ min: 0, max: GAMES.length - 1 }),
-  ops: fc.array(opArb, { maxLength: 60 }),
-  humans: humansArb,
-});
+import { build, GAMES, sessionArb } from "./tools/sessions.ts";
 
 Deno.test("session: undo then redo is the identity where a person is to move or a line ends", () => {
   fc.assert(

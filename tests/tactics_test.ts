@@ -15,7 +15,7 @@ import { parseSpec } from "../app/players/spec.ts";
 import { makeRng } from "../core/rng.ts";
 import { mctsSearch } from "../core/search/mcts.ts";
 import { alphabetaStrategy, mctsStrategy } from "../core/search/strategies.ts";
-import type { SearchOptions, Strategy } from "../core/search/types.ts";
+import type { SearchOptions, SequentialStrategy } from "../core/search/types.ts";
 import {
   classifyPosition,
   forcedWin,
@@ -247,7 +247,7 @@ const SUITES = suites();
 const runSuite = (
   game: AnyGame,
   positions: readonly TacticalPosition[],
-  strategy: Strategy,
+  strategy: SequentialStrategy,
   options: SearchOptions,
 ) =>
   positions.map((p, i) =>
@@ -520,7 +520,9 @@ Deno.test("tactics: Pentago's default AI (play's, its time spent) solves the Pen
   const positions = generateTactics(game, { seed: 7, count: 6, lastPlies: 10 });
   assert(positions.length >= 12, `${positions.length} positions`);
   // No time left: the AI still completes its minimum depth, what it plays at any budget.
-  const results = runSuite(game as AnyGame, positions, strategies[strategy], {
+  const chosen = strategies[strategy];
+  assert(chosen._tag === "Sequential", `${strategy} searches on the calling thread`);
+  const results = runSuite(game as AnyGame, positions, chosen, {
     timeMs: 0,
     distance: true,
     ...(params ? { params } : {}),

@@ -4,7 +4,7 @@
  */
 import { assert, assertEquals, assertThrows, fc } from "../testing/deps.ts";
 import { type ChartData, chartSvg } from "../app/tournament/chart.ts";
-import { xmlProblem } from "./conformance.ts";
+import { xmlProblem } from "../app/conformance.ts";
 
 const escape = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")

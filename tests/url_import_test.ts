@@ -5,35 +5,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
 import { runCommand } from "../testing/run.ts";
-
-const root = new URL("../", import.meta.url);
-
-const serve = () => {
-  const ac = new AbortController();
-  const server = Deno.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    signal: ac.signal,
-    onListen: () => {},
-  }, async (req) => {
-    const path = decodeURIComponent(new URL(req.url).pathname).replace(/^\/+/, "");
-    if (path.includes("..")) return new Response("no", { status: 403 });
-    try {
-      const body = await Deno.readFile(new URL(path, root));
-      return new Response(body, { headers: { "content-type": "application/typescript" } });
-    } catch {
-      return new Response("not found", { status: 404 });
-    }
-  });
-  const port = (server.addr as Deno.NetAddr).port;
-  return {
-    base: `http://127.0.0.1:${port}`,
-    close: async () => {
-      ac.abort();
-      await server.finished;
-    },
-  };
-};
+import { serveRepository as serve } from "../testing/serve.ts";
 
 /** `deno run` with permission to import and read, of `target` (a file or a URL). */
 const denoRun = (target: string, ...args: string[]) =>

@@ -30,7 +30,7 @@ import {
   stepBack,
   stepForward,
 } from "../web/tree.ts";
-import { runCommand } from "../testing/run.ts";
+import { runCommand, taskFlags } from "../testing/run.ts";
 
 // ---------------------------------------------------------------------------------
 // Picks
@@ -397,11 +397,7 @@ Deno.test("page modules: types stripped, every module links, nothing imported fr
 });
 
 Deno.test("page bundle: the serve task's flags bundle the page, without the server's Schemas", async () => {
-  const config = JSON.parse(
-    await Deno.readTextFile(new URL("../deno.json", import.meta.url)),
-  );
-  const words = (config.tasks.serve as string).split(" ");
-  const flags = words.slice(2, -1).filter((w) => w.startsWith("--"));
+  const flags = taskFlags("serve").filter((w) => w.startsWith("--"));
   const ran = await runCommand(Deno.execPath(), [
     "run",
     ...flags,

@@ -102,6 +102,19 @@ export interface Budget {
  * A search player: runs the strategy with the budget through the engine service (in
  * process when none is provided), preferring quick wins, and keeps one bounded
  * transposition table for the whole game.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "../../core/deps.ts";
+ * import { searchAgent } from "./agents.ts";
+ * import { alphabetaStrategy } from "../../core/search/strategies.ts";
+ * import nim from "../../plugins/nim/mod.ts";
+ * const game = nim.create({ heaps: [1, 2], misere: false });
+ * const choice = Effect.runSync(searchAgent(alphabetaStrategy, { depth: 4 }).choose(game, game.initial()));
+ * if (choice._tag !== "Move" || game.formatMove(game.initial(), choice.move) !== "2-1") {
+ *   throw new Error("the winning move takes 1 from heap 2");
+ * }
+ * ```
  */
 export const searchAgent = <S>(
   strategy: Strategy,
@@ -182,7 +195,7 @@ export interface HumanOptions<S> {
 const SHOWN_MOVES = 24;
 
 /** The legal moves for a person: the plugin's help, or every move's notation. */
-export const movesText = <S>(game: Game<S>, state: S): string => {
+const movesText = <S>(game: Game<S>, state: S): string => {
   if (game.movesHelp !== undefined) return game.movesHelp(state);
   const ms = game.moves(state);
   return `Legal moves: ${ms.map((m) => game.formatMove(state, m)).join(" ")}`;

@@ -66,7 +66,7 @@ export const searchOptionsOf = (spec: SearchSpec): SearchOptions => ({
 });
 
 /** The default time per move for a search spec without a budget. */
-export const DEFAULT_TIME_MS = 1000;
+const DEFAULT_TIME_MS = 1000;
 
 /** The spec grammar in one line, for messages. */
 export const SPEC_GRAMMAR = "human | random | STRATEGY[:DEPTH | :TIMEms | :TIMEs][,NAME=VALUE]";

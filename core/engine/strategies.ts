@@ -29,10 +29,10 @@ export const allStrategies: Readonly<Record<string, Strategy>> = {
  * ```ts
  * import { Effect } from "../deps.ts";
  * import { runStrategy } from "./strategies.ts";
- * import { youngBros } from "../parallel/strategies.ts";
+ * import { parallelStrategies } from "../parallel/strategies.ts";
  * import nim from "../../plugins/nim/mod.ts";
  * const game = nim.create({ heaps: [1, 2], misere: false });
- * const error = Effect.runSync(Effect.flip(runStrategy(youngBros, game, game.initial(), {})));
+ * const error = Effect.runSync(Effect.flip(runStrategy(parallelStrategies.young_bros, game, game.initial(), {})));
  * if (error._tag !== "ParallelUnavailable") throw new Error(error.message);
  * ```
  */

@@ -28,7 +28,7 @@ import type {
 } from "./protocol.ts";
 
 /** How long a worker may take to answer a stop (or to stop past its budget) by default. */
-export const DEFAULT_GRACE_MS = 1000;
+const DEFAULT_GRACE_MS = 1000;
 
 /** One whole search for a worker (see `WorkerPool.search`). */
 export interface SearchTask {
@@ -44,8 +44,8 @@ export interface SearchTask {
   readonly graceMs?: number;
 }
 
-/** A pool of search workers. */
-export class WorkerPool extends Context.Service<WorkerPool, {
+/** The pool's operations (the service's shape). */
+export interface WorkerPoolShape {
   /** The number of workers. */
   readonly size: number;
   /** Runs the tasks on the workers (as many at once as there are workers); results in order. */
@@ -61,6 +61,11 @@ export class WorkerPool extends Context.Service<WorkerPool, {
   ) => Effect.Effect<SearchResult, SearchFailed>;
   /** A shared transposition table for a key (made once, reused across searches). */
   readonly sharedTable: (key: string, megabytes: number) => TranspositionTable;
+  /**
+   * A new search's number on this pool (`TaskSettings.generation`): the workers empty
+   * their own tables when it changes, so that every search starts cold.
+   */
+  readonly newSearch: () => number;
   /** The number of live workers (0 before first use and after the scope closes). */
   readonly alive: () => number;
   /** How many tasks workers abandoned because they saw their stop flag (the handshakes). */
@@ -69,7 +74,17 @@ export class WorkerPool extends Context.Service<WorkerPool, {
   readonly replaced: () => number;
   /** How many workers are busy with a task now. */
   readonly busy: () => number;
-}>()("ply/WorkerPool") {}
+}
+
+// The superclass as a variable of an explicit type: JSR's fast check reads no call there.
+const WorkerPoolKey: Context.ServiceClass<WorkerPool, "ply/WorkerPool", WorkerPoolShape> = Context
+  .Service<
+    WorkerPool,
+    WorkerPoolShape
+  >()("ply/WorkerPool");
+
+/** A pool of search workers. */
+export class WorkerPool extends WorkerPoolKey {}
 
 interface Job {
   readonly message: Omit<TaskMessage, "id" | "slot">;
@@ -120,6 +135,8 @@ class Pool {
   stopped = 0;
   /** Workers terminated because they did not stop in time. */
   replaced = 0;
+  /** Searches numbered so far (`WorkerPoolShape.newSearch`). */
+  searches = 0;
 
   constructor(readonly size: number) {}
 
@@ -323,7 +340,7 @@ const searchOn = (pool: Pool, source: GameSource, task: SearchTask) =>
     const job: Job = {
       message: {
         source,
-        settings: { chance: "min", distance: task.options.distance === true },
+        settings: { chance: "min", distance: task.options.distance === true, generation: 0 },
         tasks: [{
           kind: "search",
           strategy: task.strategy,
@@ -375,6 +392,7 @@ const make = (size: number) =>
         replaced: () => pool.replaced,
         busy: () => pool.busy(),
         sharedTable: (key, mb) => pool.table(key, mb),
+        newSearch: () => ++pool.searches,
         search: (source, task) => searchOn(pool, source, task),
         run: (source, settings, tasks) =>
           tasks.length === 0 ? Effect.succeed([]) : Effect.callback<

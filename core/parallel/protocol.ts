@@ -15,9 +15,14 @@ export interface TaskSettings {
   /** Prefer quick wins (distance-adjusted decisive values). */
   readonly distance: boolean;
   /**
+   * The search this task belongs to (numbered by the pool, `WorkerPool.newSearch`): a
+   * worker empties its own table when a new search starts, so every search starts cold
+   * (results never depend on earlier searches).
+   */
+  readonly generation: number;
+  /**
    * A transposition table in shared memory for every alpha-beta task of the search (the
-   * workers share what they find); without it each worker uses its own, emptied for each
-   * message, so that results never depend on earlier searches.
+   * workers share what they find); without it each worker keeps its own.
    */
   readonly table?: SharedArrayBuffer;
   /** Lazy SMP: the shared marks of positions being searched (`SearchOptions.busy`). */

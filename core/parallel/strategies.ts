@@ -40,22 +40,22 @@ interface Found {
 type Pool = WorkerPool["Service"];
 
 /**
- * Settings for a new search: for the alpha-beta strategies, the pool's shared table for
- * the game, emptied, so that every worker sees what the others found (it is kept across
- * searches, and its size is bounded by the `ttmb` parameter, default 64 MB).
+ * Settings for a new search: a new search number (workers' own tables start empty) and,
+ * for the alpha-beta strategies (`shared`), the pool's shared table for the game,
+ * emptied, so that every worker sees what the others found (it is kept across searches,
+ * and its size is bounded by the `ttmb` parameter, default 64 MB).
  */
 const settingsFor = (
   options: SearchOptions,
-  shared?: { readonly pool: Pool; readonly source: GameSource },
+  pool: Pool,
+  shared?: GameSource,
 ): TaskSettings => {
   const distance = options.distance === true;
-  if (shared === undefined) return { chance: "min", distance };
-  const table = shared.pool.sharedTable(
-    JSON.stringify([shared.source, distance]),
-    options.params?.ttmb ?? 64,
-  );
+  const generation = pool.newSearch();
+  if (shared === undefined) return { chance: "min", distance, generation };
+  const table = pool.sharedTable(JSON.stringify([shared, distance]), options.params?.ttmb ?? 64);
   table.clear(); // every search starts cold
-  return { chance: "min", distance, table: table.buffer as SharedArrayBuffer };
+  return { chance: "min", distance, generation, table: table.buffer as SharedArrayBuffer };
 };
 
 /**
@@ -139,10 +139,7 @@ const parThen =
   <S>(game: Game<S>, source: GameSource, state: S, options: SearchOptions, pool: Pool) =>
     Effect.gen(function* () {
       const value = leafValue(game, options.distance === true);
-      const settings = settingsFor(
-        options,
-        below === "alphabeta" ? { pool, source } : undefined,
-      );
+      const settings = settingsFor(options, pool, below === "alphabeta" ? source : undefined);
       const par = options.params?.par ?? (below === "minimax" ? 3 : 1);
       return yield* deepenParallel(game, state, options, (depth) =>
         Effect.gen(function* () {
@@ -208,7 +205,7 @@ const youngBrothers = <S>(
 ) =>
   Effect.gen(function* () {
     const value = leafValue(game, options.distance === true);
-    const settings = settingsFor(options, { pool, source });
+    const settings = settingsFor(options, pool, source);
     const par = options.params?.par ?? 3;
     const task = (s: S, d: number, ply: number, alpha: number, beta: number) =>
       Effect.map(
@@ -289,7 +286,7 @@ const lazySmp = <S>(
 ) =>
   Effect.gen(function* () {
     const settings: TaskSettings = {
-      ...settingsFor(options, { pool, source }),
+      ...settingsFor(options, pool, source),
       busy: new SharedArrayBuffer(4 * BUSY_SLOTS),
     };
     const start = performance.now();
@@ -351,7 +348,7 @@ export const LASTMAX_PARAM = {
   min: 0,
   max: 1,
   integer: true,
-  description: "1: the root keeps the last of equal maxima (seed 004's maximumBy), default 0",
+  description: "1: of equally good moves the root keeps the last, not the first; default 0",
 };
 
 /** The `ttmb` parameter: the shared table's size. */
@@ -363,7 +360,7 @@ const TTMB_PARAM = {
 };
 
 /** Seed 004's ParThenMM: parallel minimax for `par` plies (default 3), minimax below. */
-export const parThenMm: ParallelStrategy = parallelStrategy(
+const parThenMm: ParallelStrategy = parallelStrategy(
   "par_then_mm",
   "parallel minimax for the first par plies (,par=3), sequential minimax below",
   parThen("minimax"),
@@ -371,7 +368,7 @@ export const parThenMm: ParallelStrategy = parallelStrategy(
 );
 
 /** Seed 004's ParThenAB: parallel minimax for `par` plies (default 1), alpha-beta below. */
-export const parThenAb: ParallelStrategy = parallelStrategy(
+const parThenAb: ParallelStrategy = parallelStrategy(
   "par_then_ab",
   "parallel minimax for the first par plies (,par=1), sequential alpha-beta below",
   parThen("alphabeta"),
@@ -379,7 +376,7 @@ export const parThenAb: ParallelStrategy = parallelStrategy(
 );
 
 /** Seed 004's YoungBros: Young Brothers Wait to `par` plies (default 3). */
-export const youngBros: ParallelStrategy = parallelStrategy(
+const youngBros: ParallelStrategy = parallelStrategy(
   "young_bros",
   "Young Brothers Wait: eldest child first, brothers in parallel to par plies (,par=3)",
   youngBrothers,
@@ -387,7 +384,7 @@ export const youngBros: ParallelStrategy = parallelStrategy(
 );
 
 /** Lazy SMP over a shared transposition table. */
-export const lazySmpStrategy: ParallelStrategy = parallelStrategy(
+const lazySmpStrategy: ParallelStrategy = parallelStrategy(
   "lazy_smp",
   "Lazy SMP: every worker deepens the root over one shared transposition table",
   lazySmp,

@@ -10,7 +10,7 @@
 import { Effect } from "../deps.ts";
 import { faultTrace, PluginFault } from "../errors.ts";
 import type { Game } from "../game.ts";
-import { openGameWith, type OpenedGame } from "../plugin.ts";
+import { type OpenedGame, openGameWith } from "../plugin.ts";
 import type { GameSource } from "../source.ts";
 import { makeRng } from "../rng.ts";
 import { alphabetaEngine, alphabetaSearch } from "../search/alphabeta.ts";
@@ -18,7 +18,15 @@ import { SearchStopped } from "../search/control.ts";
 import { minimaxEngine } from "../search/minimax.ts";
 import { builtinStrategies } from "../search/strategies.ts";
 import { TranspositionTable } from "../search/tt.ts";
-import type { Progress, ReplyMessage, Task, TaskMessage, TaskResult } from "./protocol.ts";
+import type { Strategy } from "../search/types.ts";
+import type {
+  Progress,
+  ReplyMessage,
+  Task,
+  TaskMessage,
+  TaskResult,
+  TaskSettings,
+} from "./protocol.ts";
 
 /** Table size per game in each worker (MB). */
 const WORKER_TT_MB = 32;
@@ -30,12 +38,13 @@ const keyOf = (source: GameSource) => JSON.stringify([source.url, source.options
 
 /**
  * What one worker keeps between messages: its games, opened once per source, and its
- * own transposition tables (allocated once per game and settings, emptied for each
- * message that uses them, so that results never depend on earlier searches).
+ * own transposition tables (allocated once per game and settings, emptied when a new
+ * search starts, so that results never depend on earlier searches).
  */
 class WorkerState {
   readonly #games = new Map<string, Promise<OpenedGame>>();
   readonly #tables = new Map<string, TranspositionTable>();
+  readonly #generations = new Map<string, number>();
 
   /** The game of a source, opened (and guarded, with the pool's `slot`) on first use. */
   game(source: GameSource, slot: Int32Array): Promise<OpenedGame> {
@@ -48,46 +57,36 @@ class WorkerState {
     return g;
   }
 
-  /** This worker's own table for `key`, emptied. */
-  emptyTable(key: string): TranspositionTable {
+  /**
+   * The table for a task of search `generation`: the shared one when the search has one,
+   * else this worker's own for `key`, emptied when the search is a new one.
+   */
+  table(key: string, settings: TaskSettings): TranspositionTable {
+    if (settings.table !== undefined) return new TranspositionTable(0, settings.table);
     let tt = this.#tables.get(key);
     if (tt === undefined) {
       tt = new TranspositionTable(WORKER_TT_MB);
       this.#tables.set(key, tt);
-    } else tt.clear();
+    }
+    if (this.#generations.get(key) !== settings.generation) {
+      tt.clear();
+      this.#generations.set(key, settings.generation);
+    }
     return tt;
   }
 }
 
-/**
- * The tables of one message: the shared one when the search has one, else this
- * worker's own for the game, emptied once for the message.
- */
-const tablesFor = (worker: WorkerState, settings: TaskMessage["settings"]) => {
-  const mine = new Map<string, TranspositionTable>();
-  return (key: string): TranspositionTable => {
-    if (settings.table !== undefined) return new TranspositionTable(0, settings.table);
-    let tt = mine.get(key);
-    if (tt === undefined) {
-      tt = worker.emptyTable(key);
-      mine.set(key, tt);
-    }
-    return tt;
-  };
-};
-
 const run = async (worker: WorkerState, msg: TaskMessage): Promise<TaskResult[]> => {
   const opened = await worker.game(msg.source, msg.slot);
   self.postMessage({ id: msg.id, type: "started" } satisfies ReplyMessage);
-  const tableFor = tablesFor(worker, msg.settings);
-  return msg.tasks.map((t) => runTask(opened, msg, t, tableFor));
+  return msg.tasks.map((t) => runTask(worker, opened, msg, t));
 };
 
 const runTask = (
+  worker: WorkerState,
   { game, plugin }: OpenedGame,
   msg: TaskMessage,
   t: Task,
-  tableFor: (key: string) => TranspositionTable,
 ): TaskResult => {
   const flag = new Int32Array(msg.stop);
   const shouldStop = () => Atomics.load(flag, 0) !== 0;
@@ -97,7 +96,7 @@ const runTask = (
     const strategy = plugin.strategies?.[t.strategy] ?? builtinStrategies[t.strategy];
     if (strategy === undefined) throw new Error(`no strategy '${t.strategy}' in this worker`);
     // A parallel strategy coordinates on the engine's side; a worker has no pool.
-    if (strategy._tag === "Parallel") {
+    if ((strategy as Strategy)._tag !== "Sequential") {
       throw new Error(`${t.strategy} is a parallel strategy: a search worker cannot run it`);
     }
     const post = (progress: Progress) =>
@@ -109,7 +108,7 @@ const runTask = (
       ? false
       : tt !== undefined
       ? new TranspositionTable(0, tt)
-      : tableFor(`${tableKey}|search`);
+      : worker.table(`${tableKey}|search`, { ...msg.settings, generation: msg.id });
     const r = strategy.search(game, t.state, {
       ...rest,
       tt: table,
@@ -137,7 +136,7 @@ const runTask = (
     return { value, nodes: e.counter.nodes, pv: e.pv(), exact: e.exact(), depth: t.depth };
   }
   if (t.kind === "alphabeta") {
-    const tt = game.key === undefined ? undefined : tableFor(tableKey);
+    const tt = game.key === undefined ? undefined : worker.table(tableKey, msg.settings);
     const e = alphabetaEngine(game, { shouldStop, distance, tt: tt ?? false }, chance);
     const value = e.search(t.state, t.depth, t.alpha, t.beta, t.ply);
     return {
@@ -151,7 +150,7 @@ const runTask = (
   // Lazy SMP: every helper deepens the same root to the same depth over one shared table
   // (so that each can use what the others found), helper k taking the root moves from the
   // k-th on first: the helpers spread over the tree, and their entries feed each other.
-  const tt = tableFor(tableKey);
+  const tt = worker.table(tableKey, msg.settings);
   const moves = game.moves(t.state);
   const rotated = (s: unknown, ms: readonly number[]) =>
     s === t.state && ms.length > 1

@@ -23,7 +23,7 @@ import { makeGame } from "../../core/plugin.ts";
 import { parseSpec, searchOptionsOf } from "../../app/players/spec.ts";
 import { makeRng } from "../../core/rng.ts";
 import type { SearchOptions } from "../../core/search/types.ts";
-import { compactFits, fastExpectimax } from "../../plugins/game2048/expectimax.ts";
+import { compactFits, expectimax2048, fastExpectimax } from "../../plugins/game2048/expectimax.ts";
 import plugin from "../../plugins/game2048/mod.ts";
 import { type Game2048, is2048, type State2048 } from "../../plugins/game2048/rules.ts";
 
@@ -43,7 +43,7 @@ export interface BudgetRow {
 
 /** The search options of an `expectimax:...` spec. */
 const optionsOf = (spec: string): SearchOptions => {
-  const parsed = parseSpec(spec, ["expectimax"]);
+  const parsed = parseSpec(spec, { expectimax: expectimax2048 });
   if (Result.isFailure(parsed)) throw new Error(parsed.failure);
   const p = parsed.success;
   if (p.kind !== "search" || p.strategy !== "expectimax") {

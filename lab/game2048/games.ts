@@ -289,7 +289,7 @@ export const playSeeded = (
   readonly options: unknown;
 } => {
   const strategies = { ...builtinStrategies, ...plugin.strategies };
-  const parsed = parseSpec(spec, Object.keys(strategies));
+  const parsed = parseSpec(spec, strategies);
   if (Result.isFailure(parsed)) throw new Error(parsed.failure);
   const p = parsed.success;
   if (p.kind !== "search" || p.strategy === "randombest") {

@@ -16,8 +16,6 @@ import { DEFAULT_DOWNGRADE, expectimax2048, MAX_PLIES } from "../../plugins/game
 
 /** `expectimax_lab`: the product's 2048 expectimax, with the experiments' arms as parameters. */
 export const expectimaxLab: SequentialStrategy = {
-  _tag: "Sequential",
-  budget: "depth",
   ...expectimax2048,
   name: "expectimax_lab",
   description: "the 2048 expectimax with the endgame experiments' arms (,downgrade=T " +

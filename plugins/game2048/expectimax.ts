@@ -325,7 +325,12 @@ const makeEngine = () => {
     return best === -Infinity ? 0 : best;
   };
 
-  /** A computer node with the network: the mean over the tile placements. */
+  /**
+   * A computer node with the network: the mean over the tile placements. The twin of
+   * `chance4` over `sliderN` and `leafN`: the two stay apart so that each hot loop calls
+   * one known function (a shared version taking the slider and the leaf as arguments
+   * would call through closures at every node).
+   */
   const chanceN = (lo: number, hi: number, depth: number, prob: number): number => {
     if ((++nodes & 4095) === 0) poll();
     if (depth <= 0 || prob < minP) {

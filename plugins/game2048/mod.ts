@@ -77,9 +77,9 @@ export const Game2048Options = Schema.Struct({
   height: size("the grid's height (rows)"),
   eval: Schema.Literals(["gradient", "monotone", "ntuple"])
     .annotate({
-      description: "the evaluation: seed 001's gradient matrices, monotone rows and " +
-        "columns, empty cells and merges (much stronger play), or ntuple, a trained " +
-        "n-tuple network (--weights; the strongest, 4x4 only)",
+      description: "how the AI weighs a grid: gradient, big tiles toward a corner; " +
+        "monotone, rows and columns in order, empty cells and merges (much stronger " +
+        "play); or ntuple, a trained n-tuple network (--weights; the strongest, 4x4 only)",
     })
     .pipe(Schema.withDecodingDefaultKey(Effect.succeed("gradient" as const))),
   weights: Schema.optionalKey(
@@ -102,8 +102,8 @@ added to the score (each tile merges once a slide). A slide that changes
 nothing is not allowed; the game ends when no slide changes the grid. Aim for
 a 2048 tile, and beyond. Grid: --width and --height (default 4x4).
 Moves: L, R, U or D (or left, right, up, down, or an arrow key and Enter).
-A tile is written as the seed does, NewTile (x,y) v: column x, row y, both
-from 0 at the top left; the board marks the tile just placed.`;
+A new tile is written NewTile (x,y) v: value v at column x, row y, both from
+0 at the top left; the board marks the tile just placed.`;
 
 /**
  * The AI's strengths, weakest first: 2048 is solo, so these are the slider's own

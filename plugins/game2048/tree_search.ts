@@ -78,7 +78,8 @@ const treeStrategy = (
 /** Seed 001's minimax over the lazy tree (the computer minimizes). */
 export const treeMinimax: SequentialStrategy = treeStrategy(
   "tree_minimax",
-  "seed 001's minimax over the lazy game tree cut at the depth (testrun's reference)",
+  "minimax over the whole game tree to the depth, the tiles chosen to hurt most (slow; " +
+    "testrun's reference)",
   (game, state, depth) => {
     const d = minimax(evaluate(game, takeTree(depth, gameTree(game, state))));
     return { move: d.move?.move, value: d.value };
@@ -88,6 +89,7 @@ export const treeMinimax: SequentialStrategy = treeStrategy(
 /** Seed 001's expectimax over the lazy tree (tiles weighted by their probabilities). */
 export const treeExpectimax: SequentialStrategy = treeStrategy(
   "tree_expectimax",
-  "seed 001's expectimax over the lazy game tree cut at the depth (testrun's reference)",
+  "expectimax over the whole game tree to the depth, the tiles weighted by their chances " +
+    "(slow; testrun's reference)",
   (game, state, depth) => expectimax(evaluate(game, takeTree(depth, gameTree(game, state)))),
 );

@@ -23,8 +23,8 @@ import {
   util,
 } from "./rules.ts";
 
-/** How `render` draws the board: the play board, or seed 000's `showGame`. */
-export type BoardStyle = "play" | "seed000";
+/** How `render` draws the board: the play board, or `plain`, seed 000's `showGame`. */
+export type BoardStyle = "play" | "plain";
 
 /** Everything that builds a Kalah game. */
 export interface KalahGameOptions extends KalahConfig {

@@ -3,7 +3,7 @@
  *
  * - Options: `pits` (houses a side), `stones` (per house), `capture` (`nonempty`, seed
  *   004's rule, or `always`, seed 000's), `eval` (`util`, seed 004's, or `store`, seed
- *   000's store difference) and `board` (`play` or seed 000's `seed000` picture).
+ *   000's store difference) and `board` (`play`, or `plain`: seed 000's `showGame`).
  * - South (player 0, who moves first) is seed 004's player 0 and seed 000's bob.
  * - Strategies of its own: `seq_mm` and `seq_ab` (seed 004's searches, specialised) and
  *   `solve` (the exact solver, for `deno task analyze kalah --solve`).
@@ -42,18 +42,22 @@ export const KalahOptions = Schema.Struct({
     .pipe(Schema.withDecodingDefaultKey(Effect.succeed(4))),
   capture: Schema.Literals(["nonempty", "always"])
     .annotate({
-      description: "a last stone in an empty own house captures when the opposite house " +
-        "is non-empty (seed 004) or always (seed 000)",
+      description: "when your last stone lands in an empty house of yours, it and the " +
+        "stones opposite go to your store: nonempty, only if the house opposite has " +
+        "stones, or always",
     })
     .pipe(Schema.withDecodingDefaultKey(Effect.succeed("nonempty" as const))),
   eval: Schema.Literals(["util", "store"])
     .annotate({
-      description: "the value searches use: houses + store difference (seed 004's util) " +
-        "or store difference (seed 000's value)",
+      description: "how the AI weighs a position: util, the difference in stones on each " +
+        "side, houses and store, or store, the difference in the stores only",
     })
     .pipe(Schema.withDecodingDefaultKey(Effect.succeed("util" as const))),
-  board: Schema.Literals(["play", "seed000"])
-    .annotate({ description: "the board picture: numbered houses, or seed 000's showGame" })
+  board: Schema.Literals(["play", "plain"])
+    .annotate({
+      description: "the board picture: play, the houses numbered as you type them and the " +
+        "last move marked, or plain, the stones only, then who moves",
+    })
     .pipe(Schema.withDecodingDefaultKey(Effect.succeed("play" as const))),
 });
 
@@ -69,7 +73,7 @@ export const seqMmStrategy: SequentialStrategy = {
   _tag: "Sequential",
   budget: "depth",
   name: "seq_mm",
-  description: "seed 004's SeqMM: plain minimax, Kalah-specialised (same result as minimax)",
+  description: "plain minimax in house order, made for Kalah (same result as minimax)",
   allBest: true,
   params: { lastmax: LASTMAX_PARAM },
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult =>
@@ -81,7 +85,7 @@ export const seqAbStrategy: SequentialStrategy = {
   _tag: "Sequential",
   budget: "depth",
   name: "seq_ab",
-  description: "seed 004's SeqAB: alpha-beta in house order, Kalah-specialised",
+  description: "alpha-beta in house order, no move ordering or table, made for Kalah",
   allBest: true,
   search: <S>(game: Game<S>, state: S, options: SearchOptions): SearchResult =>
     fastSearch(game, state, options, "ab"),

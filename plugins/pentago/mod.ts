@@ -35,19 +35,25 @@ export type { PentagoState } from "./rules.ts";
 export const PentagoOptions = Schema.Struct({
   eval: Schema.Literals(["lines", "playouts"])
     .annotate({
-      description: "leaf evaluation: open lines of 2-4 marbles, or seed 002's random playouts",
+      description:
+        "how the AI weighs a position: lines, the open lines of 2-4 marbles each side has, " +
+        "or playouts, random games played out from it",
     })
     .pipe(Schema.withDecodingDefaultKey(Effect.succeed("lines" as const))),
   playouts: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10000 }))
-    .annotate({ description: "random games per leaf with --eval playouts (seed 002: 10)" })
+    .annotate({ description: "random games per position weighed, with --eval playouts" })
     .pipe(Schema.withDecodingDefaultKey(Effect.succeed(10))),
   shuffle: Schema.Boolean
     .annotate({
-      description: "shuffle the move list (seed 002), seeded by the position and --aiSeed",
+      description: "list the moves in a shuffled order, seeded by the position and " +
+        "--aiSeed, so the AI varies among equally good moves",
     })
     .pipe(Schema.withDecodingDefaultKey(Effect.succeed(false))),
   dedupe: Schema.Boolean
-    .annotate({ description: "list one move per resulting position (seed 002's nub)" })
+    .annotate({
+      description: "count moves that reach the same position once (such as twists of an " +
+        "empty quadrant), so the AI has fewer to search",
+    })
     .pipe(Schema.withDecodingDefaultKey(Effect.succeed(false))),
   aiSeed: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2 ** 31 - 1 }))
     .annotate({ description: "seed of the shuffling and of the random playouts" })

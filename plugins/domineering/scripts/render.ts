@@ -28,7 +28,7 @@ import {
 } from "../seed003.ts";
 import { alphabetaSVG, boardSVG, gametreeSVG, labelledTreeSVG } from "../svg.ts";
 import { mapTree, type Tree } from "../../../core/tree.ts";
-import { parseCommandLine, runMain, UsageError } from "../../../app/cli.ts";
+import { parseCommandLine, runMain, UsageError, userPath } from "../../../app/cli.ts";
 
 const USAGE =
   `Usage: deno task render domineering [--OPTION VALUE ...] [--moves LIST | --example NAME]
@@ -36,13 +36,18 @@ const USAGE =
 Writes an SVG picture of a Domineering board, or of its game tree.
 
   --moves LIST     moves from the start, e.g. b1,a3 (default: the empty board)
-  --example NAME   one of seed 003's boards instead: board4x4_3, alphadom-leesedom,
-                   alphadom-random
+  --example NAME   a ready-made board instead: board4x4_3 (4x4 after two moves, H to
+                   move), alphadom-leesedom or alphadom-random (games of the alpha-beta
+                   player Alpha Dom, as H, on a cross-hatched board)
   --tree D         draw the game tree from the position, cut at depth D (all: to the end)
-  --label KIND     tree labels: none (default), minimax (seed 003's score), alphabeta
+  --label KIND     tree labels: none (default), minimax (each position's minimax score:
+                   at the leaves, V's legal moves minus H's, or a win when the side to
+                   move has none), alphabeta (the values alpha-beta proves, its pruned
+                   branches crossed out)
   --drop-pruned    with --label alphabeta: leave pruned nodes out instead of crossing them
   --scale S        size factor (default 1)
-  --out FILE       the SVG file to write (default domineering.svg; --out=- prints it)
+  --out FILE       the SVG file to write, relative to your directory (default
+                   domineering.svg there; --out=- prints it)
 Game options (--board, --shape, --first): deno task analyze domineering --help
 `;
 
@@ -101,7 +106,7 @@ const main = Effect.gen(function* () {
   if (flags.help === true) return yield* Effect.as(term.print(USAGE), 0);
   if (positional.length !== 1 || positional[0] !== "domineering") {
     return yield* fail(
-      `render draws Domineering (seed 003's pictures): deno task render domineering ...; got '${
+      `render draws Domineering boards and trees: deno task render domineering ...; got '${
         positional.join(" ")
       }'`,
     );
@@ -163,17 +168,17 @@ const main = Effect.gen(function* () {
     svg = boardSVG(b, scale);
     what = `the board (${b.hist.length} moves, ${b.turn} to move)`;
   }
-  const out = typeof flags.out === "string" ? flags.out : "domineering.svg";
-  if (out === "-") {
+  const shown = typeof flags.out === "string" ? flags.out : "domineering.svg";
+  if (shown === "-") {
     yield* term.print(svg);
     return 0;
   }
   yield* Effect.tryPromise({
-    try: () => Deno.writeTextFile(out, svg),
+    try: () => Deno.writeTextFile(userPath(shown), svg),
     catch: (e) =>
-      new UsageError({ message: `cannot write ${out}: ${e instanceof Error ? e.message : e}` }),
+      new UsageError({ message: `cannot write ${shown}: ${e instanceof Error ? e.message : e}` }),
   });
-  yield* term.print(`wrote ${out}: ${what}\n`);
+  yield* term.print(`wrote ${shown}: ${what}\n`);
   return 0;
 });
 

@@ -31,19 +31,20 @@ import { maxTile, showCells, type State2048 } from "../rules.ts";
 import { intFlag, parseCommandLine, runMain, UsageError } from "../../../app/cli.ts";
 
 const USAGE = `Usage: deno task testrun (minimax|expectimax) WIDTH HEIGHT DEPTH [--seed N]
-Plays one game of 2048 (seed 001) on a WIDTH x HEIGHT grid, printing the board after
-every move, then the score and the largest tile.
+Plays one game of 2048 on a WIDTH x HEIGHT grid with a plain search over the whole game
+tree, printing the board after every move, then the score and the largest tile.
 
   minimax       the slider maximizes, the computer minimizes the value
   expectimax    the slider maximizes, the computer's tiles are weighted by probability
-  WIDTH HEIGHT  the grid, 1-16 each (the seed's examples: 4 4)
+  WIDTH HEIGHT  the grid, 1-16 each (the usual: 4 4)
   DEPTH         plies searched from each position, 1-20 (slide, tile, slide, ...)
   --seed N      seed of the computer's tiles (default: a fresh one, printed)
-  --eval E      gradient (seed 001's value, default) or monotone
+  --eval E      how the slider weighs a grid: gradient (big tiles toward a corner,
+                the default) or monotone (as play's 2048 --eval)
   --fast        search with the fast engines (same values as the tree, much sooner)
 
-Examples (the seed's): deno task testrun minimax 4 4 4
-                       deno task testrun expectimax 4 4 4
+Examples: deno task testrun minimax 4 4 4
+          deno task testrun expectimax 4 4 4
 `;
 
 const FLAGS = { string: ["seed", "eval"], boolean: ["fast"], positionals: 4 } as const;

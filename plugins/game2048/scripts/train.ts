@@ -87,6 +87,7 @@ deno task match 2048 --eval ntuple --weights FILE then plays with.
                     coherence accumulators), small enough to keep or ship
   --keep K          with --pack: keep only the K weights that learned most (by their
                     coherence accumulators), the others 0
+Every FILE (and the default out/) is relative to the directory you run the task from.
 Ctrl-C finishes the games in play, writes a checkpoint and says how to resume (exit code
 130). With one worker a training is reproducible; several workers update the shared
 weights without locks, which is faster but not bit-reproducible.
@@ -197,7 +198,7 @@ const main = Effect.gen(function* () {
   const checkpointMin = yield* numberFlag(flags, "checkpoint", 5, 0.01, 1440);
   const window = yield* intFlag(flags, "window", 1000, 1, 1_000_000);
   const typed = typeof flags.out === "string" ? flags.out : `out/2048-${netName}.weights`;
-  const out = flags.out === undefined ? typed : userPath(typed);
+  const out = userPath(typed);
   const chart = typeof flags.chart === "string" ? userPath(flags.chart) : undefined;
 
   if (flags.greedy !== undefined) {

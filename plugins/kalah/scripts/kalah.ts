@@ -54,7 +54,7 @@ const USAGE = `Usage: deno task kalah pve AI_1_mode AI_1_params
 Usage: deno task kalah eve AI_1_mode AI_1_params AI_2_mode AI_2_params
 Usage: deno task kalah onemove AI_1_mode AI_1_params
 Usage: deno task kalah benchmark [NAME] [--runs N]
-Seed 004's Kalah programs. pve: you are player 0 (south, moving first) against the AI;
+Kalah's classic programs. pve: you are player 0 (south, moving first) against the AI;
 eve: two AIs; onemove: the AI's move on the initial board; benchmark: depth-9 searches
 from the initial board (NAME selects groups by prefix, such as seq_mm or seq_ab/9;
 --runs N times N runs after a warm-up, default at least 5 runs and 2 s).
@@ -68,7 +68,7 @@ ${
   ).join("\n")
 }
 Board options for every mode: --pits N (6), --stones N (4), --capture nonempty|always,
---eval util|store, --board play|seed000. --workers N: threads for the parallel modes.
+--eval util|store, --board play|plain. --workers N: threads for the parallel modes.
 Example: deno task kalah eve seq_ab 7 seq_mm "(5)" --pits 4 --stones 3
 `;
 
@@ -222,12 +222,12 @@ const main = Effect.gen(function* () {
     string: ["runs", "workers"],
     boolean: [],
   });
-  const runs = flags.runs === undefined ? undefined : yield* intFlag(flags, "runs", 5, 1, 1000);
   const term = yield* Terminal;
   if (flags.help === true) {
     yield* term.print(USAGE + "\n" + gameHelp(kalahPlugin as GamePlugin<unknown, unknown>));
     return 0;
   }
+  const runs = flags.runs === undefined ? undefined : yield* intFlag(flags, "runs", 5, 1, 1000);
   // With its source, so that the engine's workers can open the same game.
   const { game: made, source } = yield* openGame("kalah", gameOptions);
   const game = made as Game<KalahState>;

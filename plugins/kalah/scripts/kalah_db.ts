@@ -22,18 +22,22 @@ import {
   workersFromArgs,
 } from "../../../app/cli.ts";
 import { defaultWorkers } from "../../../core/parallel/pool.ts";
+import { userCwd } from "../../../core/source.ts";
 
 const USAGE =
   `Usage: deno task kalah-db [--pits N] [--capture nonempty|always] [--stones K] [--workers W]
                           [--dir DIR]
 Builds the Kalah endgame database (every position with at most K stones in the houses)
-into out/kalah-db/, where the exact solver (deno task analyze kalah --solve) finds it.
+into the repository's out/kalah-db/, where the exact solver (deno task analyze kalah
+--solve, the perfect AI) finds it, wherever you run it from.
 
   --pits N       houses per side (default 6)
-  --capture R    nonempty (seed 004, default) or always (seed 000)
+  --capture R    the capture rule, as the game's --capture: nonempty (a capture needs
+                 stones in the opposite house; the default) or always
   --stones K     the largest number of stones left (default 20; memory: 1 byte a position)
   --workers W    threads building it (default: this machine's cores, ${defaultWorkers()})
-  --dir DIR      write there instead (the solver reads only out/kalah-db/)
+  --dir DIR      write there instead, relative to your directory (the solver reads only
+                 the repository's out/kalah-db/)
 On a terminal, a line per level and a progress line every second; Ctrl-C stops the build
 (nothing is written; exit code 130).
 `;
@@ -125,7 +129,7 @@ const main = Effect.gen(function* () {
     });
   }
   const dir = typeof flags.dir === "string"
-    ? new URL(`${flags.dir.replace(/\/?$/, "/")}`, `file://${Deno.cwd()}/`)
+    ? new URL(flags.dir.replace(/\/?$/, "/"), `file://${userCwd().replace(/\/?$/, "/")}`)
     : defaultDbDir();
   const why = unwritable(dir);
   if (why !== undefined) {
