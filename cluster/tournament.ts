@@ -172,7 +172,7 @@ const playFixture = (plan: ClusterPlan, loaded: OpenedGame, index: number) =>
       if (Result.isFailure(spec)) return yield* Effect.fail(`player ${text}: ${spec.failure}`);
       entrants.push({
         name: text,
-        agent: () => agentFromSpec<unknown>(spec.success, strategies),
+        agent: () => agentFromSpec<unknown>(spec.success, strategies, { source: loaded.source }),
       });
     }
     const fixture = plan.fixtures[index];

@@ -295,6 +295,8 @@ const main = Effect.gen(function* () {
       ...asked,
       margin: plugin.mistakeMargin ?? 1,
       seed: transcript.seed,
+      // The searches run in the engine's workers, which open the game from its source.
+      source: opened.source,
     };
     how = `${asked.strategy.name}, ` +
       (asked.timeMs !== undefined ? `${asked.timeMs} ms per position` : `depth ${asked.depth}`);
