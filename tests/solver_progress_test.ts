@@ -11,7 +11,7 @@ import { WIN } from "../core/game.ts";
 import type { SearchResult } from "../core/search/types.ts";
 import { kalahGame } from "../plugins/kalah/game.ts";
 import type { KalahState } from "../plugins/kalah/rules.ts";
-import { clearSolvers, solveKalah } from "../plugins/kalah/solve.ts";
+import { solveKalah } from "../plugins/kalah/solve.ts";
 import { KalahSolver } from "../plugins/kalah/solver.ts";
 import { buildDbParallel } from "../plugins/kalah/db_build.ts";
 import { domineeringGame, geometry } from "../plugins/domineering/board.ts";
@@ -40,7 +40,6 @@ const assertNarrowing = (its: readonly SearchResult[], final: SearchResult, what
 };
 
 Deno.test("Kalah solve: one iteration per MTD(f) pass, bounds narrowing to the value (both sides)", () => {
-  clearSolvers();
   for (const capture of ["nonempty", "always"] as const) {
     const game = kalahGame({ pits: 4, stones: 3, capture, eval: "util" });
     const start = game.initial();
@@ -62,7 +61,6 @@ Deno.test("Kalah solve: one iteration per MTD(f) pass, bounds narrowing to the v
 });
 
 Deno.test("Kalah solve: a stop request after an iteration ends it with the bounds proved so far", () => {
-  clearSolvers();
   const game = kalahGame({ pits: 6, stones: 3, capture: "nonempty", eval: "util" });
   const options = { ttMb: 16, spotDbPositions: 0 };
   let seen = 0, polled = 0;
@@ -77,7 +75,6 @@ Deno.test("Kalah solve: a stop request after an iteration ends it with the bound
     .solve(Array(12).fill(3)).value;
   assert(r.bounds !== undefined && r.bounds.lower <= exact && exact <= r.bounds.upper);
   assert(r.move !== undefined && game.moves(game.initial()).includes(r.move));
-  clearSolvers();
 });
 
 Deno.test("Domineering solve: one iteration per root move settled; the bounds close on the value", () => {

@@ -273,16 +273,34 @@ export const readTextOr = (path: string): string => {
   }
 };
 
+/** A 2048 game opened from raw options, with its decoded options. */
+export interface Opened2048 {
+  /** The game (its `keep` holds the endgame solver, kept from one played game to the next). */
+  readonly game: Game2048;
+  /** The decoded options. */
+  readonly options: unknown;
+}
+
+/** Opens the 2048 game for raw options (`--width`, `--eval`, ...). */
+export const open2048 = (options: Readonly<Record<string, unknown>>): Opened2048 => {
+  const { game, options: decoded } = Effect.runSync(makeGame(plugin, options));
+  if (!is2048(game)) throw new Error("not a 2048 game");
+  return { game, options: decoded };
+};
+
 /**
  * Plays one seeded game with `spec` (a search spec of the 2048 plugin) through
  * `app/match.ts` `runGame`, the tiles from the seeded `Random`, as `deno task match`
  * does; `run` adds `runGame`'s options (`onEvent`, `interrupted`: to stop it early).
+ * It plays on `opened` (default: the game opened from `options`), so games played on one
+ * opened game share what its searches keep (the endgame solver's tables).
  */
 export const playSeeded = (
   spec: string,
   options: Readonly<Record<string, unknown>>,
   seed: number,
   run: Pick<RunOptions<readonly number[], never>, "onEvent" | "interrupted"> = {},
+  opened: Opened2048 = open2048(options),
 ): {
   readonly played: Played<readonly number[]>;
   readonly game: Game2048;
@@ -295,8 +313,7 @@ export const playSeeded = (
   if (p.kind !== "search" || p.strategy === "randombest") {
     throw new Error(`expected a search spec such as expectimax:7, got ${spec}`);
   }
-  const { game, options: decoded } = Effect.runSync(makeGame(plugin, options));
-  if (!is2048(game)) throw new Error("not a 2048 game");
+  const { game, options: decoded } = opened;
   const agent = searchAgent<readonly number[]>(strategies[p.strategy], searchOptionsOf(p), {
     ttMb: 1,
   });
@@ -306,13 +323,14 @@ export const playSeeded = (
   return { played, game, options: decoded };
 };
 
-/** Plays one seeded game (`playSeeded`) and returns its record. */
+/** Plays one seeded game (`playSeeded`, on `opened`) and returns its record. */
 export const playOne = (
   spec: string,
   options: Readonly<Record<string, unknown>>,
   seed: number,
+  opened: Opened2048 = open2048(options),
 ): GameRecord => {
-  const { played, options: decoded } = playSeeded(spec, options, seed);
+  const { played, options: decoded } = playSeeded(spec, options, seed, {}, opened);
   return { ...recordOf(seed, played.transcript), p1: spec, options: decoded };
 };
 
@@ -378,9 +396,11 @@ const main = (): number => {
   const out = typeof a.out === "string" ? a.out : undefined;
   const done = new Set(out && a.resume ? readRecords(out).map((r) => r.seed) : []);
   const records: GameRecord[] = [];
+  // One game for every seed: its endgame solver keeps its tables from game to game.
+  const opened = open2048(options);
   for (let i = 0; i < games; i++) {
     if (done.has(seed + i)) continue;
-    const r = playOne(a.p1, options, seed + i);
+    const r = playOne(a.p1, options, seed + i, opened);
     records.push(r);
     if (out) Deno.writeTextFileSync(out, JSON.stringify(r) + "\n", { append: true });
     console.error(

@@ -24,7 +24,15 @@ import { Effect } from "../../core/deps.ts";
 import { CHANCE } from "../../core/game.ts";
 import { packCells } from "../../plugins/game2048/board.ts";
 import { chainOf } from "../../plugins/game2048/endgame.ts";
-import { type ChainStart, type GameRecord, playSeeded, readTextOr, recordOf } from "./games.ts";
+import {
+  type ChainStart,
+  type GameRecord,
+  open2048,
+  type Opened2048,
+  playSeeded,
+  readTextOr,
+  recordOf,
+} from "./games.ts";
 
 /** One seed's line of a starts file. */
 export interface StartLine {
@@ -56,7 +64,7 @@ export const isStartLine = (line: unknown): line is StartLine =>
  * Plays seed `seed`'s game with `spec` (a search spec of the 2048 plugin) up to its first
  * slider position that `holds` (default: a chain of `tiles` tiles from a 16384), with the
  * tiles of `app/match.ts` `runGame` (the seeded `Random`): the match's own game up to
- * there (`lab/game2048/games.ts` `playSeeded`).
+ * there (`lab/game2048/games.ts` `playSeeded`, on `opened`).
  */
 export const playToStart = (
   spec: string,
@@ -64,6 +72,7 @@ export const playToStart = (
   seed: number,
   tiles: number,
   holds: (lo: number, hi: number) => boolean = holdsChain(tiles),
+  opened: Opened2048 = open2048(options),
 ): StartLine => {
   let reached = false;
   const { played: { transcript, final }, game, options: decoded } = playSeeded(
@@ -79,6 +88,7 @@ export const playToStart = (
         }),
       interrupted: Effect.sync(() => reached),
     },
+    opened,
   );
   if (!reached) {
     return { seed, p1: spec, tiles, options: decoded, record: recordOf(seed, transcript) };
@@ -128,9 +138,11 @@ if (import.meta.main) {
     eval: "ntuple",
     ...(typeof a.weights === "string" ? { weights: a.weights } : {}),
   };
+  // One game for every seed: its endgame solver keeps its tables from game to game.
+  const opened = open2048(options);
   for (let seed = first; seed <= last; seed++) {
     if (seedsIn(a.out).has(seed)) continue;
-    const line = playToStart(a.p1, options, seed, tiles);
+    const line = playToStart(a.p1, options, seed, tiles, holdsChain(tiles), opened);
     Deno.writeTextFileSync(a.out, JSON.stringify(line) + "\n", { append: true });
     const s = line.start;
     console.error(

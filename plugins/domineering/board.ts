@@ -17,6 +17,7 @@ import type { Game, Player as ProtocolPlayer, RenderOptions } from "../../core/g
 import { bracket, lastStyle, paintSpans, type Span } from "../view.ts";
 import { WIN } from "../../core/game.ts";
 import { hashPrefix } from "../../core/hash.ts";
+import { Keep } from "../../core/search/keep.ts";
 import { type Board, type Cell, cellKey, type Player } from "./seed003.ts";
 
 /** The largest width or height of a board's bounding box. */
@@ -98,6 +99,8 @@ export type DomState = readonly number[];
 export interface DomineeringGame extends Game<DomState> {
   /** The board's shape. */
   readonly geometry: Geometry;
+  /** What the solve strategy keeps between searches on this game (its solver). */
+  readonly keep: Keep;
 }
 
 const popcount = (v: number): number => {
@@ -388,6 +391,7 @@ export const domineeringGame = (g: Geometry): DomineeringGame => {
     id: "domineering",
     players: ["V", "H"],
     geometry: g,
+    keep: new Keep(),
     initial: () => initialState(g),
     toMove: (s) => s[2 * h] as ProtocolPlayer,
     moves: (s) => movesFor(g, s, turnOf(g, s)),

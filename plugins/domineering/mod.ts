@@ -17,6 +17,7 @@ import { Effect, Schema } from "../../core/deps.ts";
 import { definePlugin } from "../../core/plugin.ts";
 import { WIN } from "../../core/game.ts";
 import type { SearchOptions, SearchResult, SequentialStrategy } from "../../core/search/types.ts";
+import { slot } from "../../core/search/keep.ts";
 import type { Game } from "../../core/game.ts";
 import {
   type DomineeringGame,
@@ -180,15 +181,19 @@ export const solverInput = (g: Geometry, s: DomState): SolveInput => ({
   board: g.rows,
 });
 
-let shared: { solver: Solver; bits: number } | undefined;
+/** The solve strategy's solver kept by a game, with its table's size. */
+const SOLVER = slot<{ readonly solver: Solver; readonly bits: number }>("domineering solver");
 
-/** The solver the strategy uses, kept between calls (its table is valid for any board). */
-export const sharedSolver = (ttBits = 22): Solver => {
-  if (shared === undefined || shared.bits !== ttBits) {
-    shared = { solver: createSolver({ ttBits }), bits: ttBits };
-  }
-  return shared.solver;
-};
+/**
+ * The solver a game keeps between searches (its table is valid for any board), made again
+ * when the table's size changes.
+ */
+const keptSolver = (game: DomineeringGame, ttBits: number): Solver =>
+  game.keep.get(
+    SOLVER,
+    () => ({ solver: createSolver({ ttBits }), bits: ttBits }),
+    (k) => k.bits === ttBits,
+  ).solver;
 
 /** Table size for a search: twice the entries of the core table the caller sized (`--tt-mb`). */
 const bitsFor = (options: SearchOptions): number => {
@@ -199,14 +204,15 @@ const bitsFor = (options: SearchOptions): number => {
 /**
  * The solver of one search: over the caller's table when it is in shared memory (the
  * solvers of every worker given it then share their entries: its `2 * size` solver
- * entries take its record space), else the one kept by this worker.
+ * entries take its record space), else the one the game keeps (one per worker: each
+ * worker opens its own game).
  */
-const solverFor = (options: SearchOptions): Solver => {
+const solverFor = (game: DomineeringGame, options: SearchOptions): Solver => {
   const tt = options.tt;
   if (tt && typeof SharedArrayBuffer !== "undefined" && tt.buffer instanceof SharedArrayBuffer) {
     return createSolver({ ttBits: Math.log2(2 * tt.size), table: tt.buffer });
   }
-  return sharedSolver(options.params?.bits ?? bitsFor(options));
+  return keptSolver(game, options.params?.bits ?? bitsFor(options));
 };
 
 /**
@@ -223,7 +229,7 @@ export const solvePosition = (
   options: SearchOptions = {},
 ): SearchResult => {
   const g = game.geometry;
-  const solver = solverFor(options);
+  const solver = solverFor(game, options);
   const start = performance.now();
   const deadline = options.timeMs === undefined ? Infinity : start + options.timeMs;
   const external = options.shouldStop;

@@ -60,6 +60,7 @@ import type { Game } from "../../core/game.ts";
 import { LANE_A_SEED, LANE_B_SEED, laneA, laneB, mix32 } from "../../core/hash.ts";
 import { alphabetaSearch } from "../../core/search/alphabeta.ts";
 import { SearchStopped } from "../../core/search/control.ts";
+import { type Keep, keepOf, slot } from "../../core/search/keep.ts";
 import type { SearchOptions, SearchResult, SequentialStrategy } from "../../core/search/types.ts";
 import {
   canMove4,
@@ -185,6 +186,8 @@ const makeEngine = () => {
   let monotone = false;
   // The running search's network, when the game has one (`ntuple.ts` `networkOf`).
   let net: NTupleNetwork | undefined = undefined;
+  // What the running search's game keeps between searches (the endgame solver), if anything.
+  let keep: Keep | undefined = undefined;
   const outN = new Int32Array(2);
   // Leaves whose largest tile has at least this rank are downgraded (`downgrade.ts`).
   let downFrom = Infinity;
@@ -551,7 +554,8 @@ const makeEngine = () => {
     // With through, a goal on the board is merged into the tail in place first.
     const collapse = through ? collapseSlide(lo, hi, gaps) : undefined;
     if (collapse !== undefined) return collapse.probability > letGo ? collapse : undefined;
-    const solver = endgameSolver();
+    const make = () => new EndgameSolver();
+    const solver = keep === undefined ? make() : keep.get(ENDGAME_SOLVER, make);
     if (tables > 0) solver.keepTables(tables * 2 ** 30);
     const until = timeMs === undefined ? Infinity : start + timeMs / 2;
     const before = solver.nodes;
@@ -589,6 +593,7 @@ const makeEngine = () => {
     minP = options.minProbability ?? options.params?.cutoff ?? DEFAULT_MIN_PROBABILITY;
     monotone = game.evaluation === "monotone";
     net = networkOf(game);
+    keep = keepOf(game);
     downFrom = downgradeRank(options.params?.downgrade ?? DEFAULT_DOWNGRADE);
     nodes = 0;
     stoppable = false;
@@ -702,6 +707,7 @@ const makeEngine = () => {
       stoppable = false;
       stopFlag = undefined;
       net = undefined;
+      keep = undefined;
       forced = -1;
     }
   };
@@ -807,12 +813,11 @@ const shape = (state: State2048, n: number): [number, number] => {
 export type Representation = "auto" | "general";
 
 /**
- * This thread's endgame solver (made when first needed): its table of solved positions is
- * a cache that every context shares, so successive moves and interleaved games find what
- * earlier searches solved. Solves are synchronous, so no two run at once.
+ * A game's endgame solver (made when first needed, kept in the game's `keep`): its table of
+ * solved positions is a cache that every context searching the game shares, so successive
+ * moves find what earlier searches solved. Solves are synchronous, so no two run at once.
  */
-let sharedSolver: EndgameSolver | undefined;
-const endgameSolver = (): EndgameSolver => sharedSolver ??= new EndgameSolver();
+const ENDGAME_SOLVER = slot<EndgameSolver>("2048 endgame solver");
 
 /** What the search says of the endgame solver's slide (`analyze` prints it). */
 const endgameNote = (answer: EndgameAnswer): string => {

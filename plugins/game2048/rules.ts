@@ -17,6 +17,7 @@
 import { Result } from "../../core/deps.ts";
 import { CHANCE, type Chance, type Game } from "../../core/game.ts";
 import { hashPrefix } from "../../core/hash.ts";
+import { Keep } from "../../core/search/keep.ts";
 import { bracket, LAST_STYLE, paintSpans } from "../view.ts";
 
 /** A protocol state: tile values in reading order, then the turn, then the score. */
@@ -435,6 +436,8 @@ export interface Game2048 extends Game<State2048> {
   readonly height: number;
   /** The evaluation `value` uses. */
   readonly evaluation: EvalName;
+  /** What the searches keep between searches on this game (the endgame solver). */
+  readonly keep: Keep;
 }
 
 /** True when a game is a 2048 game built by `createGame`. */
@@ -516,6 +519,7 @@ export const createGame = (w: number, h: number, evaluation: EvalName): Game2048
     solo: true,
     unsolvable: "a game of 2048 lasts thousands of moves, each followed by a chance move, " +
       "so no search reaches its end; analyse with a depth (--depth 3) or a time (--time 2s)",
+    keep: new Keep(),
     width: w,
     height: h,
     evaluation,

@@ -8,6 +8,7 @@
 import { Result } from "../../core/deps.ts";
 import type { Game, Player } from "../../core/game.ts";
 import { hashInts } from "../../core/hash.ts";
+import { Keep } from "../../core/search/keep.ts";
 import { playBoard, PLAYERS, seedBoard } from "./board.ts";
 import {
   initialState,
@@ -36,6 +37,8 @@ export interface KalahGameOptions extends KalahConfig {
 export interface KalahGame extends Game<KalahState> {
   /** The rules it was built with. */
   readonly config: KalahConfig;
+  /** What the solve strategy keeps between searches on this game (`solve.ts`). */
+  readonly keep: Keep;
 }
 
 /** True when `game` is a Kalah game built by `kalahGame` (it carries its configuration). */
@@ -103,6 +106,7 @@ export const kalahGame = (options: KalahGameOptions): KalahGame => {
   return {
     id: "kalah",
     config,
+    keep: new Keep(),
     players: PLAYERS,
     initial: () => start.slice(),
     toMove: (s) => s[2 * n + 2] as Player,

@@ -5,7 +5,7 @@
  * `deno task kalah-db` wrote for the board (see `db_file.ts`), else a small one built
  * in memory on the spot.
  *
- * Solvers (with their tables and databases) are kept per board width and capture rule,
+ * A game keeps its solver (with its table and database) between searches (its `keep`),
  * so a player that solves every move reuses what it learnt.
  *
  * @module
@@ -14,9 +14,10 @@ import type { Game } from "../../core/game.ts";
 import { alphabetaSearch } from "../../core/search/alphabeta.ts";
 import type { SearchOptions, SearchResult, SequentialStrategy } from "../../core/search/types.ts";
 import { ENTRY_BYTES } from "../../core/search/tt.ts";
+import { slot } from "../../core/search/keep.ts";
 import { buildDb, dbSize, type EndgameDb, flipHalves, sowRelative } from "./db.ts";
 import { dbFileName, loadDb } from "./db_file.ts";
-import { isKalahGame } from "./game.ts";
+import { isKalahGame, type KalahGame } from "./game.ts";
 import { KalahSolver, SolveStopped } from "./solver.ts";
 
 /** Positions in an endgame database built on the spot (about a second's work). */
@@ -37,7 +38,8 @@ export interface SolverSetup {
   readonly dbMs: number;
 }
 
-const solvers = new Map<string, SolverSetup>();
+/** The solver a Kalah game keeps between searches. */
+const SOLVER = slot<SolverSetup>("kalah solver");
 
 /**
  * The largest database size (stones) worth building on the spot for a board with
@@ -50,22 +52,33 @@ export const spotDbStones = (pits: number, total: number, budget = SPOT_DB_POSIT
 };
 
 /**
- * The solver for a board width and capture rule (created once; `ttMb` sizes its table
- * the first time). `total` is the number of stones in play, which bounds the database.
+ * The solver a game keeps (made the first time; `ttMb` sizes its table then; made again
+ * when its database is too small for `total`, the number of stones in play, which bounds
+ * the database).
  */
 export const solverFor = (
-  pits: number,
-  captureAlways: boolean,
+  game: KalahGame,
   total: number,
   ttMb: number,
   spotPositions = SPOT_DB_POSITIONS,
 ): SolverSetup => {
-  const id = `${pits}/${captureAlways}`;
-  const known = solvers.get(id);
+  const { pits } = game.config, captureAlways = game.config.capture === "always";
   const wanted = spotDbStones(pits, total, spotPositions);
-  if (known !== undefined && (known.db?.maxStones ?? -1) >= Math.min(wanted, total - 1)) {
-    return known;
-  }
+  return game.keep.get(
+    SOLVER,
+    () => newSolver(pits, captureAlways, wanted, total, ttMb),
+    (known) => (known.db?.maxStones ?? -1) >= Math.min(wanted, total - 1),
+  );
+};
+
+/** A solver with the database it needs (from a file, or built on the spot). */
+const newSolver = (
+  pits: number,
+  captureAlways: boolean,
+  wanted: number,
+  total: number,
+  ttMb: number,
+): SolverSetup => {
   const t0 = performance.now();
   // A database file helps only when the spot database cannot cover the game.
   let db: EndgameDb | undefined = wanted >= total - 1 ? undefined : loadDb(pits, captureAlways);
@@ -75,9 +88,7 @@ export const solverFor = (
     dbSource = db === undefined ? "none" : "built";
   }
   const solver = new KalahSolver({ pits, captureAlways, db, ttMb });
-  const setup = { solver, db, dbSource, dbMs: performance.now() - t0 };
-  solvers.set(id, setup);
-  return setup;
+  return { solver, db, dbSource, dbMs: performance.now() - t0 };
 };
 
 /** The largest database file worth suggesting: 2^28 positions (256 MB). */
@@ -114,9 +125,6 @@ export const databaseNotes = (
   }
   return notes;
 };
-
-/** Forgets the solvers kept between calls (frees their tables). */
-export const clearSolvers = (): void => solvers.clear();
 
 /**
  * The principal variation from mover-relative houses worth `value`: at each step the
@@ -234,8 +242,8 @@ export const solveKalah = <S>(
     return alphabetaSearch(game, state, { ...options, depth: 100_000, timeMs: undefined });
   }
   const start = performance.now();
-  const { pits: n, capture } = (game as unknown as { config: { pits: number; capture: string } })
-    .config;
+  const kalah = game as unknown as KalahGame;
+  const { pits: n, capture } = kalah.config;
   const always = capture === "always";
   const s = state as unknown as readonly number[];
   const mover = s[2 * n + 2];
@@ -276,7 +284,7 @@ export const solveKalah = <S>(
   const tt = options.tt;
   const requested = tt === undefined || tt === false ? 0 : (tt.size * ENTRY_BYTES) / 2 ** 20;
   const ttMb = extras.ttMb ?? Math.max(DEFAULT_SOLVER_TT_MB, Math.round(requested));
-  const setup = solverFor(n, always, total, ttMb, extras.spotDbPositions);
+  const setup = solverFor(kalah, total, ttMb, extras.spotDbPositions);
   const solver = setup.solver;
   const deadline = options.timeMs === undefined ? Infinity : start + options.timeMs;
   const outer = options.shouldStop;

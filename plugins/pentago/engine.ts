@@ -21,7 +21,7 @@
  *   open four last, double threats early), generated only when the early moves fail to
  *   cut; above the leaves the children are evaluated in place.
  * - **Table**: the core `TranspositionTable` (the player's, kept from move to move; with
- *   `tt: false`, "keep your own", a table of the engine's emptied per search), keyed by
+ *   `tt: false`, "keep your own", a table the game keeps, emptied per search), keyed by
  *   the least of the eight symmetric orientations (`symmetry.ts`), its moves stored in
  *   that orientation and turned back on a hit.
  * - **Threat search** at the horizon: a leaf where the opponent has two or more open fours
@@ -46,6 +46,7 @@ import {
   stopTest,
 } from "../../core/search/control.ts";
 import { COMPLETE, EXACT, LOWER, TranspositionTable, UPPER } from "../../core/search/tt.ts";
+import { type Keep, keepOf, slot } from "../../core/search/keep.ts";
 import type { SearchOptions, SearchResult, SequentialStrategy } from "../../core/search/types.ts";
 import { CELL_BIT, CELL_HALF, CELLS, POPCOUNT, quadrantOf, ROT_CCW, ROT_CW } from "./board.ts";
 import { NO_TWIST, type PentagoState, play, ROT_CELL, winningCells } from "./rules.ts";
@@ -84,11 +85,16 @@ const SALT_A = 0x5e7a60d1, SALT_B = 0x2f6b1c39;
 const DEFAULT_MB = 4;
 /** The size of the engine's own table (`tt: false`: "keep your own", as `analyze` asks). */
 const PRIVATE_MB = 32;
-let own: TranspositionTable | undefined;
+/** The engine's own table, which a game keeps between searches. */
+const OWN_TABLE = slot<TranspositionTable>("pentago engine's own table");
 
-/** The engine's own table (one per worker), emptied for each search. */
-const privateTable = (): TranspositionTable => {
-  own ??= new TranspositionTable(PRIVATE_MB);
+/**
+ * The engine's own table, emptied for the search: the one `keep` holds (a game's: one per
+ * worker, since each worker opens its own game), else a new one.
+ */
+const privateTable = (keep: Keep | undefined): TranspositionTable => {
+  const make = () => new TranspositionTable(PRIVATE_MB);
+  const own = keep === undefined ? make() : keep.get(OWN_TABLE, make);
   own.clear();
   return own;
 };
@@ -139,6 +145,8 @@ export interface EngineSettings {
   readonly lmr?: boolean;
   /** The stop test polled every few thousand nodes (default: the options' time and flag). */
   readonly stop?: () => boolean;
+  /** Where the engine's own table (`tt: false`) is kept between searches (default: nowhere). */
+  readonly keep?: Keep;
 }
 
 /**
@@ -167,7 +175,7 @@ export const pentagoEngine = (
   const symmetry = settings.symmetry !== false;
   const lmr = settings.lmr === true;
   const tt = options.tt === false
-    ? privateTable()
+    ? privateTable(settings.keep)
     : (options.tt ?? new TranspositionTable(DEFAULT_MB));
   const stats: EngineStats = { ttProbes: 0, ttHits: 0, threatScans: 0 };
 
@@ -672,7 +680,7 @@ export const pentagoSearch = (
   };
   const stop = () =>
     (flag !== undefined && flag()) || (done >= MIN_DEPTH && performance.now() >= deadline);
-  const engine = pentagoEngine(options, start, { ...settings, stop });
+  const engine = pentagoEngine(options, start, { keep: keepOf(game), ...settings, stop });
   return searchRoot(game, state, timed, engine, start, 1);
 };
 

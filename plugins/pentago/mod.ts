@@ -12,6 +12,7 @@
 import { Effect, Schema } from "../../core/deps.ts";
 import type { Game } from "../../core/game.ts";
 import { definePlugin } from "../../core/plugin.ts";
+import { Keep } from "../../core/search/keep.ts";
 import { CELL_BIT, CELL_HALF } from "./board.ts";
 import { pentagoStrategy } from "./engine.ts";
 import { linesValue, orderByLines, playoutValue, resultValue } from "./eval.ts";
@@ -78,6 +79,12 @@ const winsAt = (s: PentagoState, cell: number): boolean => {
   return ((CELL_HALF[cell] === 0 ? w % 262144 : Math.floor(w / 262144)) & CELL_BIT[cell]) !== 0;
 };
 
+/** Pentago's game. */
+export interface PentagoGame extends Game<PentagoState> {
+  /** What the engine keeps between searches on this game (its own table, `tt: false`). */
+  readonly keep: Keep;
+}
+
 /**
  * Builds Pentago for the options.
  *
@@ -91,7 +98,7 @@ const winsAt = (s: PentagoState, cell: number): boolean => {
  * if (d.moves(d.initial()).length !== 36) throw new Error("36 distinct children");
  * ```
  */
-export const pentagoGame = (options: Partial<PentagoOptions> = {}): Game<PentagoState> => {
+export const pentagoGame = (options: Partial<PentagoOptions> = {}): PentagoGame => {
   const o: PentagoOptions = { ...DEFAULT_OPTIONS, ...options };
   const listing = {
     dedupe: o.dedupe,
@@ -120,6 +127,7 @@ export const pentagoGame = (options: Partial<PentagoOptions> = {}): Game<Pentago
   return {
     id: "pentago",
     players,
+    keep: new Keep(),
     initial: initialState,
     toMove: (s) => s.turn,
     moves,
