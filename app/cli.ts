@@ -33,7 +33,8 @@ import { userCwd } from "../core/source.ts";
 import { type Engine, liveEngine } from "../core/engine/engine.ts";
 import type { Strategy } from "../core/search/types.ts";
 import { parseSpec, parseStrategyParams, type PlayerSpec, SPEC_GRAMMAR } from "./players/spec.ts";
-import { INTERRUPTED_EXIT, liveTerminal, Terminal } from "./terminal.ts";
+import { liveTerminal, STOP_SIGNALS, Terminal } from "./terminal.ts";
+import { folderOf, makeFolderFor } from "./files.ts";
 import { DEFAULT_TT_MB } from "../core/search/tt.ts";
 
 /** A mistake in the command line; the message says what was expected. */
@@ -311,34 +312,28 @@ export const userPath = (path: string): string =>
   /^([a-z]:)?[\\/]/i.test(path) ? path : `${userCwd().replace(/[\\/]?$/, "/")}${path}`;
 
 /**
- * Checks, before a game starts, that `--save FILE` can be written: not a directory, in a
- * directory that exists, and writable (opened for writing without being truncated; a new
- * file is removed again, so nothing is left behind if the game is not saved).
+ * Checks, before a game starts, that `--save FILE` can be written: not a directory, its
+ * folder made when missing (with its parents, as the in-game `save FILE` does), and a
+ * new file can be made there (a probe file, removed again; saves write a temporary file
+ * there and rename it over FILE).
  */
 export const checkSavePath = (path: string): Effect.Effect<void, UsageError> => {
   const fail = (why: string) => Effect.fail(new UsageError({ message: `--save ${path}: ${why}` }));
   const why = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0];
-  let info: Deno.FileInfo | undefined;
   try {
-    info = Deno.statSync(path);
+    if (Deno.statSync(path).isDirectory) return fail("is a directory; give a file name");
   } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) return fail(`cannot be written: ${why(e)}`);
+    const missing = e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory;
+    if (!missing) return fail(`cannot be written: ${why(e)}`);
   }
-  if (info?.isDirectory === true) return fail("is a directory; give a file name");
-  if (info === undefined) {
-    const dir = path.replace(/[^\\/]*$/, "") || ".";
-    const isDir = (() => {
-      try {
-        return Deno.statSync(dir).isDirectory;
-      } catch {
-        return false;
-      }
-    })();
-    if (!isDir) return fail(`there is no directory ${dir}`);
+  const dir = folderOf(path);
+  try {
+    makeFolderFor(path);
+  } catch (e) {
+    return fail(`cannot make the folder ${dir}: ${why(e)}`);
   }
   try {
-    Deno.openSync(path, { write: true, create: true }).close();
-    if (info === undefined) Deno.removeSync(path);
+    Deno.removeSync(Deno.makeTempFileSync({ dir, prefix: ".ply-probe-" }));
   } catch (e) {
     return fail(`cannot be written: ${why(e)}`);
   }
@@ -516,8 +511,9 @@ export const runMain = (
   }
   const withCode = Effect.gen(function* () {
     const code = yield* program;
-    const interrupted = yield* (yield* Terminal).interrupted;
-    return interrupted && (code ?? 0) === 0 ? INTERRUPTED_EXIT : code ?? 0;
+    // Stopped by a signal (Ctrl-C, SIGTERM, SIGHUP): its exit code, unless the program failed.
+    const by = yield* (yield* Terminal).stoppedBy;
+    return by !== undefined && (code ?? 0) === 0 ? STOP_SIGNALS[by] : code ?? 0;
   });
   const layer = Layer.mergeAll(
     liveTerminal,

@@ -13,6 +13,7 @@ import { formatSpec, type PlayerSpec } from "./players/spec.ts";
 import { DEFAULT_STRENGTHS } from "../core/plugin.ts";
 import type { Strategy } from "../core/search/types.ts";
 import { Terminal } from "./terminal.ts";
+import { writeFileAtomic } from "./files.ts";
 import { decodeTranscript } from "./transcript.ts";
 import {
   bookOpenings,
@@ -374,7 +375,7 @@ export const openStore = (
         }
       }
     } else {
-      Deno.writeTextFileSync(file("series.json"), JSON.stringify(settings, null, 2) + "\n");
+      writeFileAtomic(file("series.json"), JSON.stringify(settings, null, 2) + "\n");
     }
     const games = file("games.jsonl");
     let text = "";
@@ -413,7 +414,7 @@ export const openStore = (
       done,
       append: (record) =>
         Deno.writeTextFileSync(games, JSON.stringify(record) + "\n", { append: true }),
-      write: (name, body) => Deno.writeTextFileSync(file(name), body),
+      write: (name, body) => writeFileAtomic(file(name), body),
     };
   });
 

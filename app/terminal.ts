@@ -1,6 +1,7 @@
 /**
  * The `Terminal` service: read a line, print text. The live layer reads standard input
- * as a stream of lines and ends cleanly on end of input or Ctrl-C; the scripted layer
+ * as a stream of lines and ends cleanly on end of input, Ctrl-C, SIGTERM or SIGHUP; the
+ * scripted layer
  * feeds fixed lines and records the output, so a human player is tested without a
  * terminal.
  *
@@ -10,7 +11,7 @@ import { Context, Deferred, Effect, Layer, Option, Pull, Stream } from "../core/
 
 /** The terminal's operations (the service's shape). */
 export interface TerminalShape {
-  /** Prints the prompt and reads one line; `None` at end of input or on Ctrl-C. */
+  /** Prints the prompt and reads one line; `None` at end of input or on a stop signal. */
   readonly readLine: (prompt: string) => Effect.Effect<Option.Option<string>>;
   /** Prints text as is (add the newline yourself). */
   readonly print: (text: string) => Effect.Effect<void>;
@@ -21,7 +22,19 @@ export interface TerminalShape {
    * against it to stop that effect and keep what it has.
    */
   readonly interruption: Effect.Effect<void>;
+  /** The first stop signal received (Ctrl-C is `SIGINT`); `undefined` before any. */
+  readonly stoppedBy: Effect.Effect<StopSignal | undefined>;
 }
+
+/**
+ * The signals that stop a program as Ctrl-C does (its search stopped, what it has kept,
+ * a game saved), each with the exit code it ends the program with: 128 + its number,
+ * as shells report a program killed by it.
+ */
+export const STOP_SIGNALS = { SIGINT: 130, SIGHUP: 129, SIGTERM: 143 } as const;
+
+/** A signal that stops a program as Ctrl-C does. */
+export type StopSignal = keyof typeof STOP_SIGNALS;
 
 // The superclass as a variable of an explicit type: JSR's fast check reads no call there.
 const TerminalKey: Context.ServiceClass<Terminal, "ply/Terminal", TerminalShape> = Context.Service<
@@ -54,41 +67,52 @@ export const writeStdout = (text: string): void => {
   while (off < bytes.length) off += Deno.stdout.writeSync(bytes.subarray(off));
 };
 
-/** The exit code of a program ended by Ctrl-C (128 + SIGINT), as shells report it. */
-export const INTERRUPTED_EXIT = 130;
-
 /**
  * The live terminal: standard input split into lines (one line per pull, so piped input
- * loses nothing), standard output, and a Ctrl-C listener for the layer's lifetime. Ctrl-C
- * ends reading (a clean end of input) and completes `interruption`, so the program stops
- * its search and keeps what it has. (`deno task` forwards the signal to the program,
- * which may so receive one Ctrl-C twice: every one after the first changes nothing.)
+ * loses nothing), standard output, and listeners for the stop signals (`STOP_SIGNALS`:
+ * Ctrl-C, SIGTERM, SIGHUP) for the layer's lifetime. A stop signal ends reading (a clean
+ * end of input) and completes `interruption`, so the program stops its search and keeps
+ * what it has; the first one received is `stoppedBy`. (`deno task` forwards a signal to
+ * the program, which may so receive one twice: every one after the first changes
+ * nothing.) After one, output that cannot be written (a terminal hung up) is dropped.
  */
 export const liveTerminal: Layer.Layer<Terminal> = Layer.effect(
   Terminal,
   Effect.gen(function* () {
-    let interrupted = false;
+    let stoppedBy: StopSignal | undefined;
     let wake: (() => void) | undefined;
     const interruption = Deferred.makeUnsafe<void>();
-    const onSigint = () => {
-      interrupted = true;
-      Deferred.doneUnsafe(interruption, Effect.void);
-      wake?.();
-    };
+    const listeners = (Object.keys(STOP_SIGNALS) as StopSignal[]).map((signal) => ({
+      signal,
+      listener: () => {
+        stoppedBy ??= signal;
+        Deferred.doneUnsafe(interruption, Effect.void);
+        wake?.();
+      },
+    }));
     yield* Effect.acquireRelease(
-      Effect.sync(() => {
-        try {
-          Deno.addSignalListener("SIGINT", onSigint);
-          return true;
-        } catch {
-          return false; // no signals on this platform: Ctrl-C keeps its default
-        }
-      }),
+      Effect.sync(() =>
+        listeners.filter(({ signal, listener }) => {
+          try {
+            Deno.addSignalListener(signal, listener);
+            return true;
+          } catch {
+            return false; // not on this platform (Windows has SIGINT only): its default stays
+          }
+        })
+      ),
       (added) =>
         Effect.sync(() => {
-          if (added) Deno.removeSignalListener("SIGINT", onSigint);
+          for (const { signal, listener } of added) Deno.removeSignalListener(signal, listener);
         }),
     );
+    const write = (text: string) => {
+      try {
+        writeStdout(text);
+      } catch (e) {
+        if (stoppedBy === undefined) throw e;
+      }
+    };
     const pull = yield* Stream.fromReadableStream({
       evaluate: () => Deno.stdin.readable,
       onError: (e) => e,
@@ -100,7 +124,7 @@ export const liveTerminal: Layer.Layer<Terminal> = Layer.effect(
     );
     const sigint = Effect.callback<Option.Option<string>>((resume) => {
       wake = () => resume(Effect.succeed(Option.none()));
-      if (interrupted) wake();
+      if (stoppedBy !== undefined) wake();
       return Effect.sync(() => {
         wake = undefined;
       });
@@ -108,13 +132,14 @@ export const liveTerminal: Layer.Layer<Terminal> = Layer.effect(
     return Terminal.of({
       readLine: (prompt) =>
         Effect.suspend(() => {
-          if (interrupted) return Effect.succeed(Option.none());
-          writeStdout(prompt);
+          if (stoppedBy !== undefined) return Effect.succeed(Option.none());
+          write(prompt);
           return Effect.raceFirst(nextLine, sigint);
         }),
-      print: (text) => Effect.sync(() => writeStdout(text)),
-      interrupted: Effect.sync(() => interrupted),
+      print: (text) => Effect.sync(() => write(text)),
+      interrupted: Effect.sync(() => stoppedBy !== undefined),
       interruption: Deferred.await(interruption),
+      stoppedBy: Effect.sync(() => stoppedBy),
     });
   }),
 );
@@ -167,6 +192,7 @@ export const scriptedTerminal = (lines: readonly string[]): ScriptedTerminal => 
           }),
         interrupted: Effect.sync(() => interrupted),
         interruption: Deferred.await(interruption),
+        stoppedBy: Effect.sync((): StopSignal | undefined => interrupted ? "SIGINT" : undefined),
       }),
     ),
     output: () => out,

@@ -19,7 +19,7 @@ import { workerPoolLayer } from "../core/parallel/pool.ts";
 import { openGameWith } from "../core/plugin.ts";
 import type { SearchError } from "../core/errors.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
-import { INTERRUPTED_EXIT, liveTerminal, untilInterrupted } from "../app/terminal.ts";
+import { liveTerminal, STOP_SIGNALS, untilInterrupted } from "../app/terminal.ts";
 import {
   type DomineeringGame,
   type DomState,
@@ -279,7 +279,7 @@ export const runAttempt = async (req: AttemptRequest): Promise<void> => {
       console.log(`${board}: ${verdict()}`);
       return;
     }
-    if (outcome === "interrupted") Deno.exitCode = INTERRUPTED_EXIT;
+    if (outcome === "interrupted") Deno.exitCode = STOP_SIGNALS.SIGINT;
     const why = {
       paused: `paused after ${settledThisRun} searches`,
       budget: "budget spent",

@@ -5,8 +5,10 @@
  * Plays a game at the terminal, each side a human or an AI. Without a game, a menu
  * (seed 002's) chooses the game, its options and both sides; pressing Enter at the
  * first question starts a game against the computer with the defaults. A person can
- * take moves back, ask for a hint, save; a game with a person in it is saved at its
- * end (see `gamesFolder`) and `--load` resumes it.
+ * take moves back, ask for a hint, save; a game with a person in it (or with `--save`)
+ * is saved after every move and at its end (atomically: see `app/files.ts`; by default
+ * in a new file of `gamesFolder`), and `--load` resumes it. SIGTERM and SIGHUP stop it
+ * as Ctrl-C does. A save that fails prints the game's JSON to standard error.
  *
  * @module
  */
@@ -31,6 +33,7 @@ import { newSession, playMove, plyOf, type Session } from "../app/session.ts";
 import { decodeTranscript, exportTranscript, importTranscript } from "../app/transcript.ts";
 import { Terminal, untilInterrupted } from "../app/terminal.ts";
 import { userCwd } from "../core/source.ts";
+import { createAutosave, gamesFolder, makeFolderFor, writeFileAtomic } from "../app/files.ts";
 import { type Progress, search } from "../core/engine/engine.ts";
 import type { SearchResult } from "../core/search/types.ts";
 import { builtinIds, builtins } from "../plugins/registry.ts";
@@ -65,14 +68,16 @@ At a terminal, the sides not given are asked for (Enter takes the default).
   --moves LIST   start after these moves (the game's notation, comma-separated)
   --load FILE    resume a saved game at its current position; its players and seed
                  unless --p1, --p2 or --seed are given
-  --save FILE    where the game is saved (default: a new file in the games folder)
+  --save FILE    where the game is saved after every move (default: a new file in the
+                 games folder)
   --tt-mb N      transposition table size per AI player in MB (default 64)
   --help         this text; GAME --help lists the game's options
 In a game, type a move in the game's notation, or a command: help lists them (undo,
 redo, hint, moves or ?, board, rules, save [FILE], quit).
-A game with a person in it is saved when it ends or stops (quit, Ctrl-C, end of input)
-in $XDG_STATE_HOME/ply/games/ (default ~/.local/state/ply/games/), or in --save FILE;
-the last line says how to resume and review it.
+A game with a person in it is saved after every move and when it ends or stops (quit,
+Ctrl-C, SIGTERM, SIGHUP, end of input): to a new file in $XDG_STATE_HOME/ply/games/
+(default ~/.local/state/ply/games/), or to --save FILE (its folders are made, as by
+save FILE); the last line says how to resume and review it.
 `;
 
 const FLAGS = {
@@ -80,35 +85,18 @@ const FLAGS = {
   boolean: [],
 } as const;
 
-/** The folder where games with a person in them are saved. */
-export const gamesFolder = (): string => {
-  const state = Deno.env.get("XDG_STATE_HOME");
-  const base = state !== undefined && state !== ""
-    ? state
-    : `${Deno.env.get("HOME") ?? "."}/.local/state`;
-  return `${base}/ply/games`;
+/** Writes a session's transcript to `path` atomically, making its folder; throws on failure. */
+const writeSession = (session: Session, path: string): void => {
+  makeFolderFor(path);
+  writeFileAtomic(path, transcriptText(session));
 };
 
-/** A new file name in the games folder for a game of `id`. */
-const autosavePath = (id: string): string => {
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-").replace(/-\d+Z$/, "");
-  const safe = id.replace(/^.*[\\/]/, "").replace(/\.[a-z]+$/, "").replace(/[^\w-]/g, "_");
-  return `${gamesFolder()}/${safe}-${stamp}.json`;
-};
+/** A session's transcript as the JSON text a save holds. */
+const transcriptText = (session: Session): string =>
+  JSON.stringify(exportTranscript(session), null, 2) + "\n";
 
-/** Writes a session's transcript to `path` (making its folder); a user error on failure. */
-const writeSession = (session: Session, path: string, flag: string) =>
-  Effect.try({
-    try: () => {
-      const dir = path.replace(/[\\/][^\\/]*$/, "");
-      if (dir !== path && dir !== "") Deno.mkdirSync(dir, { recursive: true });
-      Deno.writeTextFileSync(path, JSON.stringify(exportTranscript(session), null, 2) + "\n");
-    },
-    catch: (e) =>
-      new UsageError({
-        message: `${flag}could not write ${path}: ${e instanceof Error ? e.message : e}`,
-      }),
-  });
+/** The first line of an error's message. */
+const reason = (e: unknown): string => (e instanceof Error ? e.message : String(e)).split("\n")[0];
 
 /** How a person would type a path: relative to their directory when inside it. */
 const shownPath = (path: string): string => {
@@ -149,8 +137,32 @@ const playGame = (setup: Setup, ttMb: number, save: string | undefined) =>
       status?.show(`${label} thinking: ${describeProgress(game, e, p, last)}`);
       if (e._tag === "Iteration") last = e.result;
     };
-    // Where the game is saved: --save, or a new file in the games folder.
-    const target = save ?? autosavePath(plugin.id);
+    // A game with a person in it, or with --save, is saved after every move and at its
+    // end: to --save, or to a new file in the games folder (made now, exclusively).
+    const human = specs.some((s) => s.kind === "human");
+    const saving = human || save !== undefined;
+    let target = save;
+    let failed: string | undefined; // why the last save failed
+    if (saving && target === undefined) {
+      try {
+        target = createAutosave(plugin.id);
+      } catch (e) {
+        failed = `could not make a file in ${gamesFolder()}: ${reason(e)}`;
+      }
+    }
+    /** Saves the game as it stands; the first failure in a row is reported. */
+    const autosave = Effect.suspend(() => {
+      if (!saving || target === undefined) return Effect.void;
+      try {
+        writeSession(session, target);
+        failed = undefined;
+        return Effect.void;
+      } catch (e) {
+        const first = failed === undefined;
+        failed = `could not save the game to ${target}: ${reason(e)}`;
+        return first ? Effect.sync(() => console.error(`warning: ${failed}`)) : Effect.void;
+      }
+    });
     const humanCommands = commands(opened, session, { draw, thinking, status, target });
     const agents = [0, 1].map((p) =>
       agentFromSpec<unknown>(specs[p], strategies, {
@@ -168,6 +180,11 @@ const playGame = (setup: Setup, ttMb: number, save: string | undefined) =>
         : `${plugin.name}: ${game.players[0]} (${names[0]}) vs ${game.players[1]} (${names[1]})`) +
         `, seed ${seed}\n`,
     );
+    if (failed !== undefined) console.error(`warning: ${failed}`);
+    else if (saving && target !== undefined) {
+      yield* autosave;
+      if (save === undefined) yield* term.print(`Saved after every move to ${shownPath(target)}\n`);
+    }
     const played = yield* runGame(game, agents, {
       gameId: opened.specifier,
       options: opened.options,
@@ -191,7 +208,7 @@ const playGame = (setup: Setup, ttMb: number, save: string | undefined) =>
                 (e.search ? ` [${describeSearch(game, e.search, e.by)}]` : "");
             // One board per turn: none between a move and the chance move after it.
             const board = game.toMove(e.state) === CHANCE ? "" : `\n${draw(e.state)}\n`;
-            return term.print(`${line}\n${board}`);
+            return Effect.andThen(autosave, term.print(`${line}\n${board}`));
           }
           case "Navigated": {
             if (!e.done) {
@@ -200,9 +217,12 @@ const playGame = (setup: Setup, ttMb: number, save: string | undefined) =>
               );
             }
             const ply = plyOf(session, session.current);
-            return term.print(
-              `${e.command === "undo" ? "Taken back" : "Replayed"}: now after move ${ply}.\n\n` +
-                `${draw(e.state)}\n`,
+            return Effect.andThen(
+              autosave,
+              term.print(
+                `${e.command === "undo" ? "Taken back" : "Replayed"}: now after move ${ply}.\n\n` +
+                  `${draw(e.state)}\n`,
+              ),
             );
           }
           case "End":
@@ -212,17 +232,19 @@ const playGame = (setup: Setup, ttMb: number, save: string | undefined) =>
     });
     status?.clear();
     const { transcript } = played;
-    const human = specs.some((s) => s.kind === "human");
-    if (human || save !== undefined) {
-      const path = target;
-      const saved = yield* Effect.result(writeSession(session, path, save ? "--save: " : ""));
-      if (saved._tag === "Success") {
-        const shown = shownPath(path);
-        yield* term.print(
-          `Saved to ${shown}. Resume: deno task play --load ${shown}; ` +
-            `review: deno task review ${shown}\n`,
-        );
-      } else yield* term.print(`${saved.failure.message}\n`);
+    if (saving) {
+      yield* autosave;
+      if (target === undefined || failed !== undefined) {
+        // Nowhere to keep it: the game goes to standard error, for the person to keep.
+        console.error(`error: ${failed}; the game follows as JSON`);
+        console.error(transcriptText(session).trimEnd());
+        return 1;
+      }
+      const shown = shownPath(target);
+      yield* term.print(
+        `Saved to ${shown}. Resume: deno task play --load ${shown}; ` +
+          `review: deno task review ${shown}\n`,
+      );
     } else {
       const opts = Object.entries(opened.options as Record<string, unknown>)
         .map(([k, v]) => ` --${k} ${Array.isArray(v) ? v.join(",") : String(v)}`).join("");
@@ -251,8 +273,8 @@ const commands = (
     readonly thinking: (label: string, p: Player) => (e: Progress) => void;
     /** The status line, if there is one. */
     readonly status: StatusLine | undefined;
-    /** Where `save` without a file writes. */
-    readonly target: string;
+    /** Where `save` without a file writes (`undefined`: nowhere, it must be given). */
+    readonly target: string | undefined;
   },
 ): Record<string, HumanCommand<unknown>> => {
   const { game, plugin } = opened;
@@ -306,10 +328,13 @@ const commands = (
       run: (arg) =>
         Effect.gen(function* () {
           const path = arg !== "" ? userPath(arg) : view.target;
-          const r = yield* Effect.result(writeSession(session, path, ""));
-          yield* say(
-            r._tag === "Success" ? `Saved to ${shownPath(path)}.\n` : `${r.failure.message}\n`,
-          );
+          if (path === undefined) return yield* say("Give a file: save FILE\n");
+          try {
+            writeSession(session, path);
+            yield* say(`Saved to ${shownPath(path)}.\n`);
+          } catch (e) {
+            yield* say(`could not write ${path}: ${reason(e)}\n`);
+          }
         }),
     },
   };

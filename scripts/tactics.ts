@@ -29,6 +29,7 @@ import {
 } from "../app/tactics.ts";
 import { formatSpec } from "../app/players/spec.ts";
 import { Terminal, untilInterrupted } from "../app/terminal.ts";
+import { writeFileAtomic } from "../app/files.ts";
 import {
   intFlag,
   parseCommandLine,
@@ -170,8 +171,8 @@ const generate = (
     };
     const text = suiteToJsonl(suite);
     if (out !== undefined) {
-      yield* Effect.tryPromise({
-        try: () => Deno.writeTextFile(out, text),
+      yield* Effect.try({
+        try: () => writeFileAtomic(out, text),
         catch: (e) =>
           new UsageError({ message: `--out ${flags.out}: ${(e as Error).message.split("\n")[0]}` }),
       });

@@ -14,10 +14,10 @@ export const root: URL = new URL("../", import.meta.url);
  * the directory the task is run from (a test run by `deno task test` would otherwise
  * pass on its own), without colours, and with its state in `testStateHome`.
  */
-const userEnv = (): Record<string, string> => {
+const userEnv = (extra: Record<string, string> = {}): Record<string, string> => {
   const env = Deno.env.toObject();
   delete env.INIT_CWD;
-  return { ...env, NO_COLOR: "1", XDG_STATE_HOME: testStateHome };
+  return { ...env, NO_COLOR: "1", XDG_STATE_HOME: testStateHome, ...extra };
 };
 
 /** Where and how to run a task. */
@@ -28,6 +28,8 @@ export interface TaskOptions {
   readonly stdin?: string;
   /** Name the repository's `deno.json` explicitly (for a `cwd` outside the repository). */
   readonly config?: boolean;
+  /** Variables to set in the environment (e.g. another `XDG_STATE_HOME`). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -44,7 +46,7 @@ export const runTask = (
   return runCommand(Deno.execPath(), ["task", ...config, name, ...args], {
     cwd: options.cwd ?? root,
     clearEnv: true,
-    env: userEnv(),
+    env: userEnv(options.env),
     stdin: options.stdin ?? "",
   });
 };
@@ -57,6 +59,8 @@ export interface Job {
   readonly sigint: () => Promise<void>;
   /** Sends SIGKILL to the whole group (`kill -9`: no chance to clean up). */
   readonly kill: () => Promise<void>;
+  /** Sends `signal` (such as `"TERM"` or `"HUP"`) to the whole group. */
+  readonly signal: (signal: string) => Promise<void>;
   /** Types into the program's standard input. */
   readonly type: (text: string) => Promise<void>;
   /** The exit code and everything printed. */
@@ -69,9 +73,14 @@ export interface Job {
 
 /**
  * Starts `deno task ARGS` with `setsid` (its own process group); with `pty`, inside
- * `script`, which gives it a pseudo-terminal (Ctrl-C is then the byte 0x03 typed).
+ * `script`, which gives it a pseudo-terminal (Ctrl-C is then the byte 0x03 typed); `env`
+ * adds variables to its environment.
  */
-export const startTask = (args: readonly string[], pty = false): Job => {
+export const startTask = (
+  args: readonly string[],
+  pty = false,
+  env: Readonly<Record<string, string>> = {},
+): Job => {
   const task = [Deno.execPath(), "task", ...args];
   const quoted = task.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
   const argv = pty ? ["script", "-qfec", quoted, "/dev/null"] : task;
@@ -79,7 +88,7 @@ export const startTask = (args: readonly string[], pty = false): Job => {
     args: argv,
     cwd: root,
     clearEnv: true,
-    env: userEnv(),
+    env: userEnv(env),
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
@@ -122,6 +131,7 @@ export const startTask = (args: readonly string[], pty = false): Job => {
       ]),
     sigint: () => kill("INT"),
     kill: () => kill("KILL"),
+    signal: (signal) => kill(signal),
     type: (text) => writer.write(new TextEncoder().encode(text)),
     done,
     output: () => out + err,

@@ -223,7 +223,7 @@ Deno.test("--save works through deno task play; a path that cannot be written is
   noTrace(r.stderr);
   assertEquals(JSON.parse(await Deno.readTextFile(file)).seed, 4);
   for (
-    const [save, expected] of [["/nonexistent-dir/x.json", "there is no directory"], [
+    const [save, expected] of [[`${file}/x.json`, `cannot make the folder ${file}`], [
       dir,
       "is a directory",
     ]]

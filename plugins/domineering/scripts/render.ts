@@ -11,6 +11,7 @@
 import { openGame } from "../../../app/games.ts";
 import { Effect, Result } from "../../../core/deps.ts";
 import { Terminal } from "../../../app/terminal.ts";
+import { writeFileAtomic } from "../../../app/files.ts";
 import { cellOf, type DomineeringGame } from "../board.ts";
 import {
   alphabeta,
@@ -173,8 +174,8 @@ const main = Effect.gen(function* () {
     yield* term.print(svg);
     return 0;
   }
-  yield* Effect.tryPromise({
-    try: () => Deno.writeTextFile(userPath(shown), svg),
+  yield* Effect.try({
+    try: () => writeFileAtomic(userPath(shown), svg),
     catch: (e) =>
       new UsageError({ message: `cannot write ${shown}: ${e instanceof Error ? e.message : e}` }),
   });

@@ -12,6 +12,7 @@
  */
 import { Effect } from "../../../core/deps.ts";
 import { Terminal } from "../../../app/terminal.ts";
+import { writeFileAtomic } from "../../../app/files.ts";
 import { MAX_STAGES, SHAPES, stagesOf, weightCount } from "../ntuple.ts";
 import {
   greedyGames,
@@ -205,7 +206,7 @@ const main = Effect.gen(function* () {
     const n = yield* intFlag(flags, "greedy", 0, 1, 10_000_000);
     const loaded = yield* networkOrError(out, false, typed);
     if (loaded === undefined) return 2;
-    if (chart !== undefined) Deno.writeTextFileSync(chart, curveSvg(loaded.meta));
+    if (chart !== undefined) writeFileAtomic(chart, curveSvg(loaded.meta));
     const t0 = performance.now();
     // Games 2^31 on: tiles that no training game (numbered from 0) had.
     const results = greedyGames(loaded.net, loaded.meta.seed, n, 2 ** 31);
@@ -430,7 +431,7 @@ const main = Effect.gen(function* () {
   };
   const save = (m: TrainMeta) => {
     saveWeights(out, net, m);
-    if (chart !== undefined) Deno.writeTextFileSync(chart, curveSvg(m));
+    if (chart !== undefined) writeFileAtomic(chart, curveSvg(m));
   };
   const stopped = () => Effect.runSync(term.interrupted);
   const start = performance.now();
