@@ -1,6 +1,7 @@
 /**
  * The match runner (seed 003's `runGame`): alternates the players through extra turns
- * and chance moves (sampled from the seeded `Random`), and stops when the game ends,
+ * and chance moves (sampled from the seeded `Random`, continued where a resumed session's
+ * `draws` left it), and stops when the game ends,
  * when a player stops (gives up, or its input ended), or on an illegal move. It returns
  * a transcript that serializes to JSON and replays to the same final state.
  *
@@ -98,6 +99,29 @@ const faultResult = (e: PluginFault | SearchError): GameResult => ({
 });
 
 /**
+ * The random stream of `seed` (Effect's seeded `Random`, whose every number is one
+ * `nextDoubleUnsafe`), `skip` numbers on, counting the numbers it has given.
+ */
+const countedStream = (seed: number, skip: number) => {
+  const inner = Effect.runSync(Random.withSeed(Effect.service(Random.Random), seed));
+  let n = 0;
+  const nextDoubleUnsafe = () => {
+    n++;
+    return inner.nextDoubleUnsafe();
+  };
+  for (let i = 0; i < skip; i++) nextDoubleUnsafe();
+  const random: Random.Random = {
+    nextDoubleUnsafe,
+    // As Effect's own: one number, scaled to the safe integers.
+    nextIntUnsafe: () =>
+      Math.floor(
+        nextDoubleUnsafe() * (Number.MAX_SAFE_INTEGER - Number.MIN_SAFE_INTEGER + 1),
+      ) + Number.MIN_SAFE_INTEGER,
+  };
+  return { random, draws: () => n };
+};
+
+/**
  * Plays a game between two players. It does not fail: a plugin's exception (thrown by
  * a guarded game, see `guardGame`) or a search that cannot run ends the game with reason
  * `"error"`, and the transcript keeps every move played before.
@@ -128,6 +152,8 @@ export const runGame = <S, R1, R2, R = never>(
       players: [players[0].name, players[1].name],
     });
     const human = (p: Player) => players[p].human === true;
+    // The seed's random stream, from where the session left it.
+    const stream = countedStream(options.seed, session.draws ?? 0);
     // The fault's stack, for `--debug` (not part of the transcript).
     let trace: string | undefined;
     const errorResult = (e: PluginFault | SearchError): GameResult => {
@@ -158,6 +184,7 @@ export const runGame = <S, R1, R2, R = never>(
       });
       state = game.play(state, m);
       ply++;
+      session.draws = stream.draws();
       return emit({
         _tag: "Moved",
         by,
@@ -239,7 +266,9 @@ export const runGame = <S, R1, R2, R = never>(
           d instanceof PluginFault ? Effect.succeed(errorResult(d)) : Effect.die(d)
         ),
       );
-    while (result === undefined) result = yield* step;
+    while (result === undefined) {
+      result = yield* Effect.provideService(step, Random.Random, stream.random);
+    }
     const end = result;
     yield* emit({ _tag: "End", state, result: end }).pipe(
       Effect.catchDefect((d) => (d instanceof PluginFault ? Effect.void : Effect.die(d))),
@@ -252,9 +281,10 @@ export const runGame = <S, R1, R2, R = never>(
     } catch (e) {
       if (!(e instanceof PluginFault)) throw e;
     }
+    session.draws = stream.draws();
     const transcript = exportTranscript(session);
     return { transcript, session, final: state, ...(trace !== undefined ? { trace } : {}) };
-  }).pipe(Random.withSeed(options.seed));
+  });
 
 /**
  * Replays a transcript's moves from the start, checking each for legality; returns the

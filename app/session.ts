@@ -99,6 +99,11 @@ export interface Session {
   result?: SessionResult;
   /** The game's statistics of the final state, if it has any. */
   stats?: Readonly<Record<string, number>>;
+  /**
+   * How many numbers the seed's random stream has given so far (chance moves, random
+   * players, searches' seeds), so that a resumed game continues the stream; absent: 0.
+   */
+  draws?: number;
 }
 
 /** What `newSession` needs. */

@@ -58,6 +58,11 @@ export interface Transcript {
   readonly variations?: readonly VariationMove[];
   /** The current node, when it is not the main line's last (version 2). */
   readonly current?: number;
+  /**
+   * How many numbers the seed's random stream had given when it was saved, for a resumed
+   * game to continue it (absent in older files: the stream starts again).
+   */
+  readonly draws?: number;
 }
 
 const ByField = Schema.Union([Schema.Literals([0, 1]), Schema.Literal(CHANCE)]);
@@ -96,6 +101,7 @@ const TranscriptShape = Schema.Struct({
   stats: Schema.optional(Schema.Record(Schema.String, Schema.Number)),
   variations: Schema.optional(Schema.Array(Schema.Struct({ parent: Count, ...moveFields }))),
   current: Schema.optional(Count),
+  draws: Schema.optional(Count),
 });
 
 const UNFINISHED: GameResult = { winner: null, margin: 0, reason: "unfinished" };
@@ -145,6 +151,7 @@ export const exportTranscript = (session: Session): Transcript => {
     ...(session.stats !== undefined ? { stats: session.stats } : {}),
     ...(variations.length > 0 ? { variations } : {}),
     ...(current !== main.length - 1 ? { current } : {}),
+    ...(session.draws !== undefined && session.draws > 0 ? { draws: session.draws } : {}),
   };
 };
 
@@ -202,5 +209,6 @@ export const importTranscript = <S>(
   session.current = current;
   if (transcript.result.reason !== UNFINISHED.reason) session.result = transcript.result;
   if (transcript.stats !== undefined) session.stats = transcript.stats;
+  if (transcript.draws !== undefined) session.draws = transcript.draws;
   return Result.succeed(session);
 };

@@ -563,6 +563,8 @@ const main = Effect.gen(function* () {
       return yield* new UsageError({ message: `--load: ${load}: ${session.failure}` });
     }
     if (!given) seed = t.seed;
+    // The saved seed's stream goes on where it stopped; another seed's starts afresh.
+    if (seed !== t.seed) delete session.success.draws;
     const strategies = strategiesFor(opened.plugin);
     const saved = yield* Effect.forEach(
       t.players,

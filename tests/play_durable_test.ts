@@ -161,3 +161,30 @@ Deno.test("play: --save FILE and save FILE make the folders they need; under a f
   noTrace(bad.stderr);
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("play --load continues the random stream where the saved game left it; older files still load", async () => {
+  const dir = await Deno.makeTempDir();
+  const game = ["tictactoe", "--p1", "human", "--p2", "random", "--seed", "13"];
+  const replies = (out: string) => [...out.matchAll(/O plays (\w+)/g)].map((m) => m[1]);
+  // The game played in one go: O's replies to b2 and c1.
+  const whole = await runTask("play", game, { stdin: "b2\nc1\n" });
+  assertEquals(whole.code, 0, whole.stderr);
+  const [first, second] = replies(whole.stdout);
+  // The same game stopped after b2 and resumed: the same second reply.
+  const file = `${dir}/game.json`;
+  const part = await runTask("play", [...game, "--save", file], { stdin: "b2\n" });
+  assertEquals(replies(part.stdout), [first]);
+  const saved = JSON.parse(await Deno.readTextFile(file));
+  assertEquals(saved.draws, 1, "the random player drew one number");
+  const resumed = await runTask("play", ["--load", file], { stdin: "c1\n" });
+  assertEquals(resumed.code, 0, resumed.stderr);
+  assertEquals(replies(resumed.stdout), [second]);
+  // A file without the field (written before it) loads; its stream starts again.
+  delete saved.draws;
+  await Deno.writeTextFile(`${dir}/old.json`, JSON.stringify(saved));
+  const old = await runTask("play", ["--load", `${dir}/old.json`], { stdin: "c1\n" });
+  assertEquals(old.code, 0, old.stderr);
+  const [again] = replies(old.stdout);
+  assert(again !== undefined && again !== second, `seed 13 draws another reply from the start`);
+  await Deno.remove(dir, { recursive: true });
+});
