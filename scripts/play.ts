@@ -5,9 +5,9 @@
  * Plays a game at the terminal, each side a human or an AI. Without a game, a menu
  * (seed 002's) chooses the game, its options and both sides; pressing Enter at the
  * first question starts a game against the computer with the defaults. A person can
- * take moves back, ask for a hint, save; a game with a person in it (or with `--save`)
- * is saved after every move and at its end (atomically: see `app/files.ts`; by default
- * in a new file of `gamesFolder`), and `--load` resumes it. SIGTERM and SIGHUP stop it
+ * take moves back, ask for a hint, save; a game with a person in it is saved after
+ * every move and at its end (atomically: see `app/files.ts`; by default in a new file
+ * of `gamesFolder`), one between AIs with `--save` at its end, and `--load` resumes it. SIGTERM and SIGHUP stop it
  * as Ctrl-C does. A save that fails prints the game's JSON to standard error.
  *
  * @module
@@ -68,8 +68,7 @@ At a terminal, the sides not given are asked for (Enter takes the default).
   --moves LIST   start after these moves (the game's notation, comma-separated)
   --load FILE    resume a saved game at its current position; its players and seed
                  unless --p1, --p2 or --seed are given
-  --save FILE    where the game is saved after every move (default: a new file in the
-                 games folder)
+  --save FILE    where the game is saved (default: a new file in the games folder)
   --tt-mb N      transposition table size per AI player in MB (default 64)
   --help         this text; GAME --help lists the game's options
 In a game, type a move in the game's notation, or a command: help lists them (undo,
@@ -137,8 +136,9 @@ const playGame = (setup: Setup, ttMb: number, save: string | undefined) =>
       status?.show(`${label} thinking: ${describeProgress(game, e, p, last)}`);
       if (e._tag === "Iteration") last = e.result;
     };
-    // A game with a person in it, or with --save, is saved after every move and at its
-    // end: to --save, or to a new file in the games folder (made now, exclusively).
+    // A game with a person in it is saved after every move and at its end, to --save or
+    // to a new file in the games folder (made now, exclusively); a game between AIs with
+    // --save, at its end (a long one, 2048's, would write its whole transcript each move).
     const human = specs.some((s) => s.kind === "human");
     const saving = human || save !== undefined;
     let target = save;
@@ -151,7 +151,7 @@ const playGame = (setup: Setup, ttMb: number, save: string | undefined) =>
       }
     }
     /** Saves the game as it stands; the first failure in a row is reported. */
-    const autosave = Effect.suspend(() => {
+    const saveNow = Effect.suspend(() => {
       if (!saving || target === undefined) return Effect.void;
       try {
         writeSession(session, target);
@@ -163,6 +163,8 @@ const playGame = (setup: Setup, ttMb: number, save: string | undefined) =>
         return first ? Effect.sync(() => console.error(`warning: ${failed}`)) : Effect.void;
       }
     });
+    /** Saves the game after a move: a game with a person in it. */
+    const autosave = human ? saveNow : Effect.void;
     const humanCommands = commands(opened, session, { draw, thinking, status, target });
     const agents = [0, 1].map((p) =>
       agentFromSpec<unknown>(specs[p], strategies, {
@@ -181,7 +183,7 @@ const playGame = (setup: Setup, ttMb: number, save: string | undefined) =>
         `, seed ${seed}\n`,
     );
     if (failed !== undefined) console.error(`warning: ${failed}`);
-    else if (saving && target !== undefined) {
+    else if (human && target !== undefined) {
       yield* autosave;
       if (save === undefined) yield* term.print(`Saved after every move to ${shownPath(target)}\n`);
     }
@@ -233,7 +235,7 @@ const playGame = (setup: Setup, ttMb: number, save: string | undefined) =>
     status?.clear();
     const { transcript } = played;
     if (saving) {
-      yield* autosave;
+      yield* saveNow;
       if (target === undefined || failed !== undefined) {
         // Nowhere to keep it: the game goes to standard error, for the person to keep.
         console.error(`error: ${failed}; the game follows as JSON`);
