@@ -3,11 +3,16 @@
  * small (possibly shared) array, which function is running, so that an exception names
  * the plugin and the function (`PluginFault`) and a worker stuck inside a plugin's
  * function can be named from outside (the engine reads the array from the main thread).
+ * The answers that searches rely on are checked as they come, cheaply (linear in the
+ * number of moves, no allocation for lists of up to 16 moves): `moves` gives distinct
+ * non-negative integers, `chances` probabilities that are non-negative and sum to 1, and
+ * `outcome` no result at a player's position that still has moves. A wrong answer is a
+ * `PluginFault` too (`plugin ./my.ts failed in moves(): move 3 is listed twice`).
  *
  * @module
  */
 import { PluginFault } from "./errors.ts";
-import type { Game } from "./game.ts";
+import { CHANCE, type Chance, type Game } from "./game.ts";
 
 /** The protocol functions a guard wraps; slot value `i + 1` means `GAME_FUNCTIONS[i]`. */
 const GAME_FUNCTIONS = [
@@ -46,8 +51,9 @@ export const runningFunction = (slot: GuardSlot): string | undefined =>
   slot[0] === 0 ? undefined : GAME_FUNCTIONS[slot[0] - 1];
 
 /**
- * Wraps every protocol function of `game`: an exception becomes a `PluginFault` naming
- * `plugin` and the function, and `slot` tells which function runs. The guarded game
+ * Wraps every protocol function of `game`: an exception, or an answer that breaks the
+ * protocol (see the module's documentation), becomes a `PluginFault` naming `plugin` and
+ * the function, and `slot` tells which function runs. The guarded game
  * keeps every other property of the game (it inherits them).
  *
  * @example
@@ -76,6 +82,7 @@ export const guardGame = <S>(
     ? undefined
     : Object.create(game.picture) as Record<string, unknown>;
   if (picture !== undefined) guarded.picture = picture;
+  const checked = checks(game as Game<unknown>);
   GAME_FUNCTIONS.forEach((name, i) => {
     const [owner, target, key] = name.startsWith("picture.")
       ? [game.picture, picture, name.slice("picture.".length)]
@@ -89,6 +96,7 @@ export const guardGame = <S>(
       name,
       plugin,
       slot,
+      owner === game ? checked[key] : undefined,
     );
   });
   return guarded as unknown as Game<S>;
@@ -110,6 +118,107 @@ export const guardPlugin = <S>(
   slot?: GuardSlot,
 ): Game<S> => url.startsWith(OWN_PLUGINS) ? game : guardGame(game, plugin, slot);
 
+/**
+ * What is wrong with an answer of a protocol function (`undefined`: nothing), given the
+ * answer and the call's arguments. Called with the guarded game's own functions unwrapped.
+ */
+type Check = (answer: unknown, a: unknown, b: unknown) => string | undefined;
+
+/** Lists up to this long are checked for repeats pairwise (no allocation). */
+const PAIRWISE = 16;
+
+/**
+ * What is wrong with a list of moves, if anything: not an array, an item that is not a
+ * non-negative integer, or a move listed twice. `seen` is the guard's reusable set for
+ * lists longer than `PAIRWISE` (left empty).
+ */
+export const movesProblem = (moves: unknown, seen: Set<number>): string | undefined => {
+  if (!Array.isArray(moves)) return `returned ${describe(moves)}, not an array of moves`;
+  const n = moves.length;
+  for (let i = 0; i < n; i++) {
+    const m = moves[i];
+    if (!Number.isInteger(m) || m < 0) {
+      return `item ${i + 1} is ${describe(m)}, not a move (a non-negative integer)`;
+    }
+  }
+  if (n <= PAIRWISE) {
+    for (let i = 1; i < n; i++) {
+      for (let j = 0; j < i; j++) {
+        if (moves[i] === moves[j]) return `move ${moves[i]} is listed twice`;
+      }
+    }
+    return undefined;
+  }
+  try {
+    for (let i = 0; i < n; i++) {
+      if (seen.has(moves[i])) return `move ${moves[i]} is listed twice`;
+      seen.add(moves[i]);
+    }
+    return undefined;
+  } finally {
+    seen.clear();
+  }
+};
+
+/** Probabilities at a chance node may miss 1 by this much (rounding). */
+const TOLERANCE = 1e-9;
+
+/**
+ * What is wrong with a chance node's outcomes, if anything: not an array, a move that is
+ * not a non-negative integer, a probability that is negative or not a number, or
+ * probabilities that do not sum to 1 (within 1e-9). An empty list is wrong only at a
+ * chance node (`emptyAtChance`: the list is empty and the position is a chance node).
+ */
+export const chancesProblem = (
+  chances: unknown,
+  emptyAtChance = false,
+): string | undefined => {
+  if (!Array.isArray(chances)) return `returned ${describe(chances)}, not an array of chances`;
+  const n = chances.length;
+  if (n === 0) return emptyAtChance ? "no outcomes at a chance node" : undefined;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const c = chances[i] as Partial<Chance> | null;
+    const m = c?.move, p = c?.p;
+    if (!Number.isInteger(m) || (m as number) < 0) {
+      return `item ${i + 1} has move ${describe(m)}, not a non-negative integer`;
+    }
+    if (typeof p !== "number" || !(p >= 0) || p === Infinity) {
+      return `move ${m} has probability ${describe(p)}, not a number from 0 to 1`;
+    }
+    sum += p;
+  }
+  return Math.abs(sum - 1) > TOLERANCE
+    ? `the probabilities sum to ${+sum.toPrecision(12)}, not 1`
+    : undefined;
+};
+
+/** A value as a message names it: short, on one line. */
+const describe = (u: unknown): string => {
+  if (typeof u === "string") return JSON.stringify(u.length > 20 ? `${u.slice(0, 20)}...` : u);
+  if (Array.isArray(u)) return "an array";
+  if (u === null || typeof u !== "object") return String(u);
+  return "an object";
+};
+
+/** The checks of a guarded game's answers, by function (`self` is the game unguarded). */
+const checks = (game: Game<unknown>): Partial<Record<string, Check>> => {
+  const seen = new Set<number>();
+  return {
+    moves: (answer) => movesProblem(answer, seen),
+    chances: (answer, s) =>
+      chancesProblem(
+        answer,
+        Array.isArray(answer) && answer.length === 0 && game.toMove(s) === CHANCE,
+      ),
+    outcome: (answer, s) =>
+      answer !== undefined && game.toMove(s) !== CHANCE && game.moves(s).length > 0
+        ? "reported an outcome at a position that still has moves " +
+          `(${game.moves(s).length} of them)`
+        : undefined,
+  };
+};
+
 const wrap = (
   f: (a: unknown, b: unknown, c: unknown) => unknown,
   self: unknown,
@@ -117,13 +226,17 @@ const wrap = (
   name: string,
   plugin: string,
   slot: GuardSlot,
+  check: Check | undefined,
 ) =>
 (a: unknown, b: unknown, c: unknown): unknown => {
   const outer = slot[0];
   slot[0] = id;
   slot[1] = (slot[1] + 1) | 0;
   try {
-    return f.call(self, a, b, c);
+    const answer = f.call(self, a, b, c);
+    const problem = check?.(answer, a, b);
+    if (problem !== undefined) throw new PluginFault(plugin, name, problem);
+    return answer;
   } catch (e) {
     throw e instanceof PluginFault ? e : new PluginFault(plugin, name, e);
   } finally {

@@ -366,6 +366,24 @@ export const validatePlugin = (
 };
 
 /**
+ * Why the plugin module at `url` could not be loaded (`e`, what `import` threw), in one
+ * line naming the plugin: the error's first line and where in the module it is. A module
+ * that does not parse, fetched over HTTP, is most often a page the server sent for it
+ * (`text/html`) or a module it sent with the wrong media type: the message says so.
+ */
+const loadFailure = (url: string, e: unknown): string => {
+  const lines = (e instanceof Error ? e.message : String(e)).split("\n");
+  const at = lines.map((l) => l.trim()).find((l) => /^at \S+:\d+:\d+$/.test(l));
+  const syntax = /^SyntaxError\b/.test(lines[0]) || e instanceof SyntaxError;
+  return `plugin ${pluginLabel(url)} could not be loaded: ${lines[0]}` +
+    (at === undefined ? "" : ` (${at})`) +
+    (syntax && /^https?:/i.test(url)
+      ? "; if it is served over HTTP, check that the server sends it as " +
+        "JavaScript/TypeScript (Content-Type)"
+      : "");
+};
+
+/**
  * Loads a plugin by built-in id or module specifier.
  *
  * @param builtins the built-in registry (see `plugins/registry.ts`).
@@ -387,12 +405,7 @@ export const loadPlugin = (
     const url = builtin?.url ?? resolveSpecifier(specifier);
     const mod = yield* Effect.tryPromise({
       try: () => (builtin ? builtin.load() : import(url)),
-      catch: (e) =>
-        new PluginError({
-          message: `could not load plugin module ${url}: ${
-            (e instanceof Error ? e.message : String(e)).split("\n")[0]
-          }`,
-        }),
+      catch: (e) => new PluginError({ message: loadFailure(url, e) }),
     });
     const plugin = yield* Effect.fromResult(validatePlugin(mod, `module ${url}`));
     return { plugin, url };
@@ -431,14 +444,112 @@ const withLists = <O, S>(
   );
 };
 
+/** What a member of the game protocol must be: required or not, and its kind. */
+type MemberKind = "function" | "text" | "boolean" | "players" | "picture";
+
+/** The members of `Game` (see `core/game.ts`): which are required, and what each must be. */
+const GAME_MEMBERS: readonly (readonly [name: string, kind: MemberKind, required: boolean])[] = [
+  ["id", "text", true],
+  ["players", "players", true],
+  ["solo", "boolean", false],
+  ["unsolvable", "text", false],
+  ...[
+    "initial",
+    "toMove",
+    "moves",
+    "chances",
+    "play",
+    "outcome",
+    "value",
+    "render",
+    "formatMove",
+    "parseMove",
+  ].map((f) => [f, "function", true] as const),
+  ...["describeMove", "movesHelp", "key", "orderMoves", "stats"].map((f) =>
+    [f, "function", false] as const
+  ),
+  ["picture", "picture", false],
+];
+
+/** What a member of a kind must be, as a message says it. */
+const KIND_TEXT: Readonly<Record<MemberKind, string>> = {
+  function: "a function",
+  text: "a string",
+  boolean: "true or false",
+  players: "the two players' names",
+  picture: "an object with functions svg and picks",
+};
+
+/** True when `u` is what a member of `kind` must be. */
+const isKind = (u: unknown, kind: MemberKind): boolean => {
+  switch (kind) {
+    case "function":
+      return typeof u === "function";
+    case "text":
+      return typeof u === "string";
+    case "boolean":
+      return typeof u === "boolean";
+    case "players":
+      return Array.isArray(u) && u.length === 2 && u.every((p) => typeof p === "string");
+    case "picture": {
+      const p = u as Record<string, unknown> | null;
+      return typeof p === "object" && p !== null && typeof p.svg === "function" &&
+        typeof p.picks === "function" && (p.refuse === undefined || typeof p.refuse === "function");
+    }
+  }
+};
+
+/** A member's value as a message names it. */
+const shown = (u: unknown): string =>
+  typeof u === "string"
+    ? JSON.stringify(u)
+    : Array.isArray(u)
+    ? `a list of ${u.length}`
+    : u === null || typeof u !== "object"
+    ? String(u)
+    : "an object";
+
+/**
+ * What is wrong with the game a plugin's `create` returned, in one line, or `undefined`:
+ * every required member of the protocol missing, and every member of the wrong kind
+ * (members are read as the game has them, its prototype's included).
+ *
+ * @example
+ * ```ts
+ * import { gameProblems } from "./plugin.ts";
+ * import nim from "../plugins/nim/mod.ts";
+ * const game = nim.create({ heaps: [1, 2], misere: false });
+ * if (gameProblems(game) !== undefined) throw new Error("nim is a game");
+ * const { outcome: _, ...broken } = game;
+ * if (gameProblems(broken) !== "outcome is missing (a function)") throw new Error();
+ * ```
+ */
+export const gameProblems = (game: unknown): string | undefined => {
+  if (typeof game !== "object" || game === null) {
+    return `it is ${shown(game)}, not a game (an object)`;
+  }
+  const members = game as Record<string, unknown>;
+  const problems = GAME_MEMBERS.flatMap(([name, kind, required]) => {
+    const v = members[name];
+    const label = kind === "function" ? `${name}()` : name;
+    if (v === undefined) return required ? [`${name} is missing (${KIND_TEXT[kind]})`] : [];
+    return isKind(v, kind) ? [] : [`${label} is ${shown(v)}, not ${KIND_TEXT[kind]}`];
+  });
+  return problems.length === 0 ? undefined : problems.join("; ");
+};
+
 /**
  * Builds a game from a plugin and raw options (a list option may be given one item); the
- * error names every bad option. The game has no source, so parallel strategies cannot
- * rebuild it in workers: `openGameWith` opens a game with its source.
+ * error names every bad option. The game `create` returns is checked to have every
+ * required member of the protocol, each of the right kind (`gameProblems`); the error
+ * says what is wrong in one line naming the plugin (`label`, default its id). The game
+ * has no source, so parallel strategies cannot rebuild it in workers: `openGameWith`
+ * opens a game with its source.
  */
 export const makeGame = <O, S>(
   plugin: GamePlugin<O, S>,
   raw: Readonly<Record<string, unknown>>,
+  label: string = plugin.id,
 ): Effect.Effect<{ readonly game: Game<S>; readonly options: O }, OptionsError> =>
   Effect.gen(function* () {
     const decoded = Schema.decodeUnknownResult(plugin.options, {
@@ -473,6 +584,16 @@ export const makeGame = <O, S>(
           ...names,
         ]),
     });
+    const wrong = gameProblems(game);
+    if (wrong !== undefined) {
+      const message = `plugin ${label}: the game its create() returned is not a ply game: ${wrong}`;
+      return yield* new OptionsError({
+        message,
+        plugin: plugin.id,
+        problems: [{ problem: message }],
+        known: [...names],
+      });
+    }
     return { game, options };
   });
 
@@ -509,7 +630,7 @@ export const openGameWith = (
 ): Effect.Effect<OpenedGame, PluginError | OptionsError> =>
   Effect.gen(function* () {
     const { plugin, url } = typeof from === "string" ? yield* loadPlugin(from, builtins) : from;
-    const made = yield* makeGame(plugin, raw);
+    const made = yield* makeGame(plugin, raw, pluginLabel(url));
     return {
       plugin,
       specifier: typeof from === "string" ? from : plugin.id,

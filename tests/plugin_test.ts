@@ -48,7 +48,7 @@ Deno.test("a broken plugin module names every problem", async () => {
   const none = await failureAsync(loadPlugin("./tests/fixtures/no_default.ts", builtins));
   assertStringIncludes(none, "no default export");
   const missing = await failureAsync(loadPlugin("./tests/fixtures/nowhere.ts", builtins));
-  assertStringIncludes(missing, "could not load plugin module");
+  assertStringIncludes(missing, "plugin ./tests/fixtures/nowhere.ts could not be loaded: ");
   const unknown = await failureAsync(loadPlugin("chess", builtins));
   assertStringIncludes(unknown, "unknown game 'chess'; built-in games:");
 });
