@@ -75,6 +75,29 @@ export interface RenderOptions {
 /** The outcome of a parse: a move, or a message saying what was expected. */
 export type ParseResult = Result.Result<number, string>;
 
+/** The functions every game has (see `Game`): what a plugin's `create()` must return. */
+export const REQUIRED_FUNCTIONS = [
+  "initial",
+  "toMove",
+  "moves",
+  "chances",
+  "play",
+  "outcome",
+  "value",
+  "render",
+  "formatMove",
+  "parseMove",
+] as const satisfies readonly (keyof Game<unknown>)[];
+
+/** The functions a game may have (see `Game`). */
+export const OPTIONAL_FUNCTIONS = [
+  "key",
+  "orderMoves",
+  "stats",
+  "describeMove",
+  "movesHelp",
+] as const satisfies readonly (keyof Game<unknown>)[];
+
 /**
  * A two-player game with optional chance moves. All functions are pure and fast: they
  * run once per node of a search.

@@ -12,25 +12,12 @@
  * @module
  */
 import { PluginFault } from "./errors.ts";
-import { CHANCE, type Chance, type Game } from "./game.ts";
+import { CHANCE, type Chance, type Game, OPTIONAL_FUNCTIONS, REQUIRED_FUNCTIONS } from "./game.ts";
 
 /** The protocol functions a guard wraps; slot value `i + 1` means `GAME_FUNCTIONS[i]`. */
 const GAME_FUNCTIONS = [
-  "initial",
-  "toMove",
-  "moves",
-  "chances",
-  "play",
-  "outcome",
-  "value",
-  "render",
-  "formatMove",
-  "parseMove",
-  "key",
-  "orderMoves",
-  "stats",
-  "describeMove",
-  "movesHelp",
+  ...REQUIRED_FUNCTIONS,
+  ...OPTIONAL_FUNCTIONS,
   "picture.svg",
   "picture.picks",
   "picture.refuse",

@@ -6,7 +6,7 @@
  * @module
  */
 import { type Cause, Data, Effect, Result, Schema, SchemaAST, type SchemaIssue } from "./deps.ts";
-import type { Game } from "./game.ts";
+import { type Game, OPTIONAL_FUNCTIONS, REQUIRED_FUNCTIONS } from "./game.ts";
 import type { SequentialStrategy } from "./search/types.ts";
 import { guardPlugin, type GuardSlot } from "./guard.ts";
 import { type GameSource, pluginLabel, userCwd } from "./source.ts";
@@ -453,21 +453,8 @@ const GAME_MEMBERS: readonly (readonly [name: string, kind: MemberKind, required
   ["players", "players", true],
   ["solo", "boolean", false],
   ["unsolvable", "text", false],
-  ...[
-    "initial",
-    "toMove",
-    "moves",
-    "chances",
-    "play",
-    "outcome",
-    "value",
-    "render",
-    "formatMove",
-    "parseMove",
-  ].map((f) => [f, "function", true] as const),
-  ...["describeMove", "movesHelp", "key", "orderMoves", "stats"].map((f) =>
-    [f, "function", false] as const
-  ),
+  ...REQUIRED_FUNCTIONS.map((f) => [f, "function", true] as const),
+  ...OPTIONAL_FUNCTIONS.map((f) => [f, "function", false] as const),
   ["picture", "picture", false],
 ];
 

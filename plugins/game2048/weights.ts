@@ -40,6 +40,7 @@
  * @module
  */
 import { deflateSync, inflateSync } from "node:zlib";
+import { writeFileAtomic } from "../../core/atomic.ts";
 import {
   createNetwork,
   MAX_STAGES,
@@ -510,8 +511,8 @@ export const loadWeights = (file: string, training = false, name: string = file)
 };
 
 /**
- * Writes a network's file whole: to a temporary file, then renamed over `file`; packed
- * (`encodePacked`) when `pack` is given. Returns the file's size.
+ * Writes a network's file whole, atomically (`writeFileAtomic`); packed (`encodePacked`)
+ * when `pack` is given. Returns the file's size.
  */
 export const saveWeights = (
   file: string,
@@ -519,9 +520,7 @@ export const saveWeights = (
   meta: TrainMeta,
   pack?: PackOptions,
 ): number => {
-  const tmp = `${file}.tmp-${Deno.pid}`;
   const bytes = pack === undefined ? encodeWeights(net, meta) : encodePacked(net, meta, pack);
-  Deno.writeFileSync(tmp, bytes);
-  Deno.renameSync(tmp, file);
+  writeFileAtomic(file, bytes);
   return bytes.length;
 };

@@ -7,6 +7,7 @@
  * @module
  */
 import { dbFromValues, dbSize, type EndgameDb } from "./db.ts";
+import { writeFileAtomic } from "../../core/atomic.ts";
 
 /** The directory the databases live in: `out/kalah-db/` at the repository's root. */
 export const defaultDbDir = (): URL => new URL("../../out/kalah-db/", import.meta.url);
@@ -15,13 +16,12 @@ export const defaultDbDir = (): URL => new URL("../../out/kalah-db/", import.met
 export const dbFileName = (pits: number, captureAlways: boolean, maxStones: number): string =>
   `kalah-p${pits}-${captureAlways ? "always" : "nonempty"}-s${maxStones}.bin`;
 
-/** Writes a database into `dir` (created if needed); returns the file's URL. */
+/** Writes a database into `dir` (created if needed), atomically; returns the file's URL. */
 export const saveDb = (db: EndgameDb, dir: URL = defaultDbDir()): URL => {
   Deno.mkdirSync(dir, { recursive: true });
   const file = new URL(dbFileName(db.pits, db.captureAlways, db.maxStones), dir);
-  const tmp = new URL(`${file.pathname.split("/").pop()}.tmp`, dir);
-  Deno.writeFileSync(tmp, new Uint8Array(db.values.buffer, db.values.byteOffset, db.values.length));
-  Deno.renameSync(tmp, file);
+  const bytes = new Uint8Array(db.values.buffer, db.values.byteOffset, db.values.length);
+  writeFileAtomic(decodeURIComponent(file.pathname), bytes);
   return file;
 };
 
