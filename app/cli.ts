@@ -7,7 +7,14 @@
  * @module
  */
 import { parseArgs } from "./deps.ts";
-import { Cause, Effect, Exit, Layer, Result, Schema } from "../core/deps.ts";
+import { Cause, Effect, Exit, Layer, Result, Schema, type Scope } from "../core/deps.ts";
+import {
+  DEFAULT_LIMITS,
+  type Grant,
+  GRANTS,
+  Limits,
+  type PluginLimits,
+} from "../core/host/thread.ts";
 import {
   coerceOption,
   DEFAULT_STRENGTHS,
@@ -147,8 +154,9 @@ export const parseCommandLine = (
   spec: FlagSpec,
 ): Effect.Effect<Parsed, UsageError> =>
   Effect.gen(function* () {
-    // Every program takes --help and --debug (the stack of a plugin's exception).
-    const known = new Set([...spec.string, ...spec.boolean, "help", "h", "debug"]);
+    // Every program takes --help and --debug (the stack of a plugin's exception), and
+    // the plugin threads' limits (`limitsFromArgs`).
+    const known = new Set([...spec.string, ...spec.boolean, "help", "h", "debug", ...LIMIT_FLAGS]);
     const split = splitArgs(args, new Set([...spec.boolean, "help", "debug"]));
     if (split.repeated !== undefined) {
       return yield* new UsageError({ message: `--${split.repeated} is given more than once` });
@@ -161,7 +169,7 @@ export const parseCommandLine = (
       });
     }
     const parsed = parseArgs(split.flags, {
-      string: [...spec.string, ...[...split.valued].filter((k) => !known.has(k))],
+      string: [...spec.string, ...LIMIT_FLAGS, ...[...split.valued].filter((k) => !known.has(k))],
       boolean: [...spec.boolean, "help", "debug"],
       alias: { h: "help" },
     }) as Record<string, unknown>;
@@ -451,6 +459,46 @@ export const gameHelp = (plugin: GamePlugin<unknown, unknown>): string => {
   return lines.join("\n") + "\n";
 };
 
+/** The flags of the plugin threads' limits, which every program takes. */
+const LIMIT_FLAGS = ["call-limit", "memory", "plugin-allow"];
+
+/**
+ * The plugin threads' limits from `--call-limit SECONDS` (0.1 to 3600, default 2),
+ * `--memory MB` (64 to 65536, default 2048) and `--plugin-allow LIST` (permissions a
+ * user's plugin gets: some of read, write, net, env, run, ffi, sys, or `all`; default
+ * none), or a message naming the wrong flag and its range.
+ *
+ * @example
+ * ```ts
+ * import { limitsFromArgs } from "./cli.ts";
+ * const l = limitsFromArgs(["--call-limit", "0.5", "--plugin-allow", "read,net"]);
+ * if (typeof l === "string" || l.callLimitMs !== 500 || l.grants.length !== 2) throw new Error();
+ * if (typeof limitsFromArgs(["--memory", "10"]) !== "string") throw new Error();
+ * ```
+ */
+export const limitsFromArgs = (args: readonly string[]): PluginLimits | string => {
+  const f = parseArgs([...args], { string: LIMIT_FLAGS }) as Record<string, unknown>;
+  const text = (k: string) => typeof f[k] === "string" ? f[k] as string : undefined;
+  const limit = text("call-limit");
+  const seconds = limit === undefined ? DEFAULT_LIMITS.callLimitMs / 1000 : Number(limit);
+  if (limit !== undefined && (!/^\d+(\.\d+)?$/.test(limit) || seconds < 0.1 || seconds > 3600)) {
+    return `--call-limit must be a number of seconds from 0.1 to 3600, got '${limit}'`;
+  }
+  const memory = text("memory");
+  const mb = memory === undefined ? DEFAULT_LIMITS.memoryMb : Number(memory);
+  if (memory !== undefined && (!/^\d+$/.test(memory) || mb < 64 || mb > 65536)) {
+    return `--memory must be an integer number of MB from 64 to 65536, got '${memory}'`;
+  }
+  const allow = text("plugin-allow");
+  const asked = allow === undefined ? [] : allow === "all" ? [...GRANTS] : allow.split(",");
+  const wrong = asked.find((g) => !(GRANTS as readonly string[]).includes(g));
+  if (wrong !== undefined) {
+    return `--plugin-allow takes some of ${GRANTS.join(", ")} (comma-separated) or all, ` +
+      `got '${wrong}'`;
+  }
+  return { callLimitMs: Math.round(seconds * 1000), memoryMb: mb, grants: asked as Grant[] };
+};
+
 /** The `--workers N` flag (every program takes it): the pool size, or an error message. */
 export const workersFromArgs = (args: readonly string[]): number | string => {
   const v = (parseArgs([...args], { string: ["workers"] }) as { workers?: unknown }).workers;
@@ -479,8 +527,11 @@ export const printHelp = (
 const isUserError = (e: unknown): e is UserError =>
   e instanceof UsageError || e instanceof PluginError || e instanceof OptionsError;
 
-/** The services every program has: the terminal, the worker pool and the engine. */
-export type ProgramServices = Terminal | WorkerPool | Engine;
+/**
+ * The services every program has: the terminal, the worker pool, the engine, and a scope
+ * (its games' plugin threads live as long as the program: `openHostedGame`).
+ */
+export type ProgramServices = Terminal | WorkerPool | Engine | Scope.Scope;
 
 /**
  * Says on standard error that a plugin failed or a search could not run: one line, and
@@ -509,15 +560,25 @@ export const runMain = (
     console.error(`(${usage} --help shows the usage)`);
     Deno.exit(2);
   }
+  const limits = limitsFromArgs(Deno.args);
+  if (typeof limits === "string") {
+    console.error(`error: ${limits}`);
+    console.error(`(${usage} --help shows the usage)`);
+    Deno.exit(2);
+  }
   const withCode = Effect.gen(function* () {
-    const code = yield* program;
+    const code = yield* Effect.scoped(Effect.provideService(program, Limits, limits));
     // Stopped by a signal (Ctrl-C, SIGTERM, SIGHUP): its exit code, unless the program failed.
     const by = yield* (yield* Terminal).stoppedBy;
     return by !== undefined && (code ?? 0) === 0 ? STOP_SIGNALS[by] : code ?? 0;
   });
   const layer = Layer.mergeAll(
     liveTerminal,
-    liveEngine.pipe(Layer.provideMerge(workerPoolLayer(workers))),
+    liveEngine.pipe(
+      Layer.provideMerge(
+        workerPoolLayer(workers).pipe(Layer.provide(Layer.succeed(Limits, limits))),
+      ),
+    ),
   );
   Effect.runPromiseExit(withCode.pipe(Effect.provide(layer))).then((exit) => {
     if (Exit.isSuccess(exit)) Deno.exit(exit.value);

@@ -4,15 +4,19 @@
  *
  * @module
  */
-import type { Effect } from "../core/deps.ts";
+import { Effect, type Scope } from "../core/deps.ts";
 import { builtins } from "../plugins/registry.ts";
 import {
   type LoadedPlugin,
+  loadPlugin,
   type OpenedGame,
   openGameWith,
   type OptionsError,
   type PluginError,
 } from "../core/plugin.ts";
+import { pluginLabel } from "../core/source.ts";
+import { hostGame } from "../core/host/game.ts";
+import { Limits } from "../core/host/thread.ts";
 
 /**
  * Opens a game by built-in id (`"kalah"`, `"tictactoe"`, ...), by a plugin module's path
@@ -35,3 +39,27 @@ export const openGame = (
   from: string | LoadedPlugin,
   options: Readonly<Record<string, unknown>> = {},
 ): Effect.Effect<OpenedGame, PluginError | OptionsError> => openGameWith(builtins, from, options);
+
+/**
+ * Opens a game as `openGame` does, but runs it in its own plugin thread for the scope's
+ * lifetime (`core/host/`): the game returned is a stand-in whose every call is answered
+ * there and watched (`Limits`: a call past the call limit, or the thread out of memory,
+ * is a `PluginFault` naming the plugin and the function), and a user's plugin runs
+ * sandboxed. This is how the programs open games: no game code runs on their main thread.
+ */
+export const openHostedGame = (
+  from: string,
+  options: Readonly<Record<string, unknown>> = {},
+): Effect.Effect<OpenedGame, PluginError | OptionsError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const { plugin, url } = yield* loadPlugin(from, builtins);
+    const trusted = Object.values(builtins).some((b) => b.url === url);
+    const source = { url, options: { ...options } };
+    const hosted = yield* hostGame({
+      source,
+      label: pluginLabel(url),
+      trusted,
+      limits: yield* Limits,
+    });
+    return { plugin, specifier: from, options: hosted.options, game: hosted.game, source };
+  });

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { openGame } from "../app/games.ts";
+import { openHostedGame } from "../app/games.ts";
 import { Effect, Option } from "../core/deps.ts";
 import { type Progress, search } from "../core/engine/engine.ts";
 import { CHANCE, type Player, WIN_THRESHOLD } from "../core/game.ts";
@@ -71,7 +71,7 @@ const main = Effect.gen(function* () {
   if (positional.length !== 1) {
     return yield* new UsageError({ message: "name one game to analyse" });
   }
-  const opened = yield* openGame(positional[0], gameOptions);
+  const opened = yield* openHostedGame(positional[0], gameOptions);
   const { game, plugin } = opened;
   const strategies = strategiesFor(plugin);
   const { moves, state } = yield* parseMoves(

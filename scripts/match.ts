@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { openGame } from "../app/games.ts";
+import { openHostedGame } from "../app/games.ts";
 import { Effect } from "../core/deps.ts";
 import { CHANCE } from "../core/game.ts";
 import { formatSpec } from "../app/players/spec.ts";
@@ -80,7 +80,7 @@ const main = Effect.gen(function* () {
   const term = yield* Terminal;
   if (flags.help === true) return yield* printHelp(USAGE, positional[0]);
   if (positional.length !== 1) return yield* new UsageError({ message: "name one game" });
-  const loaded = yield* openGame(positional[0], gameOptions);
+  const loaded = yield* openHostedGame(positional[0], gameOptions);
   const { game, plugin } = loaded;
   // A solo game (2048: only player 0 moves, against chance) has one player: --p1.
   const solo = game.solo === true;

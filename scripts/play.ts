@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { openGame } from "../app/games.ts";
+import { openHostedGame } from "../app/games.ts";
 import type { OpenedGame } from "../core/plugin.ts";
 import { Effect, Option, Result } from "../core/deps.ts";
 import { CHANCE, type Player } from "../core/game.ts";
@@ -437,7 +437,7 @@ const menu = Effect.gen(function* () {
         }
       }
     }
-    const made = yield* Effect.result(openGame(loaded[plugins.indexOf(plugin)], raw));
+    const made = yield* Effect.result(openHostedGame(builtinIds[plugins.indexOf(plugin)], raw));
     if (made._tag === "Success") opened = made.success;
     else yield* term.print(`${made.failure.message}\n`);
   }
@@ -559,7 +559,7 @@ const main = Effect.gen(function* () {
   let setup: { opened: OpenedGame; specs?: [PlayerSpec, PlayerSpec]; session?: Session };
   if (load !== undefined) {
     const t = yield* readSaved(load);
-    const opened = yield* openGame(t.game, t.options as Record<string, unknown>);
+    const opened = yield* openHostedGame(t.game, t.options as Record<string, unknown>);
     const session = importTranscript(opened.game, t);
     if (Result.isFailure(session)) {
       return yield* new UsageError({ message: `--load: ${load}: ${session.failure}` });
@@ -586,7 +586,7 @@ const main = Effect.gen(function* () {
       return 0;
     }
     setup = chosen.value;
-  } else setup = { opened: yield* openGame(positional[0], gameOptions) };
+  } else setup = { opened: yield* openHostedGame(positional[0], gameOptions) };
   const { opened } = setup;
   const strategies = strategiesFor(opened.plugin);
   const strengths = opened.plugin.strengths ?? DEFAULT_STRENGTHS;

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { openGame } from "../app/games.ts";
+import { openHostedGame } from "../app/games.ts";
 import type { OpenedGame } from "../core/plugin.ts";
 import { Effect, Option, Result } from "../core/deps.ts";
 import { CHANCE, type Game, isOver, type Player, type ToMove } from "../core/game.ts";
@@ -110,7 +110,7 @@ const loadTranscript = (file: string) =>
     if (typeof options !== "object" || options === null || Array.isArray(options)) {
       return yield* new UsageError({ message: `${file}: the game's options are not an object` });
     }
-    const opened = yield* openGame(transcript.game, options as Record<string, unknown>);
+    const opened = yield* openHostedGame(transcript.game, options as Record<string, unknown>);
     const imported = importTranscript(opened.game, transcript);
     if (Result.isFailure(imported)) {
       return yield* new UsageError({ message: `${file}: ${imported.failure}` });

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { openGame } from "../app/games.ts";
+import { openHostedGame } from "../app/games.ts";
 import { Effect } from "../core/deps.ts";
 import { formatSpec } from "../app/players/spec.ts";
 import { Terminal } from "../app/terminal.ts";
@@ -57,7 +57,7 @@ const main = Effect.gen(function* () {
   const term = yield* Terminal;
   if (flags.help === true) return yield* printHelp(USAGE, positional[0]);
   if (positional.length !== 1) return yield* new UsageError({ message: "name one game" });
-  const loaded = yield* openGame(positional[0], gameOptions);
+  const loaded = yield* openHostedGame(positional[0], gameOptions);
   const { game, plugin } = loaded;
   if (game.solo === true) {
     return yield* new UsageError({

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { openGame } from "../app/games.ts";
+import { openHostedGame } from "../app/games.ts";
 import { builtins } from "../plugins/registry.ts";
 import { Effect } from "../core/deps.ts";
 import { formatSpec } from "../app/players/spec.ts";
@@ -170,7 +170,7 @@ const tournament = (
       return yield* tournament([...stored, ...rest], flags.status !== undefined ? "status" : "run");
     }
     if (positional.length === 0) return yield* new UsageError({ message: "name one game" });
-    const loaded = yield* openGame(positional[0], gameOptions);
+    const loaded = yield* openHostedGame(positional[0], gameOptions);
     const { game, plugin } = loaded;
     if (game.solo === true) {
       return yield* new UsageError({

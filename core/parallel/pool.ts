@@ -14,6 +14,7 @@
 import { Context, Effect, Layer } from "../deps.ts";
 import { runningFunction, sharedSlot } from "../guard.ts";
 import { SearchFailed } from "../errors.ts";
+import { Limits } from "../host/thread.ts";
 import { type GameSource, pluginLabel } from "../source.ts";
 import { TranspositionTable } from "../search/tt.ts";
 import type { SearchResult } from "../search/types.ts";
@@ -97,6 +98,14 @@ interface Job {
   released?: () => void;
   /** Called when the worker has built the game and starts the job's tasks. */
   started?: () => void;
+  /**
+   * A search without a time budget: the job fails with `silence.message(...)` when its
+   * worker sends nothing (no progress, no heartbeat) for `silence.ms`.
+   */
+  readonly silence?: {
+    readonly ms: number;
+    readonly message: (fn: string | undefined) => string;
+  };
   /** A time limit: the job fails with `limit.message(...)` if it runs longer. */
   readonly limit?: {
     readonly budgetMs: number;
@@ -113,6 +122,8 @@ interface Slot {
   /** What the worker's guarded game is running (shared with the worker). */
   readonly guard: Int32Array;
   timers: ReturnType<typeof setTimeout>[];
+  /** The silence watchdog of a search without a time budget (reset by each message). */
+  quiet?: ReturnType<typeof setTimeout>;
   /** True once the worker said it built the game for its current job. */
   started: boolean;
 }
@@ -138,7 +149,11 @@ class Pool {
   /** Searches numbered so far (`WorkerPoolShape.newSearch`). */
   searches = 0;
 
-  constructor(readonly size: number) {}
+  /**
+   * @param size the number of workers.
+   * @param silenceMs how long a search without a time budget may send nothing.
+   */
+  constructor(readonly size: number, readonly silenceMs: number) {}
 
   alive(): number {
     return this.slots.length;
@@ -163,10 +178,12 @@ class Pool {
       if (job === undefined || e.data.id !== slot.id) return;
       const r = e.data;
       if (r.type === "progress") {
+        this.listen(slot, job);
         if (!job.cancelled) job.progress?.(r.progress);
         return;
       }
       if (r.type === "started") {
+        this.listen(slot, job);
         // The game is built (a plugin may load a large file first): the budget starts now.
         slot.started = true;
         job.started?.();
@@ -199,7 +216,28 @@ class Pool {
     return slot;
   }
 
+  /**
+   * Restarts the silence watchdog of a job without a time budget: a worker that sends
+   * nothing for the limit is stuck (a search polls its stop flag and sends a heartbeat
+   * every second); it is terminated, and the job fails naming the function it runs.
+   */
+  private listen(slot: Slot, job: Job): void {
+    const silence = job.silence;
+    if (silence === undefined) return;
+    clearTimeout(slot.quiet);
+    slot.quiet = setTimeout(() => {
+      if (slot.job !== job) return;
+      const fn = runningFunction(slot.guard);
+      this.replaced++;
+      this.kill(slot);
+      if (!job.cancelled) job.fail(silence.message(fn));
+      job.released?.();
+      this.pump();
+    }, silence.ms);
+  }
+
   private free(slot: Slot): void {
+    clearTimeout(slot.quiet);
     slot.job = undefined;
     for (const t of slot.timers) clearTimeout(t);
     slot.timers = [];
@@ -353,21 +391,36 @@ const searchOn = (pool: Pool, source: GameSource, task: SearchTask) =>
       ...(task.onProgress !== undefined ? { progress: task.onProgress } : {}),
       done: (rs) => resume(Effect.succeed(rs[0] as SearchResult)),
       fail: (message, trace) => resume(Effect.fail(new SearchFailed({ message, trace }))),
-      ...(budget === undefined ? {} : {
-        limit: {
-          budgetMs: budget,
-          graceMs,
-          message: (fn, same, pastMs) => {
-            const secs = `${(pastMs / 1000).toFixed(1)} s`;
-            return `plugin ${label} did not stop: ` +
-              (fn === undefined
-                ? `its search (${task.strategy}) ran ${secs} past its time budget`
-                : same
-                ? `${fn}() ran for over ${secs}`
-                : `${fn}() was still running ${secs} past the time budget`);
+      ...(budget === undefined
+        ? {
+          silence: {
+            ms: Math.max(pool.silenceMs, 2 * HEARTBEAT_MS),
+            message: (fn) => {
+              const secs = `${
+                Number((Math.max(pool.silenceMs, 2 * HEARTBEAT_MS) / 1000).toFixed(3))
+              } s`;
+              return `plugin ${label} did not stop: ` +
+                (fn === undefined
+                  ? `its search (${task.strategy}) gave no sign of progress for ${secs}`
+                  : `${fn}() ran for over ${secs} (--call-limit changes it)`);
+            },
           },
-        },
-      }),
+        }
+        : {
+          limit: {
+            budgetMs: budget,
+            graceMs,
+            message: (fn, same, pastMs) => {
+              const secs = `${(pastMs / 1000).toFixed(1)} s`;
+              return `plugin ${label} did not stop: ` +
+                (fn === undefined
+                  ? `its search (${task.strategy}) ran ${secs} past its time budget`
+                  : same
+                  ? `${fn}() ran for over ${secs}`
+                  : `${fn}() was still running ${secs} past the time budget`);
+            },
+          },
+        }),
     };
     pool.submit(job);
     // Interrupted: raise the stop flag and wait for the worker's answer (or replace it).
@@ -377,11 +430,14 @@ const searchOn = (pool: Pool, source: GameSource, task: SearchTask) =>
     });
   });
 
-/** The pool service over a scoped `Pool`. */
+/** A search sends a heartbeat at least this often (milliseconds), as the worker does. */
+const HEARTBEAT_MS = 1000;
+
+/** The pool service over a scoped `Pool` (searches watched with the call limit, `Limits`). */
 const make = (size: number) =>
   Effect.map(
     Effect.acquireRelease(
-      Effect.sync(() => new Pool(size)),
+      Effect.map(Effect.service(Limits), (limits) => new Pool(size, limits.callLimitMs)),
       (pool) => Effect.sync(() => pool.terminate()),
     ),
     (pool) =>

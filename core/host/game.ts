@@ -1,0 +1,143 @@
+/**
+ * A hosted game: the game runs in its own plugin thread (`rules.ts`, started by
+ * `thread.ts`), and the caller holds a stand-in with the same protocol whose every call
+ * is a synchronous call over shared memory, watched: a call that does not answer within
+ * the call limit, or whose thread runs out of memory or crashes, ends the game with a
+ * `PluginFault` naming the plugin, the function and the limit; every later call fails
+ * the same way. The plugin thread lives as long as the scope.
+ *
+ * @module
+ */
+import { Effect, Result, type Scope } from "../deps.ts";
+import { PluginFault } from "../errors.ts";
+import type { Game } from "../game.ts";
+import { OptionsError, PluginError } from "../plugin.ts";
+import type { GameSource } from "../source.ts";
+import { type Answer, DEAD, IDLE, newChannel, put, REPLY, REQUEST, take } from "./calls.ts";
+import type { HostFailed, HostReady, RulesData } from "./rules.ts";
+import { type PluginLimits, type PluginThread, spawnPluginThread } from "./thread.ts";
+
+/** A game in its plugin thread, as `hostGame` gives it. */
+export interface HostedGame {
+  /** The stand-in: the game's protocol, each call answered by the plugin thread. */
+  readonly game: Game<unknown>;
+  /** The options as the plugin decoded them. */
+  readonly options: unknown;
+  /** Calls answered so far (what the isolation costs is per call). */
+  readonly calls: () => number;
+}
+
+/** How a hosted game is started. */
+export interface HostOptions {
+  /** Where the game comes from. */
+  readonly source: GameSource;
+  /** How messages name the plugin (`./my.ts`, `kalah`). */
+  readonly label: string;
+  /** True for a built-in plugin: it keeps the program's permissions. */
+  readonly trusted: boolean;
+  /** The call limit, heap limit and grants. */
+  readonly limits: PluginLimits;
+}
+
+const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
+
+/**
+ * Starts the game of `source` in a plugin thread for the scope's lifetime. Fails as
+ * opening the game in process would (`PluginError`, `OptionsError`), or with a
+ * `PluginError` when the thread ran out of memory, crashed or took longer than a minute
+ * to open the game.
+ */
+export const hostGame = (
+  { source, label, trusted, limits }: HostOptions,
+): Effect.Effect<HostedGame, PluginError | OptionsError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const channel = newChannel();
+    const control = new Int32Array(channel.control);
+    let thread: PluginThread | undefined;
+    const ready = yield* Effect.acquireRelease(
+      Effect.callback<HostReady, PluginError | OptionsError>((resume) => {
+        const data: RulesData = { source, label, channel };
+        thread = spawnPluginThread(
+          new URL("./rules.ts", import.meta.url),
+          data,
+          { plugin: source.url, trusted, limits, death: channel.control },
+          {
+            message: (m) => {
+              const r = m as HostReady | HostFailed;
+              if (r.type === "ready") resume(Effect.succeed(r));
+              else {
+                const { _tag, ...fields } = r.error;
+                resume(Effect.fail(
+                  _tag === "OptionsError"
+                    ? new OptionsError(
+                      fields as unknown as ConstructorParameters<typeof OptionsError>[0],
+                    )
+                    : new PluginError({ message: String(fields.message) }),
+                ));
+              }
+            },
+            exit: (end) =>
+              resume(Effect.fail(
+                new PluginError({
+                  message: `plugin ${label} could not be loaded: ${
+                    end.oom ? `it ran out of memory (limit ${limits.memoryMb} MB)` : end.message
+                  }`,
+                }),
+              )),
+          },
+        );
+        return Effect.sync(() => thread?.terminate());
+      }),
+      () => Effect.sync(() => thread?.terminate()),
+    );
+    let calls = 0;
+    let dead: PluginFault | undefined;
+    const call = (fn: string, args: readonly unknown[]): unknown => {
+      if (dead !== undefined) throw dead;
+      // JSON would send a trailing `undefined` (render's absent view) as null.
+      let n = args.length;
+      while (n > 0 && args[n - 1] === undefined) n--;
+      Atomics.store(control, 2, put(channel, { fn, args: args.slice(0, n) }));
+      Atomics.store(control, 0, REQUEST);
+      Atomics.notify(control, 0);
+      const end = performance.now() + limits.callLimitMs;
+      let state = Atomics.load(control, 0);
+      while (state === REQUEST) {
+        const left = end - performance.now();
+        if (left <= 0) break;
+        Atomics.wait(control, 0, REQUEST, left);
+        state = Atomics.load(control, 0);
+      }
+      if (state === REPLY) {
+        const a = take(channel, Atomics.load(control, 2)) as Answer;
+        Atomics.store(control, 0, IDLE);
+        calls++;
+        if (!("fault" in a)) return a.value;
+        const cause = new Error(a.fault.message.replace(/^plugin .*? failed in .*?\(\): /, ""));
+        if (a.fault.trace !== undefined) cause.stack = a.fault.trace;
+        throw new PluginFault(label, a.fault.fn, cause);
+      }
+      thread?.terminate();
+      const why = state === DEAD
+        ? Atomics.load(control, 1) === 2
+          ? `it ran out of memory (limit ${limits.memoryMb} MB; --memory changes it)`
+          : "its thread crashed"
+        : `it did not return within ${seconds(limits.callLimitMs)} (--call-limit changes it)`;
+      dead = new PluginFault(label, fn, new Error(why));
+      throw dead;
+    };
+    const g: Record<string, unknown> = { ...ready.members };
+    const picture: Record<string, unknown> = {};
+    for (const fn of ready.functions) {
+      const target = fn.startsWith("picture.") ? picture : g;
+      const name = fn.startsWith("picture.") ? fn.slice("picture.".length) : fn;
+      target[name] = fn === "parseMove"
+        ? (...args: unknown[]) => {
+          const r = call(fn, args) as { ok: number } | { error: string };
+          return "ok" in r ? Result.succeed(r.ok) : Result.fail(r.error);
+        }
+        : (...args: unknown[]) => call(fn, args);
+    }
+    if (Object.keys(picture).length > 0) g.picture = picture;
+    return { game: g as unknown as Game<unknown>, options: ready.options, calls: () => calls };
+  });

@@ -1,0 +1,118 @@
+/**
+ * A game's plugin thread (see `thread.ts`): opens the game from its source (loading the
+ * plugin; a user's is guarded) and answers the calls of the thread that uses it, one at
+ * a time, over the call channel (`calls.ts`). First it says what game it has
+ * (`HostReady`) or why it has none (`HostFailed`).
+ *
+ * @module
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { Effect, Result } from "../deps.ts";
+import { PluginFault } from "../errors.ts";
+import { type Game, OPTIONAL_FUNCTIONS, REQUIRED_FUNCTIONS } from "../game.ts";
+import { openGameWith } from "../plugin.ts";
+import type { GameSource } from "../source.ts";
+import { type Answer, type Call, type Channel, put, REPLY, REQUEST, take } from "./calls.ts";
+
+/** What a game's plugin thread is started with. */
+export interface RulesData {
+  readonly source: GameSource;
+  /** How messages name the plugin. */
+  readonly label: string;
+  readonly channel: Channel;
+}
+
+/** What the thread says once it has the game: its data members and functions. */
+export interface HostReady {
+  readonly type: "ready";
+  /** The decoded options. */
+  readonly options: unknown;
+  /** The game's data members (`id`, `players`, `solo`, `unsolvable`). */
+  readonly members: Readonly<Record<string, unknown>>;
+  /** The game's functions (`picture.svg` for the picture's). */
+  readonly functions: readonly string[];
+}
+
+/** What the thread says when it could not open the game: the error's tag and fields. */
+export interface HostFailed {
+  readonly type: "failed";
+  readonly error: { readonly _tag: string } & Readonly<Record<string, unknown>>;
+}
+
+const FUNCTIONS = [...REQUIRED_FUNCTIONS, ...OPTIONAL_FUNCTIONS];
+const PICTURE = ["svg", "picks", "refuse"];
+const MEMBERS = ["id", "players", "solo", "unsolvable"];
+
+/** The functions and data members a game has. */
+const describe = (game: Game<unknown>, options: unknown): HostReady => {
+  const g = game as unknown as Record<string, unknown>;
+  const p = game.picture as unknown as Record<string, unknown> | undefined;
+  return {
+    type: "ready",
+    options,
+    members: Object.fromEntries(MEMBERS.filter((m) => g[m] !== undefined).map((m) => [m, g[m]])),
+    functions: [
+      ...FUNCTIONS.filter((f) => typeof g[f] === "function"),
+      ...(p === undefined
+        ? []
+        : PICTURE.filter((f) => typeof p[f] === "function").map((f) => `picture.${f}`)),
+    ],
+  };
+};
+
+/** Answers one call: the value (a parse result as plain data), or the plugin's fault. */
+const answer = (game: Game<unknown>, label: string, { fn, args }: Call): Answer => {
+  const [owner, name] = fn.startsWith("picture.")
+    ? [game.picture as unknown as Record<string, unknown>, fn.slice("picture.".length)]
+    : [game as unknown as Record<string, unknown>, fn];
+  try {
+    const value = (owner[name] as (...a: unknown[]) => unknown).apply(owner, args as unknown[]);
+    if (fn === "parseMove") {
+      const r = value as Result.Result<number, string>;
+      return { value: Result.isSuccess(r) ? { ok: r.success } : { error: r.failure } };
+    }
+    return { value };
+  } catch (e) {
+    const fault = e instanceof PluginFault ? e : new PluginFault(label, fn, e);
+    const trace = fault.cause instanceof Error ? fault.cause.stack : undefined;
+    return {
+      fault: { fn: fault.fn, message: fault.message, ...(trace !== undefined ? { trace } : {}) },
+    };
+  }
+};
+
+const { source, label, channel } = workerData as RulesData;
+const opened = await Effect.runPromise(
+  Effect.result(openGameWith({}, source.url, source.options)),
+);
+if (Result.isFailure(opened)) {
+  const e = opened.failure as unknown as Record<string, unknown>;
+  const error = Object.fromEntries(
+    ["_tag", "message", "plugin", "problems", "known"].filter((k) => e[k] !== undefined)
+      .map((k) => [k, e[k]]),
+  ) as HostFailed["error"];
+  parentPort!.postMessage({ type: "failed", error } satisfies HostFailed);
+} else {
+  const { game, options } = opened.success;
+  parentPort!.postMessage(describe(game, options));
+  // The calls are served from a task of their own, not from the module's evaluation
+  // (after its top-level await): a thread stopped there for running out of memory was
+  // never reported dead.
+  setTimeout(() => serve(game, new Int32Array(channel.control)), 0);
+}
+
+/** Answers calls, one at a time, for as long as the thread lives. */
+function serve(game: Game<unknown>, control: Int32Array): void {
+  for (;;) {
+    let state = Atomics.load(control, 0);
+    while (state !== REQUEST) {
+      Atomics.wait(control, 0, state);
+      state = Atomics.load(control, 0);
+    }
+    const call = take(channel, Atomics.load(control, 2)) as Call;
+    const length = put(channel, answer(game, label, call));
+    Atomics.store(control, 2, length);
+    Atomics.store(control, 0, REPLY);
+    Atomics.notify(control, 0);
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * Plugin threads: where a plugin's code runs, never on the main thread. A plugin thread
+ * is a Node worker whose heap is bounded (a plugin that allocates without end fails
+ * alone: "ran out of memory (limit 2048 MB)"), started by a relay Web Worker
+ * (`relay.ts`) that carries the plugin's permissions: a user's plugin runs without file,
+ * network, environment, subprocess, FFI or system permissions unless the user grants
+ * them (`--plugin-allow`); the built-in plugins run with the program's.
+ *
+ * Why this shape: Deno can bound the heap of a Node worker (`resourceLimits`) but not of
+ * a Web Worker, and can narrow the permissions of a Web Worker (`deno.permissions`,
+ * which needs `--unstable-worker-options`) but not of a Node worker, which inherits its
+ * parent's. Nested, the plugin's thread gets both. A child process would too, at about
+ * 0.3 s of start-up per game and a pipe per call.
+ *
+ * A built-in plugin's thread is a Node worker started directly (about 0.12 s, against
+ * 0.6 s for one started inside a relay, which must set up Deno's Node layer first).
+ *
+ * @module
+ */
+import { Worker as NodeWorker } from "node:worker_threads";
+import { Context } from "../deps.ts";
+
+/** What a plugin may do and use (the program's flags set them). */
+export interface PluginLimits {
+  /**
+   * Milliseconds a call into a game's code (a rule, a picture, a move's notation) may
+   * take before the game fails (`--call-limit`); a search that reports no progress for
+   * this long is stopped the same way.
+   */
+  readonly callLimitMs: number;
+  /** The heap limit of a plugin thread in MB (`--memory`). */
+  readonly memoryMb: number;
+  /** The permissions a user's plugin is granted (`--plugin-allow`); none by default. */
+  readonly grants: readonly Grant[];
+}
+
+/** A permission a user's plugin may be granted. */
+export type Grant = "read" | "write" | "net" | "env" | "run" | "ffi" | "sys";
+
+/** Every permission a user's plugin may be granted, as `--plugin-allow` names them. */
+export const GRANTS: readonly Grant[] = ["read", "write", "net", "env", "run", "ffi", "sys"];
+
+/** The limits when a program sets none: 2 s per call, 2048 MB, no permissions. */
+export const DEFAULT_LIMITS: PluginLimits = { callLimitMs: 2000, memoryMb: 2048, grants: [] };
+
+/** How a relay is started (the first message it gets). */
+export interface RelayStart {
+  /** The plugin thread's module URL. */
+  readonly module: string;
+  /** The plugin thread's `workerData`. */
+  readonly data: unknown;
+  /** Its heap limit in MB. */
+  readonly memoryMb: number;
+  /**
+   * Where the relay says that the plugin thread died, for a caller blocked waiting on
+   * it: an Int32 cell set to 3 (and `[1]` to 2 when it ran out of memory, else 1).
+   */
+  readonly death?: SharedArrayBuffer;
+}
+
+/** What a relay sends back: a message of the plugin thread, or its end. */
+export type RelayReply =
+  | { readonly type: "message"; readonly message: unknown }
+  | {
+    readonly type: "exit";
+    /** True when it ran out of memory. */
+    readonly oom: boolean;
+    readonly message: string;
+    readonly trace?: string;
+  };
+
+/** A plugin thread as its owner sees it. */
+export interface PluginThread {
+  /** Sends a message to the plugin thread (shared memory is shared, not copied). */
+  readonly post: (message: unknown) => void;
+  /** Stops the plugin thread at once, whatever it runs. */
+  readonly terminate: () => void;
+}
+
+/** How a plugin thread's owner hears from it. */
+export interface ThreadEvents {
+  /** A message from the plugin thread. */
+  readonly message: (message: unknown) => void;
+  /** The plugin thread ended by itself: it ran out of memory (`oom`) or crashed. */
+  readonly exit: (
+    end: { readonly oom: boolean; readonly message: string; readonly trace?: string },
+  ) => void;
+}
+
+/** The folder of ply's own modules (the plugin thread's code, the built-in games). */
+const PLY_ROOT = new URL("../../", import.meta.url);
+
+/**
+ * The relay's permissions for a user's plugin: only the grants, and reading the modules
+ * it is made of (ply's, and those in the plugin's own folder: Deno asks for read access
+ * to load a module from a file). Loading modules from URLs is the program's permission
+ * (`--allow-import`), not one the plugin uses.
+ */
+const sandbox = (grants: readonly Grant[], plugin: string): Deno.PermissionOptionsObject => ({
+  ...Object.fromEntries(GRANTS.map((g) => [g, grants.includes(g) ? "inherit" : false])),
+  ...(grants.includes("read")
+    ? {}
+    : { read: [PLY_ROOT, ...(plugin.startsWith("file:") ? [new URL("./", plugin)] : [])] }),
+  import: "inherit",
+});
+
+/**
+ * Starts `module` in a plugin thread with `data` as its `workerData`, bounded by
+ * `limits` (its heap; its permissions unless `trusted`). `death`, if given, is the cell
+ * the relay marks when the thread dies (see `RelayStart.death`).
+ */
+export const spawnPluginThread = (
+  module: URL,
+  data: unknown,
+  options: {
+    /** The plugin's module URL. */
+    readonly plugin: string;
+    /** True for a built-in plugin (it keeps the program's permissions). */
+    readonly trusted: boolean;
+    readonly limits: PluginLimits;
+    readonly death?: SharedArrayBuffer;
+  },
+  events: ThreadEvents,
+): PluginThread => {
+  const { trusted, limits, death } = options;
+  if (trusted) return direct(module, data, limits, death, events);
+  const relay = new Worker(new URL("./relay.ts", import.meta.url), {
+    type: "module",
+    ...(trusted ? {} : { deno: { permissions: sandbox(limits.grants, options.plugin) } }),
+  });
+  let ended = false;
+  relay.onmessage = (e: MessageEvent<RelayReply>) => {
+    if (ended) return;
+    const r = e.data;
+    if (r.type === "message") events.message(r.message);
+    else {
+      ended = true;
+      relay.terminate();
+      events.exit(r);
+    }
+  };
+  relay.onerror = (e: ErrorEvent) => {
+    e.preventDefault();
+    if (ended) return;
+    ended = true;
+    relay.terminate();
+    events.exit({ oom: false, message: e.message || "its thread crashed" });
+  };
+  relay.postMessage({
+    start: {
+      module: module.href,
+      data,
+      memoryMb: limits.memoryMb,
+      ...(death !== undefined ? { death } : {}),
+    } satisfies RelayStart,
+  });
+  return {
+    post: (message) => relay.postMessage({ message }),
+    terminate: () => {
+      ended = true;
+      relay.terminate();
+    },
+  };
+};
+
+/** A built-in plugin's thread: a Node worker of the caller's, with the program's permissions. */
+const direct = (
+  module: URL,
+  data: unknown,
+  limits: PluginLimits,
+  death: SharedArrayBuffer | undefined,
+  events: ThreadEvents,
+): PluginThread => {
+  const worker = new NodeWorker(module, {
+    workerData: data,
+    resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
+  });
+  let ended = false;
+  const end = (oom: boolean, message: string, trace?: string) => {
+    if (ended) return;
+    ended = true;
+    if (death !== undefined) {
+      const cell = new Int32Array(death);
+      Atomics.store(cell, 1, oom ? 2 : 1);
+      Atomics.store(cell, 0, 3);
+      Atomics.notify(cell, 0);
+    }
+    events.exit({ oom, message, ...(trace !== undefined ? { trace } : {}) });
+  };
+  worker.on("message", (m: unknown) => {
+    if (!ended) events.message(m);
+  });
+  worker.on(
+    "error",
+    (e: Error & { code?: string }) =>
+      end(e.code === "ERR_WORKER_OUT_OF_MEMORY", e.message, e.stack),
+  );
+  worker.on("exit", (code: number) => end(false, `its thread exited (code ${code})`));
+  return {
+    post: (message) => worker.postMessage(message),
+    terminate: () => {
+      ended = true;
+      void worker.terminate();
+    },
+  };
+};
+
+// The superclass as a variable of an explicit type: JSR's fast check reads no call there.
+const LimitsKey: Context.Reference<PluginLimits> = Context.Reference<PluginLimits>(
+  "ply/PluginLimits",
+  { defaultValue: () => DEFAULT_LIMITS },
+);
+
+/**
+ * The limits plugin threads get (a reference: `DEFAULT_LIMITS` unless a program provides
+ * its own, as `runMain` does from `--call-limit`, `--memory` and `--plugin-allow`).
+ */
+export const Limits: Context.Reference<PluginLimits> = LimitsKey;

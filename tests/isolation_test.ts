@@ -1,0 +1,192 @@
+/**
+ * No game code runs on a program's main thread (`core/host/`), as users run the
+ * programs: hostile plugins (`tests/fixtures/hostile/`, Nim 3,4,5 whose one function
+ * loops, throws, allocates without end or reads a file once 10 or fewer stones are left)
+ * end their game with one line naming the plugin, the function and the limit, never a
+ * stack trace nor a hung program; a person's game is kept; a user's plugin is sandboxed
+ * unless `--plugin-allow` grants it. And a hosted game answers exactly as the game does
+ * in process. The limits are the proof of a hang (a call that does not return is only
+ * ever known by its limit): they are a second, and the hostile calls never return.
+ */
+import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
+import { runTask } from "../testing/task.ts";
+import { Effect } from "../core/deps.ts";
+import { hostGame } from "../core/host/game.ts";
+import { DEFAULT_LIMITS } from "../core/host/thread.ts";
+import { openGame } from "../app/games.ts";
+import { builtinIds } from "../plugins/registry.ts";
+import { CHANCE, type Game } from "../core/game.ts";
+import { PluginFault } from "../core/errors.ts";
+
+const hostile = (fn: string) => `./tests/fixtures/hostile/${fn}.ts`;
+const randoms = ["--p1", "random", "--p2", "random", "--seed", "1", "--call-limit", "1"];
+
+const noTrace = (text: string) =>
+  assert(!/\n\s+at .*:\d+:\d+/.test(text), `a stack trace was printed:\n${text}`);
+
+/** A failed game: exit 1, one line naming the plugin and the function, no trace. */
+const failedIn = (r: { code: number; stderr: string }, fn: string, why: string) => {
+  assertEquals(r.code, 1, r.stderr);
+  assertStringIncludes(
+    r.stderr,
+    `error: plugin ./tests/fixtures/hostile/${fn}.ts failed in ${fn}(): ${why}`,
+  );
+  noTrace(r.stderr);
+};
+
+Deno.test("play: a looping moves(), play() or render() ends the game at the call limit", async () => {
+  for (const fn of ["moves", "play", "render"]) {
+    const r = await runTask("play", [hostile(fn), ...randoms]);
+    failedIn(r, fn, "it did not return within 1 s (--call-limit changes it)");
+  }
+});
+
+Deno.test("play: a throwing parseMove() ends a person's game, which is kept", async () => {
+  const r = await runTask("play", [
+    hostile("parseMove"),
+    "--mode",
+    "throw",
+    "--p1",
+    "human",
+    "--p2",
+    "human",
+  ], {
+    stdin: "1-3\n2-4\n3-1\n",
+  });
+  failedIn(r, "parseMove", "boom");
+  const saved = r.stdout.match(/Saved to (\S+\.json)\./);
+  assert(saved !== null, r.stdout);
+  const moves = JSON.parse(Deno.readTextFileSync(saved[1])).moves.map((m: { notation: string }) =>
+    m.notation
+  );
+  // 1-3 leaves 9 stones: the next move's parse throws.
+  assertEquals(moves, ["1-3"]);
+});
+
+Deno.test("play: a plugin that allocates without end fails alone, at its memory limit", async () => {
+  const r = await runTask("play", [
+    hostile("moves"),
+    "--mode",
+    "oom",
+    "--memory",
+    "128",
+    ...randoms.slice(0, 6),
+    "--call-limit",
+    "600",
+  ]);
+  failedIn(r, "moves", "it ran out of memory (limit 128 MB; --memory changes it)");
+});
+
+Deno.test("a user's plugin reads no file unless --plugin-allow read grants it", async () => {
+  const refused = await runTask("play", [hostile("moves"), "--mode", "read", ...randoms]);
+  failedIn(refused, "moves", 'Requires read access to "/etc/hostname"');
+  const granted = await runTask("play", [
+    hostile("moves"),
+    "--mode",
+    "read",
+    "--plugin-allow",
+    "read",
+    ...randoms,
+  ]);
+  failedIn(granted, "moves", "read a file");
+  const wrong = await runTask("play", ["nim", "--plugin-allow", "disk"]);
+  assertEquals(wrong.code, 2);
+  assertStringIncludes(
+    wrong.stderr,
+    "--plugin-allow takes some of read, write, net, env, run, ffi, sys",
+  );
+});
+
+Deno.test("analyze --depth: a search stuck in moves() is found by its silence", async () => {
+  const r = await runTask("analyze", [hostile("moves"), "--depth", "6", "--call-limit", "2"]);
+  assertEquals(r.code, 1, r.stderr);
+  assertStringIncludes(
+    r.stderr,
+    "did not stop: moves() ran for over 2 s (--call-limit changes it)",
+  );
+  noTrace(r.stderr);
+});
+
+Deno.test("limits: a wrong value names the flag and its range", async () => {
+  for (
+    const [flag, value, range] of [
+      ["--call-limit", "0", "from 0.1 to 3600"],
+      ["--memory", "12", "from 64 to 65536"],
+    ]
+  ) {
+    const r = await runTask("analyze", ["nim", flag, value]);
+    assertEquals(r.code, 2);
+    assertStringIncludes(r.stderr, `${flag} must be`);
+    assertStringIncludes(r.stderr, range);
+  }
+});
+
+/** Plays a random line with both games side by side, comparing every answer. */
+const agree = <S>(inProcess: Game<S>, hosted: Game<S>, picks: readonly number[]) => {
+  let s = inProcess.initial();
+  assertEquals(hosted.initial(), s);
+  for (const pick of picks) {
+    const to = inProcess.toMove(s);
+    assertEquals(hosted.toMove(s), to);
+    assertEquals(hosted.outcome(s), inProcess.outcome(s));
+    assertEquals(hosted.value(s), inProcess.value(s));
+    assertEquals(hosted.render(s), inProcess.render(s));
+    assertEquals(hosted.key?.(s), inProcess.key?.(s));
+    const moves = to === CHANCE ? inProcess.chances(s).map((c) => c.move) : inProcess.moves(s);
+    if (to === CHANCE) assertEquals(hosted.chances(s), inProcess.chances(s));
+    else assertEquals(hosted.moves(s), moves);
+    if (moves.length === 0) return;
+    const m = moves[pick % moves.length];
+    if (to !== CHANCE) {
+      const text = inProcess.formatMove(s, m);
+      assertEquals(hosted.formatMove(s, m), text);
+      assertEquals(hosted.parseMove(s, text), inProcess.parseMove(s, text));
+      assertEquals(hosted.parseMove(s, "zz9"), inProcess.parseMove(s, "zz9"));
+      assertEquals(hosted.picture?.svg(s), inProcess.picture?.svg(s));
+    }
+    const next = inProcess.play(s, m);
+    assertEquals(hosted.play(s, m), next);
+    s = next;
+  }
+};
+
+Deno.test("a hosted game answers every call as the game in process does", async () => {
+  for (const id of builtinIds) {
+    const { game, source } = await Effect.runPromise(openGame(id));
+    await Effect.runPromise(Effect.scoped(Effect.gen(function* () {
+      const hosted = yield* hostGame({ source, label: id, trusted: true, limits: DEFAULT_LIMITS });
+      fc.assert(
+        fc.property(
+          fc.array(fc.nat(1000), { maxLength: 40 }),
+          (picks) => agree(game, hosted.game, picks),
+        ),
+        { numRuns: 15, seed: 62 },
+      );
+      assert(hosted.calls() > 100, `${id}: ${hosted.calls()} calls`);
+    })));
+  }
+});
+
+Deno.test("a hosted game that failed fails every later call the same way", async () => {
+  const url = new URL("./fixtures/hostile/moves.ts", import.meta.url).href;
+  await Effect.runPromise(Effect.scoped(Effect.gen(function* () {
+    const { game } = yield* hostGame({
+      source: { url, options: {} },
+      label: "./hostile.ts",
+      trusted: false,
+      limits: { ...DEFAULT_LIMITS, callLimitMs: 500 },
+    });
+    const late = [1, 1, 1, 0];
+    const faults: PluginFault[] = [];
+    for (const call of [() => game.moves(late), () => game.initial()]) {
+      try {
+        call();
+      } catch (e) {
+        if (e instanceof PluginFault) faults.push(e);
+      }
+    }
+    assertEquals(faults.length, 2);
+    assertEquals(faults[1], faults[0]);
+    assertEquals(faults[0].fn, "moves");
+  })));
+});
