@@ -132,12 +132,12 @@ export const pairCounter = (a: number): PairCounter => {
   const pent: [number, number, number, number, number] = [0, 0, 0, 0, 0];
   return {
     add: (r) => {
-      if (spoiled.has(r.round)) return;
       if (r.fault !== undefined) {
         spoiled.add(r.round);
         waiting.delete(r.round);
         return;
       }
+      if (spoiled.has(r.round)) return; // its other game faulted
       const p = pointsOf(r, seatOf(r, a));
       const first = waiting.get(r.round);
       if (first === undefined) waiting.set(r.round, p);
