@@ -573,9 +573,7 @@ export const runSeries = (run: SeriesRun): Effect.Effect<SeriesEnd, never, Termi
     const over = () => faults > run.maxFaults;
     let gameMs = 0;
     const t0 = performance.now();
-    const before = over()
-      ? run.done.findLast((r) => r.fault !== undefined)
-      : undefined;
+    const before = over() ? run.done.findLast((r) => r.fault !== undefined) : undefined;
     const end: RunEnd = before !== undefined
       ? {
         halted: true,
@@ -699,7 +697,9 @@ export const faultsText = (
         ? f.players[0]
         : `${f.players[0]} as ${sides[0]}, ${f.players[1]} as ${sides[1]}`;
       lines.push(
-        `    ${f.id}: opening ${f.opening === "" ? "the start" : `'${f.opening}'`}, ${who}, ` +
+        `    ${f.id}: ${
+          f.opening === "" ? "no opening moves" : `opening '${f.opening}'`
+        }, ${who}, ` +
           `after ${f.plies} plies: ${f.reason}` +
           (f.transcript !== undefined ? ` (moves in ${f.transcript})` : ""),
       );

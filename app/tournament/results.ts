@@ -132,12 +132,13 @@ export const pairCounter = (a: number): PairCounter => {
   const pent: [number, number, number, number, number] = [0, 0, 0, 0, 0];
   return {
     add: (r) => {
+      // A faulted game spoils its pair: its other game, played before or after, waits
+      // for a partner that never comes.
       if (r.fault !== undefined) {
         spoiled.add(r.round);
         waiting.delete(r.round);
         return;
       }
-      if (spoiled.has(r.round)) return; // its other game faulted
       const p = pointsOf(r, seatOf(r, a));
       const first = waiting.get(r.round);
       if (first === undefined) waiting.set(r.round, p);

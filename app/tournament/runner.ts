@@ -16,7 +16,8 @@ import { runGame } from "../match.ts";
 import type { Agent } from "../players/agents.ts";
 import { TranspositionTable } from "../../core/search/tt.ts";
 import { newSession, playMove } from "../session.ts";
-import type { Transcript } from "../transcript.ts";
+import { exportTranscript, type Transcript } from "../transcript.ts";
+import { faultTrace, PluginFault } from "../../core/errors.ts";
 import type { Openings } from "./openings.ts";
 import type { Fixture } from "./schedule.ts";
 
@@ -139,18 +140,25 @@ export const runFixtures = <S, R>(
       t.clear();
       return t;
     };
-    /** One attempt at a fixture: the game played from its opening, its tables returned. */
-    const attempt = (f: Fixture) =>
-      Effect.gen(function* () {
-        const { game } = plan;
-        const names = [plan.entrants[f.seats[0]].name, plan.entrants[f.seats[1]].name] as const;
-        const session = newSession({
-          game: plan.gameId,
-          options: plan.options,
-          seed: f.seed,
-          players: names,
-        });
+    /**
+     * One attempt at a fixture: the game played from its opening, its tables returned. A
+     * plugin's fault outside a move (making the opening, replaying it) fails the game too.
+     */
+    const attempt = (f: Fixture) => {
+      const { game } = plan;
+      const names = [plan.entrants[f.seats[0]].name, plan.entrants[f.seats[1]].name] as const;
+      const session = newSession({
+        game: plan.gameId,
+        options: plan.options,
+        seed: f.seed,
+        players: names,
+      });
+      const t0 = performance.now();
+      const ms = () => Math.round(performance.now() - t0);
+      let phase: string | undefined = "making the opening";
+      return Effect.gen(function* () {
         const opening = plan.openings.at(f.round);
+        phase = "playing the opening";
         let state = game.initial();
         for (const [i, m] of opening.moves.entries()) {
           playMove(session, {
@@ -161,12 +169,12 @@ export const runFixtures = <S, R>(
           });
           state = game.play(state, m);
         }
+        phase = undefined;
         const tables = [table(), table()];
         const players = [
           plan.entrants[f.seats[0]].agent(tables[0]),
           plan.entrants[f.seats[1]].agent(tables[1]),
         ] as const;
-        const t0 = performance.now();
         const played = yield* runGame(game, players, {
           gameId: plan.gameId,
           options: plan.options,
@@ -176,18 +184,30 @@ export const runFixtures = <S, R>(
           interruption: halt,
         });
         for (const t of tables) if (t !== undefined) free.push(t);
-        return { played, ms: Math.round(performance.now() - t0) };
-      });
+        return { transcript: played.transcript, trace: played.trace, ms: ms() };
+      }).pipe(
+        Effect.catchDefect((d) => {
+          if (!(d instanceof PluginFault)) return Effect.die(d);
+          const error = phase === undefined ? d.message : `${d.message} (${phase})`;
+          session.result = { winner: null, margin: 0, reason: "error", error };
+          return Effect.succeed({
+            transcript: exportTranscript(session),
+            trace: faultTrace(d),
+            ms: ms(),
+          });
+        }),
+      );
+    };
     const playOne = (f: Fixture) =>
       Effect.gen(function* () {
         if (halted) return;
-        let { played, ms } = yield* attempt(f);
+        let played = yield* attempt(f);
         let retried: string | undefined;
         if (played.transcript.result.reason === "error") {
           if (halted) return; // stopped meanwhile: not played, as a game in progress
           // Once more, the same opening and seed: a transient fault passes, a real one stays.
           retried = faultLine(played.transcript.result.error ?? "a search failed");
-          ({ played, ms } = yield* attempt(f));
+          played = yield* attempt(f);
         }
         const { result } = played.transcript;
         if (result.reason === "interrupted") return;
@@ -202,7 +222,7 @@ export const runFixtures = <S, R>(
             pairing: f.pairing,
             seats: f.seats,
             seed: f.seed,
-            ms,
+            ms: played.ms,
             transcript: played.transcript,
             ...(fault !== undefined ? { fault } : retried !== undefined ? { retried } : {}),
           },
