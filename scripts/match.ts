@@ -217,9 +217,10 @@ const main = Effect.gen(function* () {
       }%, ${(s.score95[1] * 100).toFixed(1)}%]   ${s.msPerMove.toFixed(2)} ms/move`;
     const res = report.results as { p1: ReturnType<typeof one>; p2: ReturnType<typeof one> };
     const left = pair?.faultedPairs ?? 0;
-    text = `${plugin.name}: ${records.length} games${
-      faulted > 0 ? ` (and ${faulted} faulted)` : ""
-    }${end.interrupted ? " (interrupted)" : ""}, ` +
+    text =
+      `${plugin.name}: ${records.length} games${faulted > 0 ? ` (and ${faulted} faulted)` : ""}${
+        end.interrupted ? " (interrupted)" : ""
+      }, ` +
       `${pair === undefined ? 0 : pair.pentanomial.reduce((a, b) => a + b, 0)} pairs${
         left > 0 ? ` (${left} left out: a game of theirs faulted)` : ""
       }, seed ${seed}\n` +
