@@ -674,6 +674,12 @@ export const retriedGames = (records: readonly GameRecord[]): readonly RetriedGa
     reason: r.retried ?? "",
   }));
 
+/** The faulted games among `records` for a progress line: `, 3 faulted`, or nothing. */
+export const faultedSoFar = (records: readonly GameRecord[]): string => {
+  const n = records.filter((r) => r.fault !== undefined).length;
+  return n === 0 ? "" : `, ${n} faulted`;
+};
+
 /** The longest list of faulted games printed as text (the JSON report has them all). */
 const SHOWN_FAULTS = 20;
 

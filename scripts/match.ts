@@ -130,9 +130,13 @@ const main = Effect.gen(function* () {
   const end = yield* prepared.run((record, all) => {
     store?.append(record);
     progress.show(() => {
-      if (solo) return `game ${all.length}/${games}`;
+      const faults = series.faultedSoFar(all);
+      if (solo) return `game ${all.length}/${games}${faults}`;
+      // No pairing yet while every game so far faulted.
       const p = tallyResults(names, [[0, 1]], all, 1).pairings[0];
-      return `game ${all.length}/${games}: ${names[0]} ${series.wdlText(p.wdl)} ${names[1]}`;
+      return `game ${all.length}/${games}: ${names[0]} ${
+        series.wdlText(p?.wdl ?? { wins: 0, draws: 0, losses: 0 })
+      } ${names[1]}${faults}`;
     });
     return false;
   });

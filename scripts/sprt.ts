@@ -122,7 +122,9 @@ const main = Effect.gen(function* () {
     progress.show(() =>
       `${all.length} games (${t.pent.reduce((a, b) => a + b, 0)} pairs): LLR ${
         t.llr.toFixed(2)
-      } ${boundsText}, Elo ${series.estimateText(eloFromPentanomial(t.pent))}`
+      } ${boundsText}, Elo ${series.estimateText(eloFromPentanomial(t.pent))}${
+        series.faultedSoFar(all)
+      }`
     );
     return t.verdict !== undefined;
   }, before.verdict === undefined ? fixtures : []);

@@ -252,7 +252,8 @@ const tournament = (
       progress.show(() => {
         const r = tallyResults(names, ps, all, anchor);
         const best = r.ratings.elo.indexOf(Math.max(...r.ratings.elo));
-        return `${all.length}/${fixtures.length} games, ${(rate * 60).toFixed(1)}/min, ` +
+        return `${all.length}/${fixtures.length} games${series.faultedSoFar(all)}, ` +
+          `${(rate * 60).toFixed(1)}/min, ` +
           `${left > 0 ? `about ${Math.ceil(left / rate / 60)} min left, ` : ""}` +
           `leading: ${names[best]} ${series.eloText(r.ratings.elo[best])}` +
           (best === anchor ? "" : ` ±${r.ratings.error[best].toFixed(0)}`);

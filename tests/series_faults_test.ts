@@ -9,7 +9,7 @@
  * `tests/fixtures/flaky.ts` fails once per process (a transient fault).
  */
 import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
-import { runTask } from "../testing/task.ts";
+import { runTask, startTask } from "../testing/task.ts";
 
 const FAULTY = "./tests/fixtures/faulty.ts";
 const BOOM = `plugin ${FAULTY} failed in moves(): boom: tails, and 3 stones or fewer left`;
@@ -177,6 +177,23 @@ Deno.test("match: faulted games listed and left out; --max-faults stops with one
       `error: --max-faults must be an integer from 0 to 1000000, got '${bad}'`,
     );
   }
+});
+
+Deno.test("match on a terminal: the progress line counts the faulted games, the first one included", async () => {
+  await withBook(["tails", "heads"], async (_dir, book) => {
+    const job = startTask([
+      "match",
+      FAULTY,
+      ...["--p1", "random", "--p2", "random", "--games", "2", "--book", book],
+      ...["--concurrency", "1"],
+    ], true);
+    // Both games fault: the line is drawn after the first (then at most ten times a second).
+    const { code, out } = await job.done;
+    assertEquals(code, 0, out);
+    assertStringIncludes(out, "game 1/2: random 0-0-0 random, 1 faulted");
+    assertStringIncludes(out, "0 games (and 2 faulted)");
+    noTrace(out);
+  });
 });
 
 Deno.test("match: a transient fault passes on the retry and counts as a finished game", async () => {
