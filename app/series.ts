@@ -254,7 +254,8 @@ export interface PreparedSeries {
   readonly progress: ProgressLine;
   /**
    * Plays the games not yet played (of `fixtures`, or of `only`) with the series'
-   * players and settings; `onGame` sees each finished game and says whether to stop.
+   * players and settings; `onGame` sees each finished or faulted game and says whether
+   * to stop (more than `--max-faults` faulted games stop the series anyway).
    */
   readonly run: (
     onGame: SeriesRun["onGame"],
