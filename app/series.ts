@@ -1,7 +1,9 @@
 /**
  * What `match`, `tournament` and `sprt` share: reading the players and the openings,
  * the output folder (the games as JSON lines, resumed by a rerun), the progress line,
- * and running the schedule with every finished game recorded at once.
+ * running the schedule with every finished game recorded at once, and the faulted games
+ * (each failed twice: left out of the results, listed, and a series with more than
+ * `--max-faults` of them stopped).
  *
  * @module
  */
@@ -25,7 +27,13 @@ import {
   randomOpenings,
   START,
 } from "./tournament/openings.ts";
-import { type Entrant, type GameRecord, type RunEnd, runFixtures } from "./tournament/runner.ts";
+import {
+  type Entrant,
+  type GameRecord,
+  OPENING_AGENT,
+  type RunEnd,
+  runFixtures,
+} from "./tournament/runner.ts";
 import type { Fixture } from "./tournament/schedule.ts";
 import type { EloEstimate, Wdl } from "./tournament/stats.ts";
 import { defaultWorkers } from "../core/parallel/pool.ts";
@@ -50,7 +58,11 @@ export const SERIES_FLAGS = [
   "max-plies",
   "tt-mb",
   "workers",
+  "max-faults",
 ] as const;
+
+/** `--max-faults` when not given. */
+export const DEFAULT_MAX_FAULTS = 10;
 
 /** The usage lines of the shared flags. */
 export const SERIES_USAGE = `  --openings random:PLIES | none
@@ -66,6 +78,11 @@ export const SERIES_USAGE = `  --openings random:PLIES | none
   --max-plies N    a game reaching N plies stops and counts as a draw (default 100000)
   --tt-mb N        transposition table size per player in MB (default 64)
   --workers N      engine workers (default: the cores)
+  --max-faults N   a game that fails (the plugin throws, a search fails) is played once
+                   more; failing again, it is faulted: listed, left out of the results,
+                   and the series goes on, unless more than N games faulted: then it
+                   stops with exit code 1, the results so far reported (default
+                   ${DEFAULT_MAX_FAULTS}; 0 stops at the first)
   --json           one JSON object instead of text (and no progress line)
 `;
 
@@ -170,6 +187,8 @@ export interface SeriesSettings {
   readonly concurrency: number;
   /** `--openings`/`--book`. */
   readonly source: OpeningSource;
+  /** `--max-faults`: more faulted games than this stop the series. */
+  readonly maxFaults: number;
   /** `--json`. */
   readonly json: boolean;
 }
@@ -185,7 +204,8 @@ const seriesSettings = (
     const ttMb = yield* ttFlag(flags);
     const concurrency = yield* intFlag(flags, "concurrency", defaultWorkers(), 1, 256);
     const source = openings ? yield* openingSource(flags) : { kind: "none" as const };
-    return { seed, maxPlies, ttMb, concurrency, source, json: flags.json === true };
+    const maxFaults = yield* intFlag(flags, "max-faults", DEFAULT_MAX_FAULTS, 0, 1_000_000);
+    return { seed, maxPlies, ttMb, concurrency, source, maxFaults, json: flags.json === true };
   });
 
 /**
@@ -234,21 +254,28 @@ export interface PreparedSeries {
   readonly progress: ProgressLine;
   /**
    * Plays the games not yet played (of `fixtures`, or of `only`) with the series'
-   * players and settings; `onGame` sees each finished game and says whether to stop.
+   * players and settings; `onGame` sees each finished or faulted game and says whether
+   * to stop (more than `--max-faults` faulted games stop the series anyway).
    */
   readonly run: (
     onGame: SeriesRun["onGame"],
     only?: readonly Fixture[],
   ) => Effect.Effect<SeriesEnd, never, Terminal>;
   /**
-   * Ends the series: a game's fault reported to the user and named in `report` as
-   * `error`, the report written as `results.json` in the folder; returns the exit code
-   * (1 after a fault) and the report.
+   * Ends the series: the faulted games and those that passed on their retry added to
+   * `report` (`faulted`, `retried`); a series stopped by its faults reported to the user
+   * and named in `report` as `error`; the report written as `results.json` in the
+   * folder. Returns the exit code (1 when the faults stopped the series) and the report.
    */
   readonly finish: (
     end: SeriesEnd,
     report: Record<string, unknown>,
-  ) => Effect.Effect<{ readonly code: number; readonly report: Record<string, unknown> }>;
+  ) => Effect.Effect<{
+    readonly code: number;
+    readonly report: Record<string, unknown>;
+    /** The faulted and retried games as text lines for the text report ("" if none). */
+    readonly faults: string;
+  }>;
 }
 
 /**
@@ -280,7 +307,7 @@ export const prepareSeries = (
     );
     const progress = progressLine(!settings.json && Deno.stderr.isTerminal());
     const entrants = entrantsOf(loaded, specs);
-    const { concurrency, maxPlies, ttMb } = settings;
+    const { concurrency, maxPlies, ttMb, maxFaults } = settings;
     return {
       settings,
       openings,
@@ -298,18 +325,30 @@ export const prepareSeries = (
           concurrency,
           maxPlies,
           ttMb,
+          maxFaults,
           onGame,
         }),
       finish: (end, report) =>
         Effect.gen(function* () {
           progress.clear();
           const fault = end.fault;
-          if (fault !== undefined) {
-            yield* reportFault(`game ${fault.id}: ${fault.message}`, fault.trace);
-          }
-          const full = fault === undefined ? report : { ...report, error: fault.message };
+          if (fault !== undefined) yield* reportFault(fault.message, fault.trace);
+          const faulted = faultedGames(end.records, store);
+          const retried = retriedGames(end.records);
+          const full = {
+            ...report,
+            faulted,
+            retried,
+            ...(fault === undefined ? {} : { error: fault.message }),
+          };
           store?.write("results.json", JSON.stringify(full, null, 2) + "\n");
-          return { code: fault === undefined ? 0 : 1, report: full };
+          const { game } = loaded;
+          const sides = game.solo === true ? [game.players[0]] : game.players;
+          return {
+            code: fault === undefined ? 0 : 1,
+            report: full,
+            faults: faultsText(faulted, retried, sides),
+          };
         }),
     };
   });
@@ -323,8 +362,13 @@ export interface Store {
   readonly dir: string;
   /** The games already played (read back from `games.jsonl`). */
   readonly done: readonly GameRecord[];
-  /** Appends a finished game (one JSON line, written at once). */
+  /**
+   * Appends a finished game (one JSON line, written at once); a faulted game's transcript
+   * is also written alone, as `faultedFile` names it (to load or review).
+   */
   readonly append: (record: GameRecord) => void;
+  /** Where a faulted game's transcript is kept: `DIR/faulted/ID.json`. */
+  readonly faultedFile: (id: string) => string;
   /** Writes a file into the folder. */
   readonly write: (name: string, text: string) => void;
 }
@@ -409,11 +453,21 @@ export const openStore = (
       if (!last) good += new TextEncoder().encode(line).length + 1;
     }
     if (good < new TextEncoder().encode(text).length) Deno.truncateSync(games, good);
+    const shown = dir.replace(/[\\/]+$/, "");
     return {
       dir,
       done,
-      append: (record) =>
-        Deno.writeTextFileSync(games, JSON.stringify(record) + "\n", { append: true }),
+      append: (record) => {
+        Deno.writeTextFileSync(games, JSON.stringify(record) + "\n", { append: true });
+        if (record.fault !== undefined) {
+          Deno.mkdirSync(file("faulted"), { recursive: true });
+          writeFileAtomic(
+            file(`faulted/${record.id}.json`),
+            JSON.stringify(record.transcript, null, 2) + "\n",
+          );
+        }
+      },
+      faultedFile: (id) => `${shown}/faulted/${id}.json`,
       write: (name, body) => writeFileAtomic(file(name), body),
     };
   });
@@ -475,17 +529,25 @@ export interface SeriesRun {
   readonly maxPlies: number;
   /** Table size per player in MB. */
   readonly ttMb: number;
-  /** Hears each new finished game, with all games so far; true stops the series. */
+  /** More faulted games than this (those already played included) stop the series. */
+  readonly maxFaults: number;
+  /**
+   * Hears each new finished or faulted game (`record.fault`), with all games so far;
+   * true stops the series.
+   */
   readonly onGame: (record: GameRecord, all: readonly GameRecord[]) => boolean;
 }
 
-/** How a series run ended. */
+/**
+ * How a series run ended; `fault` is set when more than `maxFaults` games faulted (its
+ * message the one line the user reads).
+ */
 export interface SeriesEnd extends RunEnd {
-  /** Every finished game, the earlier runs' first. */
+  /** Every finished and faulted game, the earlier runs' first. */
   readonly records: readonly GameRecord[];
   /** True when the user pressed Ctrl-C. */
   readonly interrupted: boolean;
-  /** Games this run finished. */
+  /** Games this run finished or faulted. */
   readonly played: number;
   /** Wall time of this run, in milliseconds. */
   readonly wallMs: number;
@@ -493,38 +555,60 @@ export interface SeriesEnd extends RunEnd {
   readonly gameMs: number;
 }
 
+/** The message of a series stopped by its faults: how many, the limit, the last reason. */
+export const tooManyFaults = (faults: number, maxFaults: number, last: string): string =>
+  `${faults} game${faults === 1 ? "" : "s"} faulted (more than --max-faults ${maxFaults}); ` +
+  `the last: ${last}`;
+
 /**
  * Plays the games not yet played, `concurrency` at once, until all are played, the user
- * presses Ctrl-C, or `onGame` says stop.
+ * presses Ctrl-C, `onGame` says stop, or more than `maxFaults` games have faulted (the
+ * earlier runs' included: a resumed series already past the limit plays nothing).
  */
 export const runSeries = (run: SeriesRun): Effect.Effect<SeriesEnd, never, Terminal> =>
   Effect.gen(function* () {
     const term = yield* Terminal;
     const records = [...run.done];
     const played = new Set(run.done.map((r) => r.id));
+    let faults = run.done.filter((r) => r.fault !== undefined).length;
+    const over = () => faults > run.maxFaults;
     let gameMs = 0;
     const t0 = performance.now();
-    const end = yield* runFixtures({
-      game: run.loaded.game,
-      gameId: run.loaded.specifier,
-      options: run.loaded.options,
-      entrants: run.entrants,
-      fixtures: run.fixtures.filter((f) => !played.has(f.id)),
-      openings: run.openings,
-      maxPlies: run.maxPlies,
-      ttMb: run.ttMb,
-    }, {
-      concurrency: run.concurrency,
-      halt: term.interruption,
-      onGame: (record) =>
-        Effect.sync(() => {
-          records.push(record);
-          gameMs += record.ms;
-          return run.onGame(record, records);
-        }),
-    });
+    const before = over() ? run.done.findLast((r) => r.fault !== undefined) : undefined;
+    const end: RunEnd = before !== undefined
+      ? {
+        halted: true,
+        fault: { message: before.fault ?? "", id: before.id },
+      }
+      : yield* runFixtures({
+        game: run.loaded.game,
+        gameId: run.loaded.specifier,
+        options: run.loaded.options,
+        entrants: run.entrants,
+        fixtures: run.fixtures.filter((f) => !played.has(f.id)),
+        openings: run.openings,
+        maxPlies: run.maxPlies,
+        ttMb: run.ttMb,
+      }, {
+        concurrency: run.concurrency,
+        halt: term.interruption,
+        onGame: (record) =>
+          Effect.sync(() => {
+            records.push(record);
+            gameMs += record.ms;
+            if (record.fault !== undefined) faults++;
+            // The program hears every game, the one past the limit included.
+            const enough = run.onGame(record, records);
+            return over() || enough;
+          }),
+      });
+    const fault = over() && end.fault !== undefined
+      ? { ...end.fault, message: tooManyFaults(faults, run.maxFaults, end.fault.message) }
+      : undefined;
+    const { fault: _, ...rest } = end;
     return {
-      ...end,
+      ...rest,
+      ...(fault !== undefined ? { fault } : {}),
       records,
       played: records.length - run.done.length,
       interrupted: yield* term.interrupted,
@@ -532,6 +616,116 @@ export const runSeries = (run: SeriesRun): Effect.Effect<SeriesEnd, never, Termi
       gameMs,
     };
   });
+
+// ---------------------------------------------------------------------------------
+// Faulted games
+
+/** A faulted game as the report lists it. */
+export interface FaultedGame {
+  /** The fixture's id (`r3-p1-b`). */
+  readonly id: string;
+  /** Its round (the opening's number, from 0). */
+  readonly round: number;
+  /** The opening's moves in the game's notation ("" for the start). */
+  readonly opening: string;
+  /** The players, by side: the one who moved first, then the other. */
+  readonly players: readonly [string, string];
+  /** The plies played before the fault, the opening's included. */
+  readonly plies: number;
+  /** Why it failed, in one line. */
+  readonly reason: string;
+  /** Where its transcript so far is kept (with `--out`). */
+  readonly transcript?: string;
+}
+
+/** A game that failed once and passed on its retry. */
+export interface RetriedGame {
+  /** The fixture's id. */
+  readonly id: string;
+  /** Why its first attempt failed. */
+  readonly reason: string;
+}
+
+/** In schedule order. */
+const bySchedule = (x: GameRecord, y: GameRecord) =>
+  x.round - y.round || x.pairing - y.pairing || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
+
+/** The faulted games among `records`, in schedule order (with the folder's files). */
+export const faultedGames = (
+  records: readonly GameRecord[],
+  store?: Pick<Store, "faultedFile">,
+): readonly FaultedGame[] =>
+  records.filter((r) => r.fault !== undefined).sort(bySchedule).map((r) => {
+    const t = r.transcript;
+    return {
+      id: r.id,
+      round: r.round,
+      opening: t.moves.filter((m) => m.agent === OPENING_AGENT).map((m) => m.notation).join(" "),
+      players: [t.players[0], t.players[1]],
+      plies: t.moves.length,
+      reason: r.fault ?? "",
+      ...(store !== undefined ? { transcript: store.faultedFile(r.id) } : {}),
+    };
+  });
+
+/** The games among `records` that passed on their retry, in schedule order. */
+export const retriedGames = (records: readonly GameRecord[]): readonly RetriedGame[] =>
+  records.filter((r) => r.retried !== undefined).sort(bySchedule).map((r) => ({
+    id: r.id,
+    reason: r.retried ?? "",
+  }));
+
+/** The faulted games among `records` for a progress line: `, 3 faulted`, or nothing. */
+export const faultedSoFar = (records: readonly GameRecord[]): string => {
+  const n = records.filter((r) => r.fault !== undefined).length;
+  return n === 0 ? "" : `, ${n} faulted`;
+};
+
+/** The longest list of faulted games printed as text (the JSON report has them all). */
+const SHOWN_FAULTS = 20;
+
+/**
+ * The faulted games and the retried ones as text lines (nothing when there are none);
+ * `sides` are the game's names for its players (one for a game against chance).
+ */
+export const faultsText = (
+  faulted: readonly FaultedGame[],
+  retried: readonly RetriedGame[],
+  sides: readonly string[],
+): string => {
+  const lines: string[] = [];
+  if (faulted.length > 0) {
+    lines.push(
+      `  faulted games (failed twice, left out of the results): ${faulted.length}` +
+        (faulted.some((f) => f.transcript !== undefined) ? "" : " (--out DIR keeps their moves)"),
+    );
+    for (const f of faulted.slice(0, SHOWN_FAULTS)) {
+      const who = sides.length === 1
+        ? f.players[0]
+        : `${f.players[0]} as ${sides[0]}, ${f.players[1]} as ${sides[1]}`;
+      lines.push(
+        `    ${f.id}: ${
+          f.opening === "" ? "no opening moves" : `opening '${f.opening}'`
+        }, ${who}, ` +
+          `after ${f.plies} plies: ${f.reason}` +
+          (f.transcript !== undefined ? ` (moves in ${f.transcript})` : ""),
+      );
+    }
+    if (faulted.length > SHOWN_FAULTS) {
+      lines.push(`    and ${faulted.length - SHOWN_FAULTS} more (all of them with --json)`);
+    }
+  }
+  if (retried.length > 0) {
+    lines.push(
+      `  failed once and passed on the retry: ${retried.length} game${
+        retried.length === 1 ? "" : "s"
+      } (${retried.slice(0, 3).map((r) => r.id).join(", ")}${
+        retried.length > 3 ? ", ..." : ""
+      }; the first: ${retried[0].reason})`,
+    );
+  }
+  return lines.length === 0 ? "" : lines.join("\n") + "\n";
+};
 
 // ---------------------------------------------------------------------------------
 // Text

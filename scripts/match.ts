@@ -6,7 +6,9 @@
  * game); game i has seed S+i. Prints wins, draws and losses per player and per seat, the
  * game pairs, Elo with its 95% interval, mean game length, time per move, and the game's
  * own statistics (such as 2048's tiles reached); `--json` prints one JSON object instead.
- * A one-player game against chance (2048) plays game i with seed S+i.
+ * A one-player game against chance (2048) plays game i with seed S+i. A game that fails
+ * twice (the plugin throws, a search fails) is listed as faulted and left out of the
+ * results; more than `--max-faults` of them stop the match (exit 1).
  *
  * @module
  */
@@ -128,13 +130,19 @@ const main = Effect.gen(function* () {
   const end = yield* prepared.run((record, all) => {
     store?.append(record);
     progress.show(() => {
-      if (solo) return `game ${all.length}/${games}`;
+      const faults = series.faultedSoFar(all);
+      if (solo) return `game ${all.length}/${games}${faults}`;
+      // No pairing yet while every game so far faulted.
       const p = tallyResults(names, [[0, 1]], all, 1).pairings[0];
-      return `game ${all.length}/${games}: ${names[0]} ${series.wdlText(p.wdl)} ${names[1]}`;
+      return `game ${all.length}/${games}: ${names[0]} ${
+        series.wdlText(p?.wdl ?? { wins: 0, draws: 0, losses: 0 })
+      } ${names[1]}${faults}`;
     });
     return false;
   });
-  const records = end.records;
+  // Faulted games count nowhere but in their own list (and as pairs left out).
+  const records = end.records.filter((r) => r.fault === undefined);
+  const faulted = end.records.length - records.length;
   const stats = meanStats(records);
   const common = {
     game: loaded.specifier,
@@ -165,10 +173,11 @@ const main = Effect.gen(function* () {
     report = { ...common, finished: records.length, ...tail };
     text =
       `${plugin.name}: ${game.players[0]} ${names[0]} against chance, ${records.length} games` +
+      `${faulted > 0 ? ` (and ${faulted} faulted)` : ""}` +
       `${end.interrupted ? " (interrupted)" : ""}, seeds ${seed}-${seed + games - 1}\n` +
       lengthLine(lengths(records)) + statsLine;
   } else {
-    const r = tallyResults(names, pairings(2, "round-robin"), records, 1);
+    const r = tallyResults(names, pairings(2, "round-robin"), end.records, 1);
     const pair = r.pairings[0];
     const one = (p: 0 | 1) => {
       const pl = r.players[p];
@@ -198,6 +207,7 @@ const main = Effect.gen(function* () {
         [game.players[1]]: { wins: r.seats.second, draws: r.seats.draws, losses: r.seats.first },
       },
       pentanomial: pair?.pentanomial ?? [0, 0, 0, 0, 0],
+      faultedPairs: pair?.faultedPairs ?? 0,
       elo: pair?.elo ?? null,
       adjudicated: r.adjudicated,
       repeated: r.repeated,
@@ -210,10 +220,14 @@ const main = Effect.gen(function* () {
         (s.score95[0] * 100).toFixed(1)
       }%, ${(s.score95[1] * 100).toFixed(1)}%]   ${s.msPerMove.toFixed(2)} ms/move`;
     const res = report.results as { p1: ReturnType<typeof one>; p2: ReturnType<typeof one> };
-    text = `${plugin.name}: ${records.length} games${end.interrupted ? " (interrupted)" : ""}, ` +
-      `${
-        pair === undefined ? 0 : pair.pentanomial.reduce((a, b) => a + b, 0)
-      } pairs, seed ${seed}\n` +
+    const left = pair?.faultedPairs ?? 0;
+    text =
+      `${plugin.name}: ${records.length} games${faulted > 0 ? ` (and ${faulted} faulted)` : ""}${
+        end.interrupted ? " (interrupted)" : ""
+      }, ` +
+      `${pair === undefined ? 0 : pair.pentanomial.reduce((a, b) => a + b, 0)} pairs${
+        left > 0 ? ` (${left} left out: a game of theirs faulted)` : ""
+      }, seed ${seed}\n` +
       `  ${"player".padEnd(24)}  wins draws losses   score  95% interval (from the pairs)\n` +
       line("--p1", names[0], res.p1) + "\n" + line("--p2", names[1], res.p2) + "\n" +
       (pair === undefined
@@ -231,8 +245,8 @@ const main = Effect.gen(function* () {
         : "") +
       lengthLine(lengths(records)) + statsLine;
   }
-  const { code, report: full } = yield* prepared.finish(end, report);
-  yield* term.print(json ? JSON.stringify(full) + "\n" : text);
+  const { code, report: full, faults } = yield* prepared.finish(end, report);
+  yield* term.print(json ? JSON.stringify(full) + "\n" : text + faults);
   return code;
 });
 

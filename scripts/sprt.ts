@@ -5,7 +5,9 @@
  * A sequential probability ratio test of `--new` against `--base` on game pairs (one
  * opening, sides swapped): the pentanomial GSPRT fishtest uses, with logistic Elo. It
  * stops as soon as the log-likelihood ratio crosses a bound: H1 (new is at least elo1
- * stronger) or H0 (at most elo0).
+ * stronger) or H0 (at most elo0). A game that fails twice (the plugin throws, a search
+ * fails) is faulted: its pair is left out of the test whole, and more than `--max-faults`
+ * faulted games stop the test (exit 1).
  *
  * @module
  */
@@ -34,7 +36,8 @@ import * as series from "../app/series.ts";
 const USAGE = `Usage: deno task sprt GAME [--OPTION VALUE ...] --new SPEC --base SPEC [flags]
 A sequential probability ratio test on game pairs (the pentanomial GSPRT of fishtest,
 logistic Elo): plays pairs of games (one opening, sides swapped) until the log-likelihood
-ratio (LLR) crosses a bound, accepting H1 (new is elo1 stronger) or H0 (elo0).
+ratio (LLR) crosses a bound, accepting H1 (new is elo1 stronger) or H0 (elo0). A pair
+with a faulted game (see --max-faults) is left out of the test whole.
 
   --new SPEC       the player tested
   --base SPEC      the player it is tested against
@@ -119,7 +122,9 @@ const main = Effect.gen(function* () {
     progress.show(() =>
       `${all.length} games (${t.pent.reduce((a, b) => a + b, 0)} pairs): LLR ${
         t.llr.toFixed(2)
-      } ${boundsText}, Elo ${series.estimateText(eloFromPentanomial(t.pent))}`
+      } ${boundsText}, Elo ${series.estimateText(eloFromPentanomial(t.pent))}${
+        series.faultedSoFar(all)
+      }`
     );
     return t.verdict !== undefined;
   }, before.verdict === undefined ? fixtures : []);
@@ -127,6 +132,9 @@ const main = Effect.gen(function* () {
   const results = tallyResults(names, pairings(2, "round-robin"), end.records, 1);
   const elo = results.pairings[0]?.elo;
   const pairCount = pent.reduce((a, b) => a + b, 0);
+  const finished = results.total;
+  const faulted = end.records.length - finished;
+  const leftOut = pairs.faulted();
   const report = {
     game: loaded.specifier,
     options: loaded.options,
@@ -139,8 +147,9 @@ const main = Effect.gen(function* () {
     bounds,
     llr,
     verdict: verdict ?? null,
-    games: end.records.length,
+    games: finished,
     pairs: pairCount,
+    faultedPairs: leftOut,
     pentanomial: pent,
     elo: elo ?? null,
     openings: series.describeOpenings(source),
@@ -148,7 +157,7 @@ const main = Effect.gen(function* () {
     interrupted: end.interrupted,
     ...series.throughput(end, concurrency),
   };
-  const { code, report: full } = yield* prepared.finish(end, report);
+  const { code, report: full, faults } = yield* prepared.finish(end, report);
   if (json) {
     yield* term.print(JSON.stringify(full) + "\n");
     return code;
@@ -159,15 +168,23 @@ const main = Effect.gen(function* () {
     ? `H0 accepted: ${names[0]} is not ${elo1} Elo stronger than ${names[1]} (${elo0} or less)`
     : end.interrupted
     ? "undecided (interrupted)"
+    : end.fault !== undefined
+    ? "undecided (stopped: too many faulted games)"
     : `undecided after ${end.records.length} games (--max-games)`;
   yield* term.print(
-    `${said}\n  LLR ${llr.toFixed(3)} ${boundsText} after ${end.records.length} games ` +
+    `${said}\n  LLR ${llr.toFixed(3)} ${boundsText} after ${finished} games ` +
       `(${pairCount} pairs scoring 0, ½, 1, 1½, 2: ${pent.join(" ")})\n` +
+      (faulted > 0
+        ? `  left out: ${faulted} faulted game${faulted === 1 ? "" : "s"} and their pairs, ` +
+          `${leftOut} pair${leftOut === 1 ? "" : "s"} in all (a pair counts only with both ` +
+          "games played)\n"
+        : "") +
       (elo === undefined
         ? ""
         : `  Elo of ${names[0]}: ${series.estimateText(elo)}, LOS ${
           (elo.los * 100).toFixed(1)
         }%\n`) +
+      faults +
       (store === undefined ? "" : `  kept in ${store.dir}: games.jsonl, results.json\n`),
   );
   return code;

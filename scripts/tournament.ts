@@ -7,7 +7,9 @@
  * sides swapped, several games at once. Prints W/D/L per pairing and per side, game-pair
  * counts, Elo differences with 95% intervals and likelihood of superiority, and ratings
  * fitted by maximum likelihood; with `--out`, keeps every finished game and writes the
- * results and a chart.
+ * results and a chart. A game that fails twice (the plugin throws, a search fails) is
+ * listed as faulted and left out of the results; more than `--max-faults` of them stop
+ * the tournament (exit 1).
  *
  * @module
  */
@@ -106,6 +108,8 @@ export const resultsText = (
         seatNames[0]
       } ${series.wdlText(p.bySide[0])}, as ${seatNames[1]} ${series.wdlText(p.bySide[1])}; pairs ${
         p.pentanomial.join(" ")
+      }${
+        p.faultedPairs > 0 ? ` (${p.faultedPairs} left out: a game of theirs faulted)` : ""
       }; Elo ${series.estimateText(p.elo)}, LOS ${pct(p.elo.los)}`,
     );
   }
@@ -125,7 +129,16 @@ export const resultsText = (
 };
 
 /** The flags that say where a tournament runs and what is shown, not what it is. */
-const WHERE = ["cluster", "out", "status", "resume", "json", "concurrency", "workers"];
+const WHERE = [
+  "cluster",
+  "out",
+  "status",
+  "resume",
+  "json",
+  "concurrency",
+  "workers",
+  "max-faults",
+];
 
 /** The arguments that make a tournament what it is (kept with a cluster plan). */
 const planArgs = (args: readonly string[]): string[] => {
@@ -239,7 +252,8 @@ const tournament = (
       progress.show(() => {
         const r = tallyResults(names, ps, all, anchor);
         const best = r.ratings.elo.indexOf(Math.max(...r.ratings.elo));
-        return `${all.length}/${fixtures.length} games, ${(rate * 60).toFixed(1)}/min, ` +
+        return `${all.length}/${fixtures.length} games${series.faultedSoFar(all)}, ` +
+          `${(rate * 60).toFixed(1)}/min, ` +
           `${left > 0 ? `about ${Math.ceil(left / rate / 60)} min left, ` : ""}` +
           `leading: ${names[best]} ${series.eloText(r.ratings.elo[best])}` +
           (best === anchor ? "" : ` ±${r.ratings.error[best].toFixed(0)}`);
@@ -274,6 +288,7 @@ const tournament = (
       : yield* prepared.run(onGame);
     progress.clear();
     const results = tallyResults(names, ps, end.records, anchor);
+    const faulted = end.records.length - results.total;
     const speed = series.throughput(end, concurrency);
     const report = {
       game: loaded.specifier,
@@ -284,18 +299,18 @@ const tournament = (
       distinctOpenings: openings.distinct(),
       seed,
       players: names,
-      games: end.records.length,
+      games: results.total,
       scheduled: fixtures.length,
       interrupted: end.interrupted,
       ...speed,
       results,
     };
-    const { code, report: full } = yield* prepared.finish(end, report);
+    const { code, report: full, faults } = yield* prepared.finish(end, report);
     if (store !== undefined) {
       store.write(
         "chart.svg",
         chartSvg({
-          title: `${plugin.name}: ${format}, ${end.records.length} games`,
+          title: `${plugin.name}: ${format}, ${results.total} games`,
           players: names,
           elo: results.ratings.elo,
           error: results.ratings.error,
@@ -310,12 +325,12 @@ const tournament = (
       return code;
     }
     yield* term.print(
-      `${end.records.length} of ${fixtures.length} games${
-        end.interrupted ? " (interrupted)" : ""
-      }` +
+      `${results.total} of ${fixtures.length} games${
+        faulted > 0 ? ` (and ${faulted} faulted)` : ""
+      }${end.interrupted ? " (interrupted)" : ""}` +
         `; this run: ${speed.wallSeconds} s, ${speed.gamesPerMinute} games/min with up to ` +
         `${concurrency} at once (on average ${speed.overlap} games in progress)\n` +
-        resultsText(names, results, game.players) +
+        resultsText(names, results, game.players) + faults +
         (store === undefined
           ? ""
           : `  kept in ${store.dir}: games.jsonl, results.json, chart.svg (rerun to resume)\n`),

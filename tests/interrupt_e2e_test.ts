@@ -119,7 +119,7 @@ Deno.test("play: a plugin that never returns is abandoned after its time budget,
   noTrace(out + err);
 });
 
-Deno.test("match --debug: a plugin's exception is shown with its stack; without, one line", async () => {
+Deno.test("match --debug: a plugin's exception that stops the match is shown with its stack; without, one line", async () => {
   const args = [
     "match",
     "./tests/fixtures/throwing.ts",
@@ -129,14 +129,19 @@ Deno.test("match --debug: a plugin's exception is shown with its stack; without,
     "alphabeta:2",
     "--games",
     "2",
+    "--max-faults",
+    "0",
   ];
   const plain = await start(args).done;
   assertEquals(plain.code, 1, plain.out + plain.err);
-  assertStringIncludes(plain.err, "error: plugin ./tests/fixtures/throwing.ts failed in play()");
+  // The default openings (random:4) meet the fault while they are made.
+  const line = "error: 1 game faulted (more than --max-faults 0); the last: plugin " +
+    "./tests/fixtures/throwing.ts failed in play(): boom: the heaps fell over (making the opening)";
+  assertStringIncludes(plain.err, line);
   noTrace(plain.out + plain.err);
   const debug = await start([...args, "--debug"]).done;
   assertEquals(debug.code, 1, debug.out + debug.err);
-  assertStringIncludes(debug.err, "error: plugin ./tests/fixtures/throwing.ts failed in play()");
+  assertStringIncludes(debug.err, line);
   assert(/at .*tests\/fixtures\/throwing\.ts:\d+:\d+/.test(debug.err), debug.err);
 });
 

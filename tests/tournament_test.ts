@@ -1,6 +1,6 @@
 /**
  * The tournament machinery (`app/tournament/`): the schedule, the openings, the runner
- * (concurrency, halts, faults) and the tally; and the output folder of the programs
+ * (concurrency, halts, faults retried and kept) and the tally (faulted games left out); and the output folder of the programs
  * (`app/series.ts`: resume, a cut-short line, another series refused).
  */
 import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
@@ -19,7 +19,7 @@ import {
   randomOpenings,
   START,
 } from "../app/tournament/openings.ts";
-import { tallyResults } from "../app/tournament/results.ts";
+import { pairCounter, tallyResults } from "../app/tournament/results.ts";
 import {
   type Entrant,
   type GameRecord,
@@ -31,7 +31,7 @@ import { eloFromPentanomial } from "../app/tournament/stats.ts";
 import type { Transcript } from "../app/transcript.ts";
 import kalah from "../plugins/kalah/mod.ts";
 import tictactoe from "../plugins/tictactoe/mod.ts";
-import { openStore } from "../app/series.ts";
+import { faultedGames, faultsText, openStore, retriedGames, tooManyFaults } from "../app/series.ts";
 
 // ---------------------------------------------------------------------------------
 // Schedule
@@ -238,8 +238,59 @@ Deno.test("runner: a stop abandons the games in progress and starts no other", a
   assertEquals(two.games, 2);
 });
 
-Deno.test("runner: a plugin's fault stops the run, naming the game", async () => {
+Deno.test("runner: a game that fails is retried once, then kept as faulted; the run goes on", async () => {
   const loaded = await Effect.runPromise(openGame("./tests/fixtures/throwing.ts"));
+  const records: GameRecord[] = [];
+  const traces: (string | undefined)[] = [];
+  let made = 0; // players made: two per attempt
+  const counted = (name: string) =>
+    entrant(name, () => {
+      made++;
+      return randomAgent();
+    });
+  const run = (stopAfter: number) =>
+    Effect.runPromise(
+      runFixtures({
+        game: loaded.game,
+        gameId: loaded.specifier,
+        options: {},
+        entrants: [counted("random"), counted("r2")],
+        fixtures: schedule(2, "round-robin", 3, 1),
+        openings: fixedOpenings([START]),
+        maxPlies: 100,
+        ttMb: 1,
+      }, {
+        concurrency: 2,
+        halt: Effect.never,
+        onGame: (r, trace) =>
+          Effect.sync(() => (traces.push(trace), records.push(r) === stopAfter)),
+      }),
+    );
+  // Every game of throwing.ts throws: each is played twice, then handed over as faulted.
+  const end = await run(-1);
+  assertEquals(end.halted, false);
+  assertEquals(end.fault, undefined, "the run was not stopped");
+  assertEquals(records.length, 6);
+  assertEquals(made, 6 * 2 * 2, "two players per attempt, two attempts per game");
+  for (const r of records) {
+    assertStringIncludes(r.fault ?? "", "failed in play(): boom: the heaps fell over");
+    assert(!r.fault!.includes("\n"), "one line");
+    assertEquals(r.retried, undefined);
+    assertEquals(r.transcript.result.reason, "error");
+    assert(r.transcript.moves.length >= 1, "the moves before the fault are kept");
+  }
+  assert(traces.every((t) => t !== undefined && t.includes("throwing.ts")), "the stacks");
+  // onGame stopping on a faulted game: the run ends there, naming it.
+  records.length = 0;
+  const stopped = await run(1);
+  assertEquals(stopped.halted, true);
+  assertEquals(records.length, 1);
+  assertEquals(stopped.fault?.id, records[0].id);
+  assertStringIncludes(stopped.fault?.message ?? "", "boom: the heaps fell over");
+});
+
+Deno.test("runner: a fault that passes on the retry is a finished game, its first reason kept", async () => {
+  const loaded = await Effect.runPromise(openGame("./tests/fixtures/flaky.ts"));
   const records: GameRecord[] = [];
   const end = await Effect.runPromise(
     runFixtures({
@@ -247,20 +298,22 @@ Deno.test("runner: a plugin's fault stops the run, naming the game", async () =>
       gameId: loaded.specifier,
       options: {},
       entrants: [entrant("random", () => randomAgent()), entrant("r2", () => randomAgent())],
-      fixtures: schedule(2, "round-robin", 3, 1),
+      fixtures: schedule(2, "round-robin", 2, 1),
       openings: fixedOpenings([START]),
       maxPlies: 100,
       ttMb: 1,
     }, {
-      concurrency: 2,
+      concurrency: 1,
       halt: Effect.never,
       onGame: (r) => Effect.sync(() => records.push(r) < 0),
     }),
   );
-  assertEquals(end.halted, true);
-  assertEquals(end.fault?.id, "r0-p0-a");
-  assertStringIncludes(end.fault?.message ?? "", "boom: the heaps fell over");
-  assertEquals(records.length, 0);
+  assertEquals(end.halted, false);
+  assertEquals(records.map((r) => r.fault), [undefined, undefined, undefined, undefined]);
+  // The first game met the fault (once a process), its retry finished; the others did not.
+  assertStringIncludes(records[0].retried ?? "", "boom: a passing fault");
+  assertEquals(records.slice(1).map((r) => r.retried), [undefined, undefined, undefined]);
+  assert(records.every((r) => r.transcript.result.reason === "end"));
 });
 
 // ---------------------------------------------------------------------------------
@@ -349,6 +402,90 @@ Deno.test("tally: W/D/L per side, game pairs, seats, move-limit draws and repeat
 
 // ---------------------------------------------------------------------------------
 // The output folder
+
+Deno.test("tally: faulted games count nowhere, and a pair with one is left out whole", () => {
+  const names = ["A", "B"];
+  const ps = pairings(2, "round-robin");
+  const faulted = (r: GameRecord): GameRecord => ({ ...r, fault: "plugin ./x.ts failed" });
+  const records = [
+    rec("r0-p0-a", 0, 0, [0, 1], 0),
+    rec("r0-p0-b", 0, 0, [1, 0], 1), // a whole pair: A scores 2
+    rec("r1-p0-a", 1, 0, [0, 1], 0),
+    faulted(rec("r1-p0-b", 1, 0, [1, 0], null)), // half a pair: r1 left out
+    faulted(rec("r2-p0-a", 2, 0, [0, 1], null)),
+    faulted(rec("r2-p0-b", 2, 0, [1, 0], null)), // both faulted
+    faulted(rec("r3-p0-a", 3, 0, [0, 1], null)), // its other game not played
+  ];
+  const r = tallyResults(names, ps, records, 0);
+  const [ab] = r.pairings;
+  assertEquals(r.total, 3);
+  assertEquals(ab.games, 3);
+  assertEquals(ab.wdl, { wins: 3, draws: 0, losses: 0 }, "a faulted game is no draw");
+  assertEquals(ab.pentanomial, [0, 0, 0, 0, 1]);
+  assertEquals(ab.faultedPairs, 3);
+  assertEquals(r.players.map((p) => p.games), [3, 3]);
+  assertEquals(r.seats, { first: 2, draws: 0, second: 1 });
+  // Counted as they come in, in any order, the same pairs.
+  for (const order of [records, [...records].reverse()]) {
+    const pc = pairCounter(0);
+    for (const x of order) pc.add(x);
+    assertEquals([pc.counts(), pc.faulted()], [[0, 0, 0, 0, 1], 3]);
+  }
+  // No faults: nothing left out.
+  assertEquals(tallyResults(names, ps, records.slice(0, 2), 0).pairings[0].faultedPairs, 0);
+});
+
+Deno.test("series: more than --max-faults faulted games is one line; the faulted games listed", () => {
+  assertEquals(
+    tooManyFaults(11, 10, "plugin ./x.ts failed in moves(): boom"),
+    "11 games faulted (more than --max-faults 10); the last: plugin ./x.ts failed in moves(): boom",
+  );
+  assertEquals(tooManyFaults(1, 0, "x"), "1 game faulted (more than --max-faults 0); the last: x");
+  const opening = (r: GameRecord): GameRecord => ({
+    ...r,
+    fault: `${r.id} failed`,
+    transcript: {
+      ...r.transcript,
+      moves: r.transcript.moves.map((m, i) => i === 0 ? { ...m, agent: OPENING_AGENT } : m),
+    },
+  });
+  const records = [
+    opening(rec("r1-p0-a", 1, 0, [0, 1], null, [7, 8, 9])),
+    rec("r0-p0-a", 0, 0, [0, 1], 0),
+    opening(rec("r0-p0-b", 0, 0, [1, 0], null, [5])),
+    { ...rec("r2-p0-a", 2, 0, [0, 1], 1), retried: "boom once" },
+  ];
+  const list = faultedGames(records, { faultedFile: (id) => `out/faulted/${id}.json` });
+  assertEquals(list, [
+    {
+      id: "r0-p0-b",
+      round: 0,
+      opening: "5",
+      players: ["a", "b"],
+      plies: 1,
+      reason: "r0-p0-b failed",
+      transcript: "out/faulted/r0-p0-b.json",
+    },
+    {
+      id: "r1-p0-a",
+      round: 1,
+      opening: "7",
+      players: ["a", "b"],
+      plies: 3,
+      reason: "r1-p0-a failed",
+      transcript: "out/faulted/r1-p0-a.json",
+    },
+  ]);
+  const text = faultsText(list, retriedGames(records), ["first", "second"]);
+  assertStringIncludes(text, "faulted games (failed twice, left out of the results): 2\n");
+  assertStringIncludes(
+    text,
+    "r0-p0-b: opening '5', a as first, b as second, after 1 plies: r0-p0-b failed " +
+      "(moves in out/faulted/r0-p0-b.json)",
+  );
+  assertStringIncludes(text, "passed on the retry: 1 game (r2-p0-a; the first: boom once)");
+  assertEquals(faultsText([], [], ["first", "second"]), "");
+});
 
 Deno.test("output folder: games kept one per line, a cut-short line dropped, another series refused", async () => {
   const dir = await Deno.makeTempDir({ prefix: "ply-series-" });

@@ -28,8 +28,13 @@ export interface PairingResult {
   readonly wdl: Wdl;
   /** The same with `a` playing the game's first player, then its second. */
   readonly bySide: readonly [Wdl, Wdl];
-  /** Complete game pairs (one opening, sides swapped), by `a`'s points in the pair. */
+  /**
+   * Complete game pairs (one opening, sides swapped), by `a`'s points in the pair; a pair
+   * with a faulted game is left out.
+   */
   readonly pentanomial: Pentanomial;
+  /** Pairs left out because one of their games (or both) faulted. */
+  readonly faultedPairs: number;
   /**
    * Elo of `a` over `b`: from the game pairs when there are any (the two games of a pair
    * share an opening and are not independent), otherwise from the games.
@@ -73,7 +78,7 @@ export interface TournamentResults {
   readonly score: readonly (readonly (number | undefined)[])[];
   /** `games[i][j]`: games between i and j. */
   readonly games: readonly (readonly number[])[];
-  /** Games in all. */
+  /** Games in all (faulted games left out). */
   readonly total: number;
   /** Results by seat: the first player's wins, draws, the second player's wins. */
   readonly seats: { readonly first: number; readonly draws: number; readonly second: number };
@@ -106,20 +111,34 @@ const add = (t: { wins: number; draws: number; losses: number }, points: number)
 /** The seat (0 or 1) entrant `p` held in a game. */
 const seatOf = (r: GameRecord, p: number): 0 | 1 => (r.seats[0] === p ? 0 : 1);
 
-/** Game-pair counts kept as games come in (an SPRT tests them after every game). */
+/**
+ * Game-pair counts kept as games come in (an SPRT tests them after every game). A pair
+ * with a faulted game is left out whole: its other game alone is no pair (the two games
+ * of a pair balance the opening and the first move).
+ */
 export interface PairCounter {
   /** Counts a game of the pairing (its pair is complete once both games are in). */
   readonly add: (record: GameRecord) => void;
-  /** The complete pairs by `a`'s points in the pair. */
+  /** The complete pairs by `a`'s points in the pair (pairs with a faulted game left out). */
   readonly counts: () => Pentanomial;
+  /** The pairs left out: those with a faulted game (the other one played or not). */
+  readonly faulted: () => number;
 }
 
 /** A pair counter of one pairing, from entrant `a`'s view. */
 export const pairCounter = (a: number): PairCounter => {
   const waiting = new Map<number, number>(); // round -> a's points in the pair's first game
+  const spoiled = new Set<number>(); // rounds whose pair has a faulted game
   const pent: [number, number, number, number, number] = [0, 0, 0, 0, 0];
   return {
     add: (r) => {
+      // A faulted game spoils its pair: its other game, played before or after, waits
+      // for a partner that never comes.
+      if (r.fault !== undefined) {
+        spoiled.add(r.round);
+        waiting.delete(r.round);
+        return;
+      }
       const p = pointsOf(r, seatOf(r, a));
       const first = waiting.get(r.round);
       if (first === undefined) waiting.set(r.round, p);
@@ -129,12 +148,14 @@ export const pairCounter = (a: number): PairCounter => {
       }
     },
     counts: () => [...pent],
+    faulted: () => spoiled.size,
   };
 };
 
 /**
  * The results of `records` among `names` (pairings as `pairings` lists them), ratings
- * anchored on `anchor`.
+ * anchored on `anchor`. Faulted games (`GameRecord.fault`) count nowhere, except that a
+ * pair with one is left out of the pair counts (`faultedPairs`).
  */
 export const tallyResults = (
   names: readonly string[],
@@ -148,18 +169,22 @@ export const tallyResults = (
     x.round - y.round || x.pairing - y.pairing || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)
   );
   const byPairing = pairings.map(() => [] as GameRecord[]);
-  for (const r of records) byPairing[r.pairing]?.push(r);
+  const pairs = pairings.map(([a]) => pairCounter(a));
+  for (const r of records) {
+    byPairing[r.pairing]?.push(r);
+    pairs[r.pairing]?.add(r);
+  }
+  records = records.filter((r) => r.fault === undefined);
 
   const pairingResults: PairingResult[] = [];
   const scores: PairingScore[] = [];
   const score = names.map(() => names.map((): number | undefined => undefined));
   const games = names.map(() => names.map(() => 0));
   for (const [i, [a, b]] of pairings.entries()) {
-    const rs = byPairing[i];
+    const rs = byPairing[i].filter((r) => r.fault === undefined);
     if (rs.length === 0) continue;
     const wdl = emptyWdl();
     const bySide = [emptyWdl(), emptyWdl()] as const;
-    const pairs = pairCounter(a);
     let points = 0;
     for (const r of rs) {
       const seat = seatOf(r, a);
@@ -167,9 +192,8 @@ export const tallyResults = (
       points += p;
       add(wdl, p);
       add(bySide[seat], p);
-      pairs.add(r);
     }
-    const pent = pairs.counts();
+    const pent = pairs[i].counts();
     const eloGames = eloFromWdl(wdl);
     const complete = pent.reduce((x, y) => x + y, 0);
     pairingResults.push({
@@ -178,6 +202,7 @@ export const tallyResults = (
       wdl,
       bySide,
       pentanomial: pent,
+      faultedPairs: pairs[i].faulted(),
       elo: complete > 0 ? eloFromPentanomial(pent) : eloGames,
       eloGames,
     });

@@ -255,12 +255,14 @@ export const recordOf = (seed: number, t: Transcript): GameRecord => {
 
 /**
  * Reads the records of a JSON-lines file (missing file: none): this script's `--out`, or
- * the `games.jsonl` of `deno task match 2048 ... --out DIR`.
+ * the `games.jsonl` of `deno task match 2048 ... --out DIR` (its faulted games left out).
  */
 export const readRecords = (path: string): GameRecord[] =>
-  readTextOr(path).split("\n").filter((l) => l.trim() !== "").map((l) => {
+  readTextOr(path).split("\n").filter((l) => l.trim() !== "").flatMap((l) => {
     const r: GameRecord | SeriesGame = JSON.parse(l);
-    return "transcript" in r ? recordOf(r.seed, r.transcript) : r;
+    // A series' faulted game (its plugin failed twice) is no result.
+    if ("transcript" in r) return r.fault !== undefined ? [] : [recordOf(r.seed, r.transcript)];
+    return [r];
   });
 
 /** A file's text, or "" when it does not exist (a run not begun: nothing kept yet). */
