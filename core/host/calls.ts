@@ -13,11 +13,11 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** The control cell's states (`Channel.control[0]`). */
-export const IDLE = 0, REQUEST = 1, REPLY = 2, DEAD = 3;
+export const IDLE = 0, REQUEST = 1, REPLY = 2, DEAD = 3, STARTING = 4;
 
 /** The shared memory of one channel. */
 export interface Channel {
-  /** `[0]` the state, `[1]` why the thread died (2: out of memory), `[2]` the payload's length. */
+  /** `[0]` the state (`STARTING` until a restarted thread serves), `[1]` why the thread died (2: out of memory), `[2]` the payload's length. */
   readonly control: SharedArrayBuffer;
   /** The payload: a call, or its answer. */
   readonly data: SharedArrayBuffer;

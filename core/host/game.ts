@@ -2,9 +2,10 @@
  * A hosted game: the game runs in its own plugin thread (`rules.ts`, started by
  * `thread.ts`), and the caller holds a stand-in with the same protocol whose every call
  * is a synchronous call over shared memory, watched: a call that does not answer within
- * the call limit, or whose thread runs out of memory or crashes, ends the game with a
- * `PluginFault` naming the plugin, the function and the limit; every later call fails
- * the same way. The plugin thread lives as long as the scope.
+ * the call limit, or whose thread runs out of memory or crashes, fails with a
+ * `PluginFault` naming the plugin, the function and the limit, and the thread is
+ * replaced by a fresh one (the next call waits for it), so that the next game of a
+ * series starts clean. The plugin thread lives as long as the scope.
  *
  * @module
  */
@@ -13,7 +14,18 @@ import { PluginFault } from "../errors.ts";
 import type { Game } from "../game.ts";
 import { OptionsError, PluginError } from "../plugin.ts";
 import type { GameSource } from "../source.ts";
-import { type Answer, DEAD, IDLE, newChannel, put, REPLY, REQUEST, take } from "./calls.ts";
+import {
+  type Answer,
+  type Channel,
+  DEAD,
+  IDLE,
+  newChannel,
+  put,
+  REPLY,
+  REQUEST,
+  STARTING,
+  take,
+} from "./calls.ts";
 import type { HostFailed, HostReady, RulesData } from "./rules.ts";
 import { type PluginLimits, type PluginThread, spawnPluginThread } from "./thread.ts";
 
@@ -39,6 +51,9 @@ export interface HostOptions {
   readonly limits: PluginLimits;
 }
 
+/** How long a restarted thread may take to open the game again. */
+const RESTART_MS = 60_000;
+
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 
 /**
@@ -51,9 +66,31 @@ export const hostGame = (
   { source, label, trusted, limits }: HostOptions,
 ): Effect.Effect<HostedGame, PluginError | OptionsError, Scope.Scope> =>
   Effect.gen(function* () {
-    const channel = newChannel();
-    const control = new Int32Array(channel.control);
+    let channel: Channel = newChannel();
+    let control = new Int32Array(channel.control);
     let thread: PluginThread | undefined;
+    /** A fresh thread on a fresh channel, after a death (it reports nothing but its end). */
+    const restart = () => {
+      thread?.terminate();
+      channel = newChannel();
+      control = new Int32Array(channel.control);
+      Atomics.store(control, 0, STARTING);
+      const data: RulesData = { source, label, channel };
+      const cell = control;
+      thread = spawnPluginThread(
+        new URL("./rules.ts", import.meta.url),
+        data,
+        { plugin: source.url, trusted, limits, death: channel.control },
+        {
+          message: (m) => {
+            if ((m as HostFailed).type !== "failed") return;
+            Atomics.store(cell, 0, DEAD);
+            Atomics.notify(cell, 0);
+          },
+          exit: () => {},
+        },
+      );
+    };
     const ready = yield* Effect.acquireRelease(
       Effect.callback<HostReady, PluginError | OptionsError>((resume) => {
         const data: RulesData = { source, label, channel };
@@ -91,9 +128,13 @@ export const hostGame = (
       () => Effect.sync(() => thread?.terminate()),
     );
     let calls = 0;
-    let dead: PluginFault | undefined;
     const call = (fn: string, args: readonly unknown[]): unknown => {
-      if (dead !== undefined) throw dead;
+      if (Atomics.load(control, 0) === STARTING) {
+        Atomics.wait(control, 0, STARTING, RESTART_MS);
+      }
+      if (Atomics.load(control, 0) !== IDLE) {
+        throw new PluginFault(label, fn, new Error("its thread could not be restarted"));
+      }
       // JSON would send a trailing `undefined` (render's absent view) as null.
       let n = args.length;
       while (n > 0 && args[n - 1] === undefined) n--;
@@ -117,14 +158,13 @@ export const hostGame = (
         if (a.fault.trace !== undefined) cause.stack = a.fault.trace;
         throw new PluginFault(label, a.fault.fn, cause);
       }
-      thread?.terminate();
       const why = state === DEAD
         ? Atomics.load(control, 1) === 2
           ? `it ran out of memory (limit ${limits.memoryMb} MB; --memory changes it)`
           : "its thread crashed"
         : `it did not return within ${seconds(limits.callLimitMs)} (--call-limit changes it)`;
-      dead = new PluginFault(label, fn, new Error(why));
-      throw dead;
+      restart();
+      throw new PluginFault(label, fn, new Error(why));
     };
     const g: Record<string, unknown> = { ...ready.members };
     const picture: Record<string, unknown> = {};

@@ -12,7 +12,17 @@ import { PluginFault } from "../errors.ts";
 import { type Game, OPTIONAL_FUNCTIONS, REQUIRED_FUNCTIONS } from "../game.ts";
 import { openGameWith } from "../plugin.ts";
 import type { GameSource } from "../source.ts";
-import { type Answer, type Call, type Channel, put, REPLY, REQUEST, take } from "./calls.ts";
+import {
+  type Answer,
+  type Call,
+  type Channel,
+  IDLE,
+  put,
+  REPLY,
+  REQUEST,
+  STARTING,
+  take,
+} from "./calls.ts";
 
 /** What a game's plugin thread is started with. */
 export interface RulesData {
@@ -103,6 +113,10 @@ if (Result.isFailure(opened)) {
 
 /** Answers calls, one at a time, for as long as the thread lives. */
 function serve(game: Game<unknown>, control: Int32Array): void {
+  // A restarted thread's caller may be waiting for it to serve (a first thread's caller
+  // may already have sent its first call: that state stays).
+  Atomics.compareExchange(control, 0, STARTING, IDLE);
+  Atomics.notify(control, 0);
   for (;;) {
     let state = Atomics.load(control, 0);
     while (state !== REQUEST) {
