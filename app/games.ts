@@ -14,7 +14,7 @@ import {
   type OptionsError,
   type PluginError,
 } from "../core/plugin.ts";
-import { pluginLabel } from "../core/source.ts";
+import { isBuiltinUrl, pluginLabel } from "../core/source.ts";
 import { hostGame } from "../core/host/game.ts";
 import { Limits } from "../core/host/thread.ts";
 
@@ -53,12 +53,11 @@ export const openHostedGame = (
 ): Effect.Effect<OpenedGame, PluginError | OptionsError, Scope.Scope> =>
   Effect.gen(function* () {
     const { plugin, url } = yield* loadPlugin(from, builtins);
-    const trusted = Object.values(builtins).some((b) => b.url === url);
     const source = { url, options: { ...options } };
     const hosted = yield* hostGame({
       source,
       label: pluginLabel(url),
-      trusted,
+      trusted: isBuiltinUrl(url),
       limits: yield* Limits,
     });
     return { plugin, specifier: from, options: hosted.options, game: hosted.game, source };

@@ -37,3 +37,12 @@ export const pluginLabel = (url: string): string => {
   const here = `file://${userCwd().replace(/\/?$/, "/")}`;
   return url.startsWith(here) ? `./${url.slice(here.length)}` : url;
 };
+
+/** Where the built-in plugins live (ply's `plugins/` folder). */
+const BUILTIN_PLUGINS = new URL("../plugins/", import.meta.url).href;
+
+/**
+ * True when a plugin module is one of ply's own (under its `plugins/` folder): it runs
+ * with the program's permissions; any other is a user's, sandboxed (`core/host/`).
+ */
+export const isBuiltinUrl = (url: string): boolean => url.startsWith(BUILTIN_PLUGINS);

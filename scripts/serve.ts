@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { Limits } from "../core/host/thread.ts";
 import { Effect, type Fiber } from "../core/deps.ts";
 import { FiberMap, FiberSet } from "../server/deps.ts";
 import { Terminal } from "../app/terminal.ts";
@@ -70,7 +71,8 @@ const main = Effect.gen(function* () {
   const roomFibers = yield* FiberMap.make<string>();
   const runRoom = yield* FiberMap.runtime(roomFibers)();
   const runConnection = yield* FiberSet.makeRuntime();
-  const rooms = new Rooms(games, { ...DEFAULT_LIMITS, maxGames, aiMs, analysisMs }, {
+  const plugins = yield* Limits;
+  const rooms = new Rooms(games, { ...DEFAULT_LIMITS, maxGames, aiMs, analysisMs, plugins }, {
     start: (id, effect) => {
       runRoom(id, effect);
     },

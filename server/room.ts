@@ -20,7 +20,7 @@ import { type Agent, agentFromSpec, type Choice } from "../app/players/agents.ts
 import type { PlayerSpec } from "../app/players/spec.ts";
 import type { Terminal } from "../app/terminal.ts";
 import type { SearchResult } from "../core/search/types.ts";
-import type { SearchFailed } from "../core/errors.ts";
+import { PluginFault, type SearchFailed } from "../core/errors.ts";
 import type { GameSource } from "../core/source.ts";
 import { type Progress, search } from "../core/engine/engine.ts";
 import { alphabetaStrategy } from "../core/search/strategies.ts";
@@ -700,8 +700,45 @@ export class Room {
     this.broadcast();
   }
 
-  /** What every browser's view of the position shares (computed once per change). */
+  /**
+   * What every browser's view of the position shares (computed once per change). Where
+   * the game's plugin fails (the position its game failed at: a page asks for its moves
+   * again), the view says so and asks the game nothing.
+   */
   private shared(): Shared {
+    try {
+      return this.sharedView();
+    } catch (e) {
+      if (!(e instanceof PluginFault)) throw e;
+      const session = this.session;
+      const result = session.result?.reason === "error"
+        ? session.result
+        : { winner: null, margin: 0, reason: "error" as const, message: e.message };
+      return {
+        tm: null,
+        legal: [],
+        fields: {
+          game: this.id,
+          kind: this.offered.entry.id,
+          options: session.options,
+          seed: session.seed,
+          players: session.players,
+          current: session.current,
+          text: `(the position cannot be shown: ${e.message})`,
+          toMove: null,
+          result: { ...result, text: describeResult(this.game, result) },
+          thinking: this.thinking,
+          paused: this.paused,
+          speed: this.speed,
+          analysing: this.analysing,
+          watchers: this.conns.size,
+        },
+      };
+    }
+  }
+
+  /** `shared`, asking the game. */
+  private sharedView(): Shared {
     const game = this.game;
     const s = this.state;
     const session = this.session;

@@ -20,8 +20,8 @@ import {
 import { DEFAULT_STRENGTHS } from "../core/plugin.ts";
 import { alphabetaStrategy } from "../core/search/strategies.ts";
 import { analyseMove, lineOf } from "../app/review.ts";
-import { createGame, type Offered } from "./catalog.ts";
-import type { OpenedGame } from "../core/plugin.ts";
+import { createGame, type Offered, type RoomGame } from "./catalog.ts";
+import { DEFAULT_LIMITS as PLUGIN_LIMITS, type PluginLimits } from "../core/host/thread.ts";
 import type {
   GameEntry,
   LoadGameRequest,
@@ -39,6 +39,8 @@ export interface ServerLimits extends RoomLimits {
   readonly idleMs: number;
   /** The time per position of a loaded game's review pass (ms). */
   readonly reviewMs: number;
+  /** The games' plugin threads: the call limit, heap limit and a user's plugin's grants. */
+  readonly plugins: PluginLimits;
 }
 
 /** Default limits. */
@@ -48,6 +50,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   analysisMs: 30_000,
   idleMs: 10 * 60_000,
   reviewMs: 300,
+  plugins: PLUGIN_LIMITS,
 };
 
 /** Where rooms run: a fiber per room id (a `FiberMap`: stopping an id interrupts it). */
@@ -68,6 +71,8 @@ const refused = (message: string): NewGameResponse => ({ _tag: "Refused", messag
 /** The games open on a server. */
 export class Rooms {
   private readonly rooms = new Map<string, Room>();
+  /** Each room's way to end its game's plugin thread. */
+  private readonly threads = new Map<string, () => Promise<void>>();
 
   constructor(
     /** The games offered, by id. */
@@ -96,6 +101,9 @@ export class Rooms {
   close(id: string): void {
     this.rooms.delete(id);
     this.runner.stop(id);
+    // The game's plugin thread ends with its room.
+    void this.threads.get(id)?.();
+    this.threads.delete(id);
   }
 
   /** Closes rooms that no browser has watched for `idleMs`; returns how many. */
@@ -140,7 +148,7 @@ export class Rooms {
   /** Opens a room: its fiber started, its seats made. */
   private open(
     offered: Offered,
-    { game, source }: Pick<OpenedGame, "game" | "source">,
+    { opened: { game, source }, close }: RoomGame,
     session: Session,
     sides: readonly [Side, Side],
     seats: readonly Seat[],
@@ -157,6 +165,7 @@ export class Rooms {
       limits: this.limits,
     });
     this.rooms.set(id, room);
+    this.threads.set(id, close);
     this.runner.start(id, room.run());
     return room;
   }
@@ -174,18 +183,21 @@ export class Rooms {
       }
       const busy = this.full();
       if (busy !== undefined) return refused(busy);
-      const made = yield* Effect.result(createGame(offered, request.options));
+      const made = yield* Effect.result(createGame(offered, request.options, this.limits.plugins));
       if (Result.isFailure(made)) {
         const e = made.failure;
         return { _tag: "Refused", message: e.message, problems: e.problems } as const;
       }
-      const { game, options } = made.success;
+      const { game, options } = made.success.opened;
       const solo = game.solo === true;
       const setups = solo ? [request.players[0], request.players[0]] : request.players;
       const sides: Side[] = [];
       for (const [i, setup] of setups.entries()) {
         const side = this.side(offered, setup, i);
-        if (Result.isFailure(side)) return refused(side.failure);
+        if (Result.isFailure(side)) {
+          yield* Effect.promise(made.success.close);
+          return refused(side.failure);
+        }
         sides.push(side.success);
       }
       const name = (s: Side) => s.kind === "human" ? "human" : formatSpec(s.spec);
@@ -237,12 +249,17 @@ export class Rooms {
       const busy = this.full();
       if (busy !== undefined) return refused(busy);
       const made = yield* Effect.result(
-        createGame(offered, transcript.options as Record<string, string | number | boolean>),
+        createGame(
+          offered,
+          transcript.options as Record<string, string | number | boolean>,
+          this.limits.plugins,
+        ),
       );
       if (Result.isFailure(made)) return refused(made.failure.message);
-      const { game } = made.success;
+      const { game } = made.success.opened;
       const imported = importTranscript(game, transcript);
       if (Result.isFailure(imported)) {
+        yield* Effect.promise(made.success.close);
         return refused(`the saved game does not fit: ${imported.failure}`);
       }
       const seat: Seat = { token: token(), sides: [true, true] };

@@ -42,7 +42,7 @@ const scriptOf = (command: string): string => command.split(" ").at(-1)!;
 
 /**
  * The modules the product starts as workers (`new Worker(new URL("./x.ts",
- * import.meta.url))`), which `deno info` does not follow from the programs: every such
+ * import.meta.url))`, or as plugin threads: `spawnPluginThread(new URL(...))`), which `deno info` does not follow from the programs: every such
  * call in the product's folders.
  */
 const workerEntries = (): string[] => {
@@ -53,7 +53,8 @@ const workerEntries = (): string[] => {
       else if (e.name.endsWith(".ts")) {
         const file = new URL(e.name, dir);
         const text = Deno.readTextFileSync(file);
-        for (const m of text.matchAll(/new Worker\(\s*new URL\("([^"]+)", import\.meta\.url\)/g)) {
+        const starts = /(?:new Worker|spawnPluginThread)\(\s*new URL\("([^"]+)", import\.meta\.url\)/g;
+        for (const m of text.matchAll(starts)) {
           found.push(new URL(m[1], file).pathname.slice(root.pathname.length));
         }
       }

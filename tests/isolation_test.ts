@@ -10,6 +10,8 @@
  */
 import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.ts";
 import { runTask } from "../testing/task.ts";
+import { withServe } from "../testing/browser.ts";
+import { connect, isPosition, post } from "../testing/ws_client.ts";
 import { Effect } from "../core/deps.ts";
 import { hostGame } from "../core/host/game.ts";
 import { DEFAULT_LIMITS } from "../core/host/thread.ts";
@@ -193,4 +195,31 @@ Deno.test("a hosted game's thread that hung is replaced: the next call is answer
     // The thread that answers now is a fresh one: the early position is fine.
     assertEquals(game.moves(game.initial()).length, 12);
   })));
+});
+
+Deno.test("serve: a game whose plugin hangs fails alone; another room plays to its end", async () => {
+  await withServe([hostile("moves"), "--call-limit", "1"], async (served) => {
+    const start = async (game: string) => {
+      const created = await post(served.url, "/api/new", {
+        game,
+        options: {},
+        players: [{ _tag: "AI", spec: "random" }, { _tag: "AI", spec: "random" }],
+        seed: 5,
+      });
+      assert(created._tag === "Created", JSON.stringify(created));
+      const c = await connect(served.url, created.game, created.seat);
+      c.send({ _tag: "Speed", ms: 0 });
+      return c;
+    };
+    const hung = await start("hostile-moves");
+    const fine = await start("tictactoe");
+    const failed = await hung.next(isPosition((p) => p.result !== undefined), 0);
+    assertEquals(failed.result?.reason, "error");
+    assertStringIncludes(
+      JSON.stringify(failed.result),
+      "failed in moves(): it did not return within 1 s",
+    );
+    const end = await fine.next(isPosition((p) => p.result !== undefined), 0);
+    assertEquals(end.result?.reason, "end");
+  });
 });

@@ -43,9 +43,12 @@ export const newChannel = (): Channel => ({
   ) => SharedArrayBuffer)(1 << 16, { maxByteLength: 1 << 28 }),
 });
 
-/** Writes a payload into the channel (growing it if needed) and returns its length. */
+/**
+ * Writes a payload (a value, or its JSON text) into the channel, growing it if needed,
+ * and returns its length.
+ */
 export const put = (channel: Channel, value: unknown): number => {
-  const bytes = encoder.encode(JSON.stringify(value));
+  const bytes = encoder.encode(typeof value === "string" ? value : JSON.stringify(value));
   const data = channel.data as SharedArrayBuffer & { grow(n: number): void };
   if (bytes.length > data.byteLength) data.grow(Math.min(1 << 28, bytes.length * 2));
   new Uint8Array(data).set(bytes);

@@ -128,17 +128,32 @@ export const hostGame = (
       () => Effect.sync(() => thread?.terminate()),
     );
     let calls = 0;
+    // The calls that failed, by their text: the protocol's functions are pure, so the
+    // same call fails again at once, without asking the plugin (a page showing the
+    // position where a game failed asks for its moves again and again).
+    const failed = new Map<string, PluginFault>();
     const call = (fn: string, args: readonly unknown[]): unknown => {
+      // JSON would send a trailing `undefined` (render's absent view) as null.
+      let n = args.length;
+      while (n > 0 && args[n - 1] === undefined) n--;
+      const text = JSON.stringify({ fn, args: args.slice(0, n) });
+      const known = failed.get(text);
+      if (known !== undefined) throw known;
+      try {
+        return answer(fn, text);
+      } catch (e) {
+        if (e instanceof PluginFault) failed.set(text, e);
+        throw e;
+      }
+    };
+    const answer = (fn: string, text: string): unknown => {
       if (Atomics.load(control, 0) === STARTING) {
         Atomics.wait(control, 0, STARTING, RESTART_MS);
       }
       if (Atomics.load(control, 0) !== IDLE) {
         throw new PluginFault(label, fn, new Error("its thread could not be restarted"));
       }
-      // JSON would send a trailing `undefined` (render's absent view) as null.
-      let n = args.length;
-      while (n > 0 && args[n - 1] === undefined) n--;
-      Atomics.store(control, 2, put(channel, { fn, args: args.slice(0, n) }));
+      Atomics.store(control, 2, put(channel, text));
       Atomics.store(control, 0, REQUEST);
       Atomics.notify(control, 0);
       const end = performance.now() + limits.callLimitMs;

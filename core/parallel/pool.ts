@@ -14,8 +14,8 @@
 import { Context, Effect, Layer } from "../deps.ts";
 import { runningFunction, sharedSlot } from "../guard.ts";
 import { SearchFailed } from "../errors.ts";
-import { Limits } from "../host/thread.ts";
-import { type GameSource, pluginLabel } from "../source.ts";
+import { Limits, type PluginLimits, type PluginThread, spawnPluginThread } from "../host/thread.ts";
+import { type GameSource, isBuiltinUrl, pluginLabel } from "../source.ts";
 import { TranspositionTable } from "../search/tt.ts";
 import type { SearchResult } from "../search/types.ts";
 import type {
@@ -116,7 +116,9 @@ interface Job {
 }
 
 interface Slot {
-  worker: Worker;
+  worker: PluginThread;
+  /** The kind of sources the worker may run (`threadKind`): its permissions. */
+  readonly kind: string;
   job: Job | undefined;
   id: number;
   /** What the worker's guarded game is running (shared with the worker). */
@@ -127,6 +129,17 @@ interface Slot {
   /** True once the worker said it built the game for its current job. */
   started: boolean;
 }
+
+/** The kind of the built-in plugins' workers (see `threadKind`). */
+const TRUSTED = "built-in";
+
+/**
+ * Which workers may run a source: a built-in plugin's (the program's permissions), or a
+ * user's from the same folder (a sandboxed worker may read its plugin's folder alone),
+ * or from a URL.
+ */
+const threadKind = (url: string): string =>
+  isBuiltinUrl(url) ? TRUSTED : url.startsWith("file:") ? new URL("./", url).href : "remote";
 
 /**
  * How long a worker may take to load a plugin and build its game (a network's weights
@@ -151,9 +164,15 @@ class Pool {
 
   /**
    * @param size the number of workers.
-   * @param silenceMs how long a search without a time budget may send nothing.
+   * @param limits the plugin threads' limits: a search without a time budget may send
+   *   nothing for the call limit; each worker's heap and a user's plugin's grants.
    */
-  constructor(readonly size: number, readonly silenceMs: number) {}
+  constructor(readonly size: number, readonly limits: PluginLimits) {}
+
+  /** How long a search without a time budget may send nothing. */
+  get silenceMs(): number {
+    return this.limits.callLimitMs;
+  }
 
   alive(): number {
     return this.slots.length;
@@ -163,57 +182,74 @@ class Pool {
     return this.slots.filter((s) => s.job !== undefined).length;
   }
 
-  private spawn(): Slot {
-    const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
-    const slot: Slot = {
-      worker,
+  /** A worker for sources of `kind` (a plugin thread: see `core/host/thread.ts`). */
+  private spawn(kind: string, url: string): Slot {
+    const slot = {
+      kind,
       job: undefined,
       id: 0,
       guard: sharedSlot(),
       timers: [],
       started: false,
-    };
-    worker.onmessage = (e: MessageEvent<ReplyMessage>) => {
-      const job = slot.job;
-      if (job === undefined || e.data.id !== slot.id) return;
-      const r = e.data;
-      if (r.type === "progress") {
-        this.listen(slot, job);
-        if (!job.cancelled) job.progress?.(r.progress);
-        return;
-      }
-      if (r.type === "started") {
-        this.listen(slot, job);
-        // The game is built (a plugin may load a large file first): the budget starts now.
-        slot.started = true;
-        job.started?.();
-        if (job.limit !== undefined) {
-          for (const t of slot.timers) clearTimeout(t);
-          slot.timers = [];
-          this.watch(slot, job, job.limit);
-        }
-        return;
-      }
-      this.free(slot);
-      if (r.type === "stopped") this.stopped++;
-      if (!job.cancelled) {
-        if (r.type === "done") job.done(r.results);
-        else if (r.type === "error") job.fail(r.message, r.trace);
-        else job.fail("the search was stopped");
-      }
-      job.released?.();
-      this.pump();
-    };
-    worker.onerror = (e: ErrorEvent) => {
-      e.preventDefault();
-      const job = slot.job;
-      this.kill(slot);
-      if (job !== undefined && !job.cancelled) job.fail(e.message || "a worker crashed");
-      job?.released?.();
-      this.pump();
-    };
+    } as unknown as Slot;
+    slot.worker = spawnPluginThread(
+      new URL("./worker.ts", import.meta.url),
+      {},
+      { plugin: url, trusted: kind === TRUSTED, limits: this.limits },
+      {
+        message: (m) => this.reply(slot, m as ReplyMessage),
+        exit: (end) => {
+          const job = slot.job;
+          this.kill(slot);
+          if (job !== undefined && !job.cancelled) {
+            const label = pluginLabel(job.message.source.url);
+            job.fail(
+              end.oom
+                ? `plugin ${label} ran out of memory (limit ${this.limits.memoryMb} MB; ` +
+                  "--memory changes it)"
+                : `a worker crashed: ${end.message}`,
+              end.trace,
+            );
+          }
+          job?.released?.();
+          this.pump();
+        },
+      },
+    );
     this.slots.push(slot);
     return slot;
+  }
+
+  /** A worker's message about its current job. */
+  private reply(slot: Slot, r: ReplyMessage): void {
+    const job = slot.job;
+    if (job === undefined || r.id !== slot.id) return;
+    if (r.type === "progress") {
+      this.listen(slot, job);
+      if (!job.cancelled) job.progress?.(r.progress);
+      return;
+    }
+    if (r.type === "started") {
+      this.listen(slot, job);
+      // The game is built (a plugin may load a large file first): the budget starts now.
+      slot.started = true;
+      job.started?.();
+      if (job.limit !== undefined) {
+        for (const t of slot.timers) clearTimeout(t);
+        slot.timers = [];
+        this.watch(slot, job, job.limit);
+      }
+      return;
+    }
+    this.free(slot);
+    if (r.type === "stopped") this.stopped++;
+    if (!job.cancelled) {
+      if (r.type === "done") job.done(r.results);
+      else if (r.type === "error") job.fail(r.message, r.trace);
+      else job.fail("the search was stopped");
+    }
+    job.released?.();
+    this.pump();
   }
 
   /**
@@ -302,8 +338,16 @@ class Pool {
         this.queue.shift();
         continue;
       }
-      let slot = this.slots.find((s) => s.job === undefined);
-      if (slot === undefined && this.slots.length < this.size) slot = this.spawn();
+      const kind = threadKind(job.message.source.url);
+      let slot = this.slots.find((s) => s.job === undefined && s.kind === kind);
+      if (slot === undefined && this.slots.length >= this.size) {
+        // Every worker is made: an idle one of another kind gives its place.
+        const idle = this.slots.find((s) => s.job === undefined);
+        if (idle !== undefined) this.kill(idle);
+      }
+      if (slot === undefined && this.slots.length < this.size) {
+        slot = this.spawn(kind, job.message.source.url);
+      }
       if (slot === undefined) return;
       this.queue.shift();
       slot.job = job;
@@ -313,9 +357,7 @@ class Pool {
       if (job.limit !== undefined) {
         this.watch(slot, job, { ...job.limit, budgetMs: job.limit.budgetMs + LOAD_ALLOWANCE_MS });
       }
-      slot.worker.postMessage(
-        { ...job.message, id: slot.id, slot: slot.guard } satisfies TaskMessage,
-      );
+      slot.worker.post({ ...job.message, id: slot.id, slot: slot.guard } satisfies TaskMessage);
     }
   }
 
@@ -437,7 +479,7 @@ const HEARTBEAT_MS = 1000;
 const make = (size: number) =>
   Effect.map(
     Effect.acquireRelease(
-      Effect.map(Effect.service(Limits), (limits) => new Pool(size, limits.callLimitMs)),
+      Effect.map(Effect.service(Limits), (limits) => new Pool(size, limits)),
       (pool) => Effect.sync(() => pool.terminate()),
     ),
     (pool) =>

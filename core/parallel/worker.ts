@@ -2,11 +2,13 @@
  * A search worker: rebuilds games from their sources (module URL and options, loading
  * any plugin, built-in or a user's), guards a user's (see `core/guard.ts`), runs tasks
  * with the sequential engines or whole searches by strategy name (the engine service),
- * reports progress, and keeps one transposition table per game between tasks.
+ * reports progress, and keeps one transposition table per game between tasks. It runs as
+ * a plugin thread (`core/host/thread.ts`): a Node worker with a bounded heap, sandboxed
+ * for a user's plugin.
  *
  * @module
  */
-/// <reference lib="deno.worker" />
+import { parentPort } from "node:worker_threads";
 import { Effect } from "../deps.ts";
 import { faultTrace, PluginFault } from "../errors.ts";
 import type { Game } from "../game.ts";
@@ -78,8 +80,18 @@ class WorkerState {
 
 const run = async (worker: WorkerState, msg: TaskMessage): Promise<TaskResult[]> => {
   const opened = await worker.game(msg.source, msg.slot);
-  self.postMessage({ id: msg.id, type: "started" } satisfies ReplyMessage);
-  return msg.tasks.map((t) => runTask(worker, opened, msg, t));
+  post({ id: msg.id, type: "started" });
+  // The tasks run in a task of their own, not in the continuation of a promise: Deno
+  // never reports a Node worker that ran out of memory inside one (its thread just stops).
+  return new Promise((resolve, reject) =>
+    setTimeout(() => {
+      try {
+        resolve(msg.tasks.map((t) => runTask(worker, opened, msg, t)));
+      } catch (e) {
+        reject(e);
+      }
+    }, 0)
+  );
 };
 
 const runTask = (
@@ -99,8 +111,7 @@ const runTask = (
     if ((strategy as Strategy)._tag !== "Sequential") {
       throw new Error(`${t.strategy} is a parallel strategy: a search worker cannot run it`);
     }
-    const post = (progress: Progress) =>
-      self.postMessage({ id: msg.id, type: "progress", progress } satisfies ReplyMessage);
+    const progress = (progress: Progress) => post({ id: msg.id, type: "progress", progress });
     const start = performance.now();
     let last = start;
     const { tt, seed, ...rest } = t.options;
@@ -117,13 +128,13 @@ const runTask = (
         const now = performance.now();
         if (now - last >= HEARTBEAT_MS) {
           last = now;
-          post({ _tag: "Heartbeat", timeMs: now - start });
+          progress({ _tag: "Heartbeat", timeMs: now - start });
         }
         return shouldStop();
       },
       onIteration: (result) => {
         last = performance.now();
-        post({ _tag: "Iteration", result });
+        progress({ _tag: "Iteration", result });
       },
     });
     // An interrupted search answers "stopped": the handshake that it saw the flag.
@@ -174,8 +185,10 @@ const runTask = (
 
 const state = new WorkerState();
 
-self.onmessage = async (e: MessageEvent<TaskMessage>) => {
-  const msg = e.data;
+/** Sends a reply to the pool. */
+const post = (reply: ReplyMessage) => parentPort!.postMessage(reply);
+
+parentPort!.on("message", async (msg: TaskMessage) => {
   let reply: ReplyMessage;
   msg.slot[0] = 0;
   try {
@@ -192,5 +205,5 @@ self.onmessage = async (e: MessageEvent<TaskMessage>) => {
         : undefined,
     };
   }
-  self.postMessage(reply);
-};
+  post(reply);
+});
