@@ -9,7 +9,8 @@
  * @module
  */
 import { Effect, Result, Schema } from "../core/deps.ts";
-import { openGame } from "../app/games.ts";
+import { openHostedGame } from "../app/games.ts";
+import { Limits } from "../core/host/thread.ts";
 import type { OpenedGame } from "../core/plugin.ts";
 import { agentFromSpec } from "../app/players/agents.ts";
 import { parseSpec } from "../app/players/spec.ts";
@@ -133,9 +134,11 @@ export const gameHandlers = (
 ) =>
   Effect.gen(function* () {
     const slots = yield* Semaphore.make(Math.max(1, concurrency));
+    // The runner's flags' limits, for each game's plugin thread.
+    const limits = yield* Limits;
     return GameEntity.of({
       Play: (envelope) =>
-        slots.withPermits(1)(Effect.gen(function* () {
+        slots.withPermits(1)(Effect.scoped(Effect.gen(function* () {
           const { tournament, index } = envelope.payload;
           let plan = plans.get(tournament);
           if (plan === undefined) {
@@ -143,7 +146,15 @@ export const gameHandlers = (
             if (plan === undefined) return yield* Effect.fail(`no tournament ${tournament}`);
             plans.set(tournament, plan);
           }
-          const loaded = yield* Effect.result(openGame(plan.module ?? plan.game, plan.options));
+          // Each game in a plugin thread of its own: a plugin that hangs or runs out of
+          // memory fails its game alone, and the runner goes on.
+          const loaded = yield* Effect.result(
+            Effect.provideService(
+              openHostedGame(plan.module ?? plan.game, plan.options),
+              Limits,
+              limits,
+            ),
+          );
           if (Result.isFailure(loaded)) {
             yield* refuse(
               `this runner cannot load ${plan.game} (tournament ${tournament}): ` +
@@ -158,7 +169,7 @@ export const gameHandlers = (
             console.log(`played ${plan.fixtures[index].id} of tournament ${tournament}`)
           );
           return record;
-        })),
+        }))),
     });
   });
 
