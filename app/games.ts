@@ -17,6 +17,7 @@ import {
 import { isBuiltinUrl, pluginLabel } from "../core/source.ts";
 import { hostGame } from "../core/host/game.ts";
 import { Limits } from "../core/host/thread.ts";
+import { WorkerPool } from "../core/parallel/pool.ts";
 
 /**
  * Opens a game by built-in id (`"kalah"`, `"tictactoe"`, ...), by a plugin module's path
@@ -54,6 +55,9 @@ export const openHostedGame = (
   Effect.gen(function* () {
     const { plugin, url } = yield* loadPlugin(from, builtins);
     const source = { url, options: { ...options } };
+    // The search workers start while the game's thread does.
+    const pool = yield* Effect.serviceOption(WorkerPool);
+    if (pool._tag === "Some") pool.value.warm(url);
     const hosted = yield* hostGame({
       source,
       label: pluginLabel(url),

@@ -67,6 +67,12 @@ export interface WorkerPoolShape {
    * their own tables when it changes, so that every search starts cold.
    */
   readonly newSearch: () => number;
+  /**
+   * Starts a worker for the plugin at `url` now, if there is room and none of its kind
+   * is idle, so that its start overlaps the program's own (a program that opens a game
+   * will search it).
+   */
+  readonly warm: (url: string) => void;
   /** The number of live workers (0 before first use and after the scope closes). */
   readonly alive: () => number;
   /** How many tasks workers abandoned because they saw their stop flag (the handshakes). */
@@ -287,6 +293,13 @@ class Pool {
     if (i >= 0) this.slots.splice(i, 1);
   }
 
+  warm(url: string): void {
+    const kind = threadKind(url);
+    if (this.closed || this.slots.length >= this.size) return;
+    if (this.slots.some((s) => s.kind === kind && s.job === undefined)) return;
+    this.spawn(kind, url);
+  }
+
   submit(job: Job): void {
     if (this.closed) {
       job.fail("the worker pool is closed");
@@ -486,6 +499,7 @@ const make = (size: number) =>
       WorkerPool.of({
         size,
         alive: () => pool.alive(),
+        warm: (url) => pool.warm(url),
         stopped: () => pool.stopped,
         replaced: () => pool.replaced,
         busy: () => pool.busy(),
