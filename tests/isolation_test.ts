@@ -223,3 +223,24 @@ Deno.test("serve: a game whose plugin hangs fails alone; another room plays to i
     assertEquals(end.result?.reason, "end");
   });
 });
+
+Deno.test("match and tournament: a game whose plugin hangs is one faulted result; the series ends", async () => {
+  const m = await runTask("match", [hostile("moves"), "--games", "2", "--call-limit", "1"]);
+  assertEquals(m.code, 0, m.stderr);
+  assertStringIncludes(m.stdout, "faulted games (failed twice, left out of the results): 2");
+  assertStringIncludes(m.stdout, "failed in moves(): it did not return within 1 s");
+  noTrace(m.stdout + m.stderr);
+  const t = await runTask("tournament", [
+    hostile("play"),
+    "--players",
+    "random",
+    "alphabeta:2",
+    "--rounds",
+    "1",
+    "--call-limit",
+    "1",
+  ]);
+  assertEquals(t.code, 0, t.stderr);
+  assertStringIncludes(t.stdout, "failed in play(): it did not return within 1 s");
+  noTrace(t.stdout + t.stderr);
+});
