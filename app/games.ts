@@ -4,16 +4,19 @@
  *
  * @module
  */
-import { Effect, type Scope } from "../core/deps.ts";
+import { Effect, Schema, type Scope } from "../core/deps.ts";
 import { builtins } from "../plugins/registry.ts";
 import {
+  type GamePlugin,
   type LoadedPlugin,
   loadPlugin,
   type OpenedGame,
   openGameWith,
   type OptionsError,
   type PluginError,
+  resolveSpecifier,
 } from "../core/plugin.ts";
+import type { PluginDeclaration } from "../core/host/rules.ts";
 import { isBuiltinUrl, pluginLabel } from "../core/source.ts";
 import { hostGame } from "../core/host/game.ts";
 import { Limits } from "../core/host/thread.ts";
@@ -53,7 +56,11 @@ export const openHostedGame = (
   options: Readonly<Record<string, unknown>> = {},
 ): Effect.Effect<OpenedGame, PluginError | OptionsError, Scope.Scope> =>
   Effect.gen(function* () {
-    const { plugin, url } = yield* loadPlugin(from, builtins);
+    const url = Object.hasOwn(builtins, from) ? builtins[from].url : resolveSpecifier(from);
+    const trusted = isBuiltinUrl(url);
+    // A built-in plugin is loaded here too (its declaration: options, strengths); a user's
+    // only in its thread, which sends its declaration back.
+    const loaded = trusted || !/[./\\:]/.test(from) ? yield* loadPlugin(from, builtins) : undefined;
     const source = { url, options: { ...options } };
     // The search workers start while the game's thread does.
     const pool = yield* Effect.serviceOption(WorkerPool);
@@ -61,8 +68,36 @@ export const openHostedGame = (
     const hosted = yield* hostGame({
       source,
       label: pluginLabel(url),
-      trusted: isBuiltinUrl(url),
+      trusted,
       limits: yield* Limits,
     });
+    const plugin = loaded?.plugin ?? declaredPlugin(hosted.plugin, pluginLabel(url));
     return { plugin, specifier: from, options: hosted.options, game: hosted.game, source };
   });
+
+/**
+ * A user's plugin as the program sees it: its declaration, its options already decoded
+ * in its thread (the schema here takes none), its strategies run by the engine's workers
+ * (their search here refuses: nothing of the plugin runs on this thread).
+ */
+const declaredPlugin = (
+  d: PluginDeclaration,
+  label: string,
+): GamePlugin<unknown, unknown> => {
+  const elsewhere = (what: string) => () => {
+    throw new Error(`plugin ${label}: ${what} runs in the plugin's thread, not here`);
+  };
+  return {
+    ...d,
+    options: Schema.Struct({}) as unknown as Schema.Decoder<unknown>,
+    create: elsewhere("create()"),
+    ...(d.strategies === undefined ? {} : {
+      strategies: Object.fromEntries(
+        Object.entries(d.strategies).map(([k, info]) => [
+          k,
+          { ...info, _tag: "Sequential" as const, search: elsewhere(`its strategy ${k}`) },
+        ]),
+      ),
+    }),
+  } as GamePlugin<unknown, unknown>;
+};

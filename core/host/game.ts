@@ -26,7 +26,7 @@ import {
   STARTING,
   take,
 } from "./calls.ts";
-import type { HostFailed, HostReady, RulesData } from "./rules.ts";
+import type { HostFailed, HostReady, PluginDeclaration, RulesData } from "./rules.ts";
 import { type PluginLimits, type PluginThread, spawnPluginThread } from "./thread.ts";
 
 /** A game in its plugin thread, as `hostGame` gives it. */
@@ -35,6 +35,8 @@ export interface HostedGame {
   readonly game: Game<unknown>;
   /** The options as the plugin decoded them. */
   readonly options: unknown;
+  /** What the plugin declares beside its game (read in its thread). */
+  readonly plugin: PluginDeclaration;
   /** Calls answered so far (what the isolation costs is per call). */
   readonly calls: () => number;
 }
@@ -194,5 +196,10 @@ export const hostGame = (
         : (...args: unknown[]) => call(fn, args);
     }
     if (Object.keys(picture).length > 0) g.picture = picture;
-    return { game: g as unknown as Game<unknown>, options: ready.options, calls: () => calls };
+    return {
+      game: g as unknown as Game<unknown>,
+      options: ready.options,
+      plugin: ready.plugin,
+      calls: () => calls,
+    };
   });

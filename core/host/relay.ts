@@ -12,6 +12,7 @@
 /// <reference lib="deno.worker" />
 import { Worker as NodeWorker } from "node:worker_threads";
 import type { RelayReply, RelayStart } from "./thread.ts";
+import { nodeWorkerEntry } from "./entry.ts";
 
 let plugin: NodeWorker | undefined;
 
@@ -30,7 +31,7 @@ self.onmessage = (e: MessageEvent<{ start: RelayStart } | { message: unknown }>)
   const data = e.data;
   if ("start" in data) {
     const start = data.start;
-    plugin = new NodeWorker(new URL(start.module), {
+    plugin = new NodeWorker(nodeWorkerEntry(new URL(start.module)), {
       workerData: start.data,
       resourceLimits: { maxOldGenerationSizeMb: start.memoryMb },
     });

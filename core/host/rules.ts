@@ -10,7 +10,8 @@ import { parentPort, workerData } from "node:worker_threads";
 import { Effect, Result } from "../deps.ts";
 import { PluginFault } from "../errors.ts";
 import { type Game, OPTIONAL_FUNCTIONS, REQUIRED_FUNCTIONS } from "../game.ts";
-import { openGameWith } from "../plugin.ts";
+import { type GamePlugin, openGameWith } from "../plugin.ts";
+import type { StrategyInfo } from "../search/types.ts";
 import type { GameSource } from "../source.ts";
 import {
   type Answer,
@@ -32,9 +33,29 @@ export interface RulesData {
   readonly channel: Channel;
 }
 
+/**
+ * What a plugin declares beside its game, as plain data (its strategies without their
+ * search, which runs in the engine's workers): what a program needs of a plugin whose
+ * module it does not load itself.
+ */
+export interface PluginDeclaration {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly rules?: string;
+  readonly strengths?: Readonly<Record<string, string>>;
+  readonly advancedOptions?: readonly string[];
+  readonly mistakeMargin?: number;
+  readonly defaultOpponent?: string;
+  /** Its own strategies' descriptions (`StrategyInfo`), by name. */
+  readonly strategies?: Readonly<Record<string, StrategyInfo>>;
+}
+
 /** What the thread says once it has the game: its data members and functions. */
 export interface HostReady {
   readonly type: "ready";
+  /** The plugin's declaration. */
+  readonly plugin: PluginDeclaration;
   /** The decoded options. */
   readonly options: unknown;
   /** The game's data members (`id`, `players`, `solo`, `unsolvable`). */
@@ -53,12 +74,30 @@ const FUNCTIONS = [...REQUIRED_FUNCTIONS, ...OPTIONAL_FUNCTIONS];
 const PICTURE = ["svg", "picks", "refuse"];
 const MEMBERS = ["id", "players", "solo", "unsolvable"];
 
+/** A plugin's declaration, as plain data. */
+const declare = (plugin: GamePlugin<unknown, unknown>): PluginDeclaration => {
+  const { options: _, create: __, strategies, ...rest } = plugin;
+  const data = JSON.parse(JSON.stringify(rest)) as PluginDeclaration;
+  if (strategies === undefined) return data;
+  return {
+    ...data,
+    strategies: Object.fromEntries(
+      Object.entries(strategies).map(([k, { search: _s, _tag: _t, ...info }]) => [k, info]),
+    ),
+  };
+};
+
 /** The functions and data members a game has. */
-const describe = (game: Game<unknown>, options: unknown): HostReady => {
+const describe = (
+  game: Game<unknown>,
+  options: unknown,
+  plugin: GamePlugin<unknown, unknown>,
+): HostReady => {
   const g = game as unknown as Record<string, unknown>;
   const p = game.picture as unknown as Record<string, unknown> | undefined;
   return {
     type: "ready",
+    plugin: declare(plugin),
     options,
     members: Object.fromEntries(MEMBERS.filter((m) => g[m] !== undefined).map((m) => [m, g[m]])),
     functions: [
@@ -103,8 +142,8 @@ if (Result.isFailure(opened)) {
   ) as HostFailed["error"];
   parentPort!.postMessage({ type: "failed", error } satisfies HostFailed);
 } else {
-  const { game, options } = opened.success;
-  parentPort!.postMessage(describe(game, options));
+  const { game, options, plugin } = opened.success;
+  parentPort!.postMessage(describe(game, options, plugin));
   // The calls are served from a task of their own, not from the module's evaluation
   // (after its top-level await): a thread stopped there for running out of memory was
   // never reported dead.

@@ -19,6 +19,7 @@
  */
 import { Worker as NodeWorker } from "node:worker_threads";
 import { Context } from "../deps.ts";
+import { nodeWorkerEntry } from "./entry.ts";
 
 /** What a plugin may do and use (the program's flags set them). */
 export interface PluginLimits {
@@ -98,9 +99,10 @@ const PLY_ROOT = new URL("../../", import.meta.url);
  */
 const sandbox = (grants: readonly Grant[], plugin: string): Deno.PermissionOptionsObject => ({
   ...Object.fromEntries(GRANTS.map((g) => [g, grants.includes(g) ? "inherit" : false])),
-  ...(grants.includes("read")
-    ? {}
-    : { read: [PLY_ROOT, ...(plugin.startsWith("file:") ? [new URL("./", plugin)] : [])] }),
+  ...(grants.includes("read") ? {} : {
+    read: [PLY_ROOT, new URL(plugin)].filter((u) => u.protocol === "file:")
+      .map((u) => new URL("./", u)),
+  }),
   import: "inherit",
 });
 
@@ -171,7 +173,7 @@ const direct = (
   death: SharedArrayBuffer | undefined,
   events: ThreadEvents,
 ): PluginThread => {
-  const worker = new NodeWorker(module, {
+  const worker = new NodeWorker(nodeWorkerEntry(module), {
     workerData: data,
     resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
   });
