@@ -53,7 +53,8 @@ const workerEntries = (): string[] => {
       else if (e.name.endsWith(".ts")) {
         const file = new URL(e.name, dir);
         const text = Deno.readTextFileSync(file);
-        const starts = /(?:new Worker|spawnPluginThread)\(\s*new URL\("([^"]+)", import\.meta\.url\)/g;
+        const starts =
+          /(?:new Worker|spawnPluginThread)\(\s*new URL\("([^"]+)", import\.meta\.url\)/g;
         for (const m of text.matchAll(starts)) {
           found.push(new URL(m[1], file).pathname.slice(root.pathname.length));
         }

@@ -130,10 +130,13 @@ export const hostGame = (
       () => Effect.sync(() => thread?.terminate()),
     );
     let calls = 0;
-    // The calls that failed, by their text: the protocol's functions are pure, so the
-    // same call fails again at once, without asking the plugin (a page showing the
-    // position where a game failed asks for its moves again and again).
+    // The calls that did not return (past the limit, or their thread died), by their
+    // text: the protocol's functions are pure, so the same call fails again at once,
+    // without waiting for the limit again (a page showing the position where a game
+    // failed asks for its moves again and again). An exception is asked again: a retried
+    // game may pass where a passing fault failed it.
     const failed = new Map<string, PluginFault>();
+    const lost = new WeakSet<PluginFault>();
     const call = (fn: string, args: readonly unknown[]): unknown => {
       // JSON would send a trailing `undefined` (render's absent view) as null.
       let n = args.length;
@@ -144,7 +147,7 @@ export const hostGame = (
       try {
         return answer(fn, text);
       } catch (e) {
-        if (e instanceof PluginFault) failed.set(text, e);
+        if (e instanceof PluginFault && lost.has(e)) failed.set(text, e);
         throw e;
       }
     };
@@ -181,7 +184,9 @@ export const hostGame = (
           : "its thread crashed"
         : `it did not return within ${seconds(limits.callLimitMs)} (--call-limit changes it)`;
       restart();
-      throw new PluginFault(label, fn, new Error(why));
+      const fault = new PluginFault(label, fn, new Error(why));
+      lost.add(fault);
+      throw fault;
     };
     const g: Record<string, unknown> = { ...ready.members };
     const picture: Record<string, unknown> = {};
