@@ -3,7 +3,7 @@
  * process: per search, for a search of about 1 ms and one of about 100 ms, and the
  * worker's start-up (paid once per program). Medians over many runs.
  *
- * `deno run -A bench/engine_overhead.ts`
+ * `deno run -A --unstable-worker-options bench/engine_overhead.ts`
  *
  * @module
  */
@@ -15,10 +15,12 @@ import { openGame } from "../app/games.ts";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const { game } = await Effect.runPromise(openGame("kalah"));
+const { game, source } = await Effect.runPromise(openGame("kalah"));
+// With its source, the live engine searches in a worker (without, in process).
 const request = (depth: number): SearchRequest<unknown> => ({
   strategy: alphabetaStrategy,
   game,
+  source,
   state: game.initial(),
   options: { depth, tt: false },
 });

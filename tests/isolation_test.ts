@@ -12,9 +12,13 @@ import { assert, assertEquals, assertStringIncludes, fc } from "../testing/deps.
 import { runTask } from "../testing/task.ts";
 import { withServe } from "../testing/browser.ts";
 import { connect, isPosition, post } from "../testing/ws_client.ts";
-import { Effect } from "../core/deps.ts";
+import { Effect, Layer } from "../core/deps.ts";
 import { hostGame } from "../core/host/game.ts";
-import { DEFAULT_LIMITS } from "../core/host/thread.ts";
+import { DEFAULT_LIMITS, Limits } from "../core/host/thread.ts";
+import { liveEngine, search } from "../core/engine/engine.ts";
+import { workerPoolLayer } from "../core/parallel/pool.ts";
+import { alphabetaStrategy } from "../core/search/strategies.ts";
+import { openGameWith } from "../core/plugin.ts";
 import { openGame } from "../app/games.ts";
 import { builtinIds } from "../plugins/registry.ts";
 import { CHANCE, type Game } from "../core/game.ts";
@@ -107,6 +111,30 @@ Deno.test("analyze --depth: a search stuck in moves() is found by its silence", 
     "did not stop: moves() ran for over 2 s (--call-limit changes it)",
   );
   noTrace(r.stderr);
+});
+
+Deno.test("analyze: a search worker that runs out of memory or reads a file fails alone", async () => {
+  const oom = await runTask("analyze", [
+    hostile("moves"),
+    "--depth",
+    "6",
+    "--mode",
+    "oom",
+    "--memory",
+    "128",
+    "--call-limit",
+    "600",
+  ]);
+  assertEquals(oom.code, 1, oom.stderr);
+  assertStringIncludes(
+    oom.stderr,
+    "error: plugin ./tests/fixtures/hostile/moves.ts ran out of memory (limit 128 MB; --memory changes it)",
+  );
+  noTrace(oom.stderr);
+  const read = await runTask("analyze", [hostile("moves"), "--depth", "6", "--mode", "read"]);
+  assertEquals(read.code, 1, read.stderr);
+  assertStringIncludes(read.stderr, 'failed in moves(): Requires read access to "/etc/hostname"');
+  noTrace(read.stderr);
 });
 
 Deno.test("limits: a wrong value names the flag and its range", async () => {
@@ -243,4 +271,27 @@ Deno.test("match and tournament: a game whose plugin hangs is one faulted result
   assertEquals(t.code, 0, t.stderr);
   assertStringIncludes(t.stdout, "failed in play(): it did not return within 1 s");
   noTrace(t.stdout + t.stderr);
+});
+
+Deno.test("a search worker that runs out of memory in a later search is reported too", async () => {
+  const url = new URL("./fixtures/hostile/late_oom.ts", import.meta.url).href;
+  const { game, source } = await Effect.runPromise(openGameWith({}, url));
+  const limits = { ...DEFAULT_LIMITS, memoryMb: 128, callLimitMs: 600_000 };
+  const engine = liveEngine.pipe(
+    Layer.provideMerge(workerPoolLayer(1).pipe(Layer.provide(Layer.succeed(Limits, limits)))),
+  );
+  const run = (depth: number) =>
+    Effect.result(search({
+      strategy: alphabetaStrategy,
+      game,
+      source,
+      state: game.initial(),
+      options: { depth, tt: false },
+    }));
+  const [first, second] = await Effect.runPromise(
+    Effect.all([run(2), run(8)]).pipe(Effect.provide(engine)),
+  );
+  assertEquals(first._tag, "Success");
+  assert(second._tag === "Failure");
+  assertStringIncludes(second.failure.message, "ran out of memory (limit 128 MB");
 });

@@ -2,13 +2,13 @@
  * A search worker: rebuilds games from their sources (module URL and options, loading
  * any plugin, built-in or a user's), guards a user's (see `core/guard.ts`), runs tasks
  * with the sequential engines or whole searches by strategy name (the engine service),
- * reports progress, and keeps one transposition table per game between tasks. It runs as
- * a plugin thread (`core/host/thread.ts`): a Node worker with a bounded heap, sandboxed
- * for a user's plugin.
+ * reports progress, and keeps one transposition table per game between tasks. It runs in
+ * a Web Worker for the built-in plugins (`web_worker.ts`: their messages are the
+ * fastest) and in a plugin thread for a user's (`node_worker.ts`, see
+ * `core/host/thread.ts`: a Node worker with a bounded heap, sandboxed).
  *
  * @module
  */
-import { parentPort } from "node:worker_threads";
 import { Effect } from "../deps.ts";
 import { faultTrace, PluginFault } from "../errors.ts";
 import type { Game } from "../game.ts";
@@ -45,6 +45,7 @@ const keyOf = (source: GameSource) => JSON.stringify([source.url, source.options
  */
 class WorkerState {
   readonly #games = new Map<string, Promise<OpenedGame>>();
+  readonly #opened = new Map<string, OpenedGame>();
   readonly #tables = new Map<string, TranspositionTable>();
   readonly #generations = new Map<string, number>();
 
@@ -54,9 +55,15 @@ class WorkerState {
     let g = this.#games.get(key);
     if (g === undefined) {
       g = Effect.runPromise(openGameWith({}, source.url, source.options, slot));
+      g.then((opened) => this.#opened.set(key, opened), () => {});
       this.#games.set(key, g);
     }
     return g;
+  }
+
+  /** The game of a source if it is already open. */
+  opened(source: GameSource): OpenedGame | undefined {
+    return this.#opened.get(keyOf(source));
   }
 
   /**
@@ -78,21 +85,35 @@ class WorkerState {
   }
 }
 
-const run = async (worker: WorkerState, msg: TaskMessage): Promise<TaskResult[]> => {
-  const opened = await worker.game(msg.source, msg.slot);
-  post({ id: msg.id, type: "started" });
-  // The tasks run in a task of their own, not in the continuation of a promise: Deno
-  // never reports a Node worker that ran out of memory inside one (its thread just stops).
-  return new Promise((resolve, reject) =>
+/**
+ * Runs a message's tasks: at once in a Web Worker (`inTimer` false); in a Node worker in
+ * a timer's task, never in the continuation of a promise (a Node worker's messages
+ * arrive in one): Deno never reports a Node worker that ran out of memory there (its
+ * thread just stops). The timer costs about 3 ms per search, paid by a user's plugin.
+ */
+const run = (worker: WorkerState, msg: TaskMessage): TaskResult[] | Promise<TaskResult[]> => {
+  const ready = worker.opened(msg.source);
+  if (ready !== undefined && !inTimer) {
+    post({ id: msg.id, type: "started" });
+    return msg.tasks.map((t) => runTask(worker, ready, msg, t));
+  }
+  return worker.game(msg.source, msg.slot).then((opened) => {
+    post({ id: msg.id, type: "started" });
+    return later(() => msg.tasks.map((t) => runTask(worker, opened, msg, t)));
+  });
+};
+
+/** `f` run in a timer's task. */
+const later = <A>(f: () => A): Promise<A> =>
+  new Promise((resolve, reject) =>
     setTimeout(() => {
       try {
-        resolve(msg.tasks.map((t) => runTask(worker, opened, msg, t)));
+        resolve(f());
       } catch (e) {
         reject(e);
       }
     }, 0)
   );
-};
 
 const runTask = (
   worker: WorkerState,
@@ -185,10 +206,26 @@ const runTask = (
 
 const state = new WorkerState();
 
-/** Sends a reply to the pool. */
-const post = (reply: ReplyMessage) => parentPort!.postMessage(reply);
+/** Sends a reply to the pool (set by `serveTasks`). */
+let post: (reply: ReplyMessage) => void = () => {};
+/** True when tasks must run in a timer's task (a Node worker: see `run`). */
+let inTimer = false;
 
-parentPort!.on("message", async (msg: TaskMessage) => {
+/**
+ * Serves the pool's tasks in this worker: `send` carries the replies to the pool; the
+ * result handles one task message (the worker's entry module wires both to its port).
+ * `node` says the worker is a Node worker (its tasks then run in timers: see `run`).
+ */
+export const serveTasks = (
+  send: (reply: ReplyMessage) => void,
+  node = false,
+): (msg: TaskMessage) => Promise<void> => {
+  post = send;
+  inTimer = node;
+  return handle;
+};
+
+const handle = async (msg: TaskMessage): Promise<void> => {
   let reply: ReplyMessage;
   msg.slot[0] = 0;
   try {
@@ -206,4 +243,4 @@ parentPort!.on("message", async (msg: TaskMessage) => {
     };
   }
   post(reply);
-});
+};
