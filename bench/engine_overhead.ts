@@ -63,3 +63,24 @@ for (const depth of [8, 12]) {
       `in the worker ${there.toFixed(2)} ms, overhead ${(there - here).toFixed(2)} ms per search`,
   );
 }
+
+// A user's plugin searches in a plugin thread (sandboxed, its heap bounded): the same
+// measure for the Connect Four fixture.
+const user = await Effect.runPromise(
+  openGame(new URL("../tests/fixtures/connect4.ts", import.meta.url).href),
+);
+const userRequest: SearchRequest<unknown> = {
+  strategy: alphabetaStrategy,
+  game: user.game,
+  source: user.source,
+  state: user.game.initial(),
+  options: { depth: 5, tt: false },
+};
+const here = await Effect.runPromise(time(userRequest, 100).pipe(Effect.provide(inProcessEngine)));
+const there = await Effect.runPromise(time(userRequest, 100).pipe(Effect.provide(live)));
+console.log(
+  `a user's Connect Four, alpha-beta depth 5: in process ${here.toFixed(2)} ms, ` +
+    `in its plugin thread ${there.toFixed(2)} ms, overhead ${
+      (there - here).toFixed(2)
+    } ms per search`,
+);
