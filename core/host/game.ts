@@ -27,7 +27,12 @@ import {
   take,
 } from "./calls.ts";
 import type { HostFailed, HostReady, PluginDeclaration, RulesData } from "./rules.ts";
-import { type PluginLimits, type PluginThread, spawnPluginThread } from "./thread.ts";
+import {
+  type PluginLimits,
+  type PluginThread,
+  spawnPluginThread,
+  type ThreadEvents,
+} from "./thread.ts";
 
 /** A game in its plugin thread, as `hostGame` gives it. */
 export interface HostedGame {
@@ -53,7 +58,7 @@ export interface HostOptions {
   readonly limits: PluginLimits;
 }
 
-/** How long a restarted thread may take to open the game again. */
+/** How long a thread may take to open its game (first, or again after a restart). */
 const RESTART_MS = 60_000;
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
@@ -71,61 +76,70 @@ export const hostGame = (
     let channel: Channel = newChannel();
     let control = new Int32Array(channel.control);
     let thread: PluginThread | undefined;
+    /** A thread for the game on the current channel. */
+    const spawn = (events: ThreadEvents) => {
+      const data: RulesData = { source, label, channel };
+      thread = spawnPluginThread(
+        new URL("./rules.ts", import.meta.url),
+        data,
+        { plugin: source.url, trusted, limits, death: channel.control },
+        events,
+      );
+    };
     /** A fresh thread on a fresh channel, after a death (it reports nothing but its end). */
     const restart = () => {
       thread?.terminate();
       channel = newChannel();
       control = new Int32Array(channel.control);
       Atomics.store(control, 0, STARTING);
-      const data: RulesData = { source, label, channel };
       const cell = control;
-      thread = spawnPluginThread(
-        new URL("./rules.ts", import.meta.url),
-        data,
-        { plugin: source.url, trusted, limits, death: channel.control },
-        {
-          message: (m) => {
-            if ((m as HostFailed).type !== "failed") return;
-            Atomics.store(cell, 0, DEAD);
-            Atomics.notify(cell, 0);
-          },
-          exit: () => {},
+      spawn({
+        message: (m) => {
+          if ((m as HostFailed).type !== "failed") return;
+          Atomics.store(cell, 0, DEAD);
+          Atomics.notify(cell, 0);
         },
-      );
+        exit: () => {},
+      });
     };
     const ready = yield* Effect.acquireRelease(
       Effect.callback<HostReady, PluginError | OptionsError>((resume) => {
-        const data: RulesData = { source, label, channel };
-        thread = spawnPluginThread(
-          new URL("./rules.ts", import.meta.url),
-          data,
-          { plugin: source.url, trusted, limits, death: channel.control },
-          {
-            message: (m) => {
-              const r = m as HostReady | HostFailed;
-              if (r.type === "ready") resume(Effect.succeed(r));
-              else {
-                const { _tag, ...fields } = r.error;
-                resume(Effect.fail(
-                  _tag === "OptionsError"
-                    ? new OptionsError(
-                      fields as unknown as ConstructorParameters<typeof OptionsError>[0],
-                    )
-                    : new PluginError({ message: String(fields.message) }),
-                ));
-              }
-            },
-            exit: (end) =>
-              resume(Effect.fail(
-                new PluginError({
-                  message: `plugin ${label} could not be loaded: ${
-                    end.oom ? `it ran out of memory (limit ${limits.memoryMb} MB)` : end.message
-                  }`,
-                }),
-              )),
-          },
+        const fail = (why: string) =>
+          resume(
+            Effect.fail(
+              new PluginError({ message: `plugin ${label} could not be loaded: ${why}` }),
+            ),
+          );
+        // A plugin that never finishes loading (its module, or create()) is named too.
+        const late = setTimeout(
+          () => fail(`it did not open its game within ${seconds(RESTART_MS)}`),
+          RESTART_MS,
         );
-        return Effect.sync(() => thread?.terminate());
+        spawn({
+          message: (m) => {
+            clearTimeout(late);
+            const r = m as HostReady | HostFailed;
+            if (r.type === "ready") resume(Effect.succeed(r));
+            else {
+              const { _tag, ...fields } = r.error;
+              resume(Effect.fail(
+                _tag === "OptionsError"
+                  ? new OptionsError(
+                    fields as unknown as ConstructorParameters<typeof OptionsError>[0],
+                  )
+                  : new PluginError({ message: String(fields.message) }),
+              ));
+            }
+          },
+          exit: (end) => {
+            clearTimeout(late);
+            fail(end.oom ? `it ran out of memory (limit ${limits.memoryMb} MB)` : end.message);
+          },
+        });
+        return Effect.sync(() => {
+          clearTimeout(late);
+          thread?.terminate();
+        });
       }),
       () => Effect.sync(() => thread?.terminate()),
     );
