@@ -60,18 +60,18 @@ export const openHostedGame = (
     const trusted = isBuiltinUrl(url);
     // A built-in plugin is loaded here too (its declaration: options, strengths); a user's
     // only in its thread, which sends its declaration back.
-    const loaded = trusted || !/[./\\:]/.test(from) ? yield* loadPlugin(from, builtins) : undefined;
+    // A word that names no built-in game and no module: loading says so.
+    if (!trusted && !/[./\\:]/.test(from)) yield* loadPlugin(from, builtins);
     const source = { url, options: { ...options } };
     // The search workers start while the game's thread does.
     const pool = yield* Effect.serviceOption(WorkerPool);
     if (pool._tag === "Some") pool.value.warm(url);
-    const hosted = yield* hostGame({
-      source,
-      label: pluginLabel(url),
-      trusted,
-      limits: yield* Limits,
-    });
-    const plugin = loaded?.plugin ?? declaredPlugin(hosted.plugin, pluginLabel(url));
+    const limits = yield* Limits;
+    const [loaded, hosted] = yield* Effect.all([
+      trusted ? Effect.map(loadPlugin(from, builtins), (l) => l.plugin) : Effect.succeed(undefined),
+      hostGame({ source, label: pluginLabel(url), trusted, limits }),
+    ], { concurrency: "unbounded" });
+    const plugin = loaded ?? declaredPlugin(hosted.plugin, pluginLabel(url));
     return { plugin, specifier: from, options: hosted.options, game: hosted.game, source };
   });
 
