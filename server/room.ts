@@ -718,20 +718,10 @@ export class Room {
         tm: null,
         legal: [],
         fields: {
-          game: this.id,
-          kind: this.offered.entry.id,
-          options: session.options,
-          seed: session.seed,
-          players: session.players,
-          current: session.current,
+          ...this.roomFields(),
           text: `(the position cannot be shown: ${e.message})`,
           toMove: null,
           result: { ...result, text: describeResult(this.game, result) },
-          thinking: this.thinking,
-          paused: this.paused,
-          speed: this.speed,
-          analysing: this.analysing,
-          watchers: this.conns.size,
         },
       };
     }
@@ -764,12 +754,7 @@ export class Room {
       tm,
       legal,
       fields: {
-        game: this.id,
-        kind: this.offered.entry.id,
-        options: session.options,
-        seed: session.seed,
-        players: session.players,
-        current: session.current,
+        ...this.roomFields(),
         ...(game.picture !== undefined ? { svg: game.picture.svg(s, view) } : {}),
         text: game.render(s, view),
         toMove: tm,
@@ -777,12 +762,25 @@ export class Room {
         ...(result !== undefined
           ? { result: { ...result, text: describeResult(game, result) } }
           : {}),
-        thinking: this.thinking,
-        paused: this.paused,
-        speed: this.speed,
-        analysing: this.analysing,
-        watchers: this.conns.size,
       },
+    };
+  }
+
+  /** What a view of the position says of the room, whatever the game answers. */
+  private roomFields(): Omit<Shared["fields"], "svg" | "text" | "toMove" | "lastNote" | "result"> {
+    const session = this.session;
+    return {
+      game: this.id,
+      kind: this.offered.entry.id,
+      options: session.options,
+      seed: session.seed,
+      players: session.players,
+      current: session.current,
+      thinking: this.thinking,
+      paused: this.paused,
+      speed: this.speed,
+      analysing: this.analysing,
+      watchers: this.conns.size,
     };
   }
 
