@@ -42,7 +42,8 @@ const scriptOf = (command: string): string => command.split(" ").at(-1)!;
 
 /**
  * The modules the product starts as workers (`new Worker(new URL("./x.ts",
- * import.meta.url))`, or as plugin threads: `spawnPluginThread(new URL(...))`), which `deno info` does not follow from the programs: every such
+ * import.meta.url))`, or as plugin threads: `spawnPluginThread(new URL(...))`,
+ * `webThread(new URL(...))`), which `deno info` does not follow from the programs: every such
  * call in the product's folders.
  */
 const workerEntries = (): string[] => {
@@ -54,7 +55,7 @@ const workerEntries = (): string[] => {
         const file = new URL(e.name, dir);
         const text = Deno.readTextFileSync(file);
         const starts =
-          /(?:new Worker|spawnPluginThread)\(\s*new URL\("([^"]+)", import\.meta\.url\)/g;
+          /(?:new Worker|spawnPluginThread|webThread)\(\s*new URL\("([^"]+)", import\.meta\.url\)/g;
         for (const m of text.matchAll(starts)) {
           found.push(new URL(m[1], file).pathname.slice(root.pathname.length));
         }
@@ -72,7 +73,15 @@ Deno.test("no program's module graph holds a test package: only the product's np
     .filter((t) => t.command.startsWith("deno run ") && !/ (tests|testing)\//.test(t.command))
     .map((t) => scriptOf(t.command));
   const workers = workerEntries();
-  assert(workers.includes("core/parallel/worker.ts"), workers.join(" "));
+  for (
+    const entry of [
+      "core/parallel/web_worker.ts",
+      "core/parallel/node_worker.ts",
+      "core/host/rules.ts",
+    ]
+  ) {
+    assert(workers.includes(entry), workers.join(" "));
+  }
   // The page is bundled for the browser at the server's start.
   const entries = [...programs, ...workers, "web/page.ts"];
   assert(entries.includes("scripts/play.ts") && entries.length >= 18, entries.join(" "));
