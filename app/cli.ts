@@ -459,6 +459,14 @@ export const gameHelp = (plugin: GamePlugin<unknown, unknown>): string => {
   return lines.join("\n") + "\n";
 };
 
+/** What `--help` says of the plugin threads' limits (every program takes these flags). */
+const LIMITS_HELP =
+  "Every game runs in a thread of its own, watched (every program takes these):\n" +
+  "  --call-limit S     seconds a call into a game's code may take (0.1 to 3600; default 2)\n" +
+  "  --memory MB        a game's heap limit (64 to 65536; default 2048)\n" +
+  "  --plugin-allow L   what a user's plugin may use: some of read, write, net, env, run,\n" +
+  "                     ffi, sys, or all (default none)\n";
+
 /** The flags of the plugin threads' limits, which every program takes. */
 const LIMIT_FLAGS = ["call-limit", "memory", "plugin-allow"];
 
@@ -520,7 +528,7 @@ export const printHelp = (
     const extra = game === undefined
       ? ""
       : gameHelp((yield* loadPlugin(game, builtins)).plugin) + "\n";
-    yield* term.print(usage + "\n" + extra + gamesHelp());
+    yield* term.print(usage + "\n" + LIMITS_HELP + extra + gamesHelp());
     return 0;
   });
 

@@ -101,6 +101,7 @@ Deno.test("--help prints usage, the games and the spec grammar (exit 0)", async 
     assertEquals(r.code, 0);
     assertStringIncludes(r.stdout, "Usage: deno task");
     assertStringIncludes(r.stdout, "Player SPEC:");
+    assertStringIncludes(r.stdout, "--plugin-allow L");
   }
   const b = await runScript("scripts/bench.ts", ["kalah", "--help"]);
   assertEquals(b.code, 0);
