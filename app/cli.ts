@@ -19,14 +19,14 @@ import {
   coerceOption,
   DEFAULT_STRENGTHS,
   type GamePlugin,
-  loadPlugin,
   optionHelp,
   OptionsError,
   PluginError,
 } from "../core/plugin.ts";
 import type { Game } from "../core/game.ts";
 import { WIN, WIN_THRESHOLD } from "../core/game.ts";
-import { builtinIds, builtins } from "../plugins/registry.ts";
+import { builtinIds } from "../plugins/registry.ts";
+import { pluginOf } from "./games.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
 import { defaultWorkers, type WorkerPool, workerPoolLayer } from "../core/parallel/pool.ts";
 import {
@@ -522,12 +522,11 @@ export const workersFromArgs = (args: readonly string[]): number | string => {
 export const printHelp = (
   usage: string,
   game: string | undefined,
-): Effect.Effect<number, PluginError, Terminal> =>
+): Effect.Effect<number, PluginError | OptionsError, Terminal | Scope.Scope> =>
   Effect.gen(function* () {
     const term = yield* Terminal;
-    const extra = game === undefined
-      ? ""
-      : gameHelp((yield* loadPlugin(game, builtins)).plugin) + "\n";
+    // A user's plugin declares itself from its thread: its module never loads here.
+    const extra = game === undefined ? "" : gameHelp((yield* pluginOf(game)).plugin) + "\n";
     yield* term.print(usage + "\n" + LIMITS_HELP + extra + gamesHelp());
     return 0;
   });

@@ -4,21 +4,21 @@
  *
  * @module
  */
-import { Effect, Schema, type Scope } from "../core/deps.ts";
+import { Effect, type Scope } from "../core/deps.ts";
 import { builtins } from "../plugins/registry.ts";
 import {
-  type GamePlugin,
+  declaredPlugin,
   type LoadedPlugin,
   loadPlugin,
+  looksLikeModule,
   type OpenedGame,
   openGameWith,
   type OptionsError,
   type PluginError,
   resolveSpecifier,
 } from "../core/plugin.ts";
-import type { PluginDeclaration } from "../core/host/rules.ts";
 import { isBuiltinUrl, pluginLabel } from "../core/source.ts";
-import { hostGame } from "../core/host/game.ts";
+import { hostDeclaration, hostGame } from "../core/host/game.ts";
 import { Limits } from "../core/host/thread.ts";
 import { WorkerPool } from "../core/parallel/pool.ts";
 
@@ -44,6 +44,10 @@ export const openGame = (
   options: Readonly<Record<string, unknown>> = {},
 ): Effect.Effect<OpenedGame, PluginError | OptionsError> => openGameWith(builtins, from, options);
 
+/** The module URL a game's name (a built-in id, a path or a URL) stands for. */
+export const gameUrl = (from: string): string =>
+  Object.hasOwn(builtins, from) ? builtins[from].url : resolveSpecifier(from);
+
 /**
  * Opens a game as `openGame` does, but runs it in its own plugin thread for the scope's
  * lifetime (`core/host/`): the game returned is a stand-in whose every call is answered
@@ -56,12 +60,12 @@ export const openHostedGame = (
   options: Readonly<Record<string, unknown>> = {},
 ): Effect.Effect<OpenedGame, PluginError | OptionsError, Scope.Scope> =>
   Effect.gen(function* () {
-    const url = Object.hasOwn(builtins, from) ? builtins[from].url : resolveSpecifier(from);
+    const url = gameUrl(from);
     const trusted = isBuiltinUrl(url);
     // A built-in plugin is loaded here too (its declaration: options, strengths); a user's
     // only in its thread, which sends its declaration back.
     // A word that names no built-in game and no module: loading says so.
-    if (!trusted && !/[./\\:]/.test(from)) yield* loadPlugin(from, builtins);
+    if (!trusted && !looksLikeModule(from)) yield* loadPlugin(from, builtins);
     const source = { url, options: { ...options } };
     // The search workers start while the game's thread does.
     const pool = yield* Effect.serviceOption(WorkerPool);
@@ -76,28 +80,24 @@ export const openHostedGame = (
   });
 
 /**
- * A user's plugin as the program sees it: its declaration, its options already decoded
- * in its thread (the schema here takes none), its strategies run by the engine's workers
- * (their search here refuses: nothing of the plugin runs on this thread).
+ * The plugin `from` names, as a program's main thread may hold it: a built-in game's
+ * module loaded here (the declaration of its options and strengths; its game is made in
+ * its thread only), a user's plugin declared by a thread of its own (`declaredPlugin`:
+ * its module never loads here), which ends with the scope. For help texts and menus.
  */
-const declaredPlugin = (
-  d: PluginDeclaration,
-  label: string,
-): GamePlugin<unknown, unknown> => {
-  const elsewhere = (what: string) => () => {
-    throw new Error(`plugin ${label}: ${what} runs in the plugin's thread, not here`);
-  };
-  return {
-    ...d,
-    options: Schema.Struct({}) as unknown as Schema.Decoder<unknown>,
-    create: elsewhere("create()"),
-    ...(d.strategies === undefined ? {} : {
-      strategies: Object.fromEntries(
-        Object.entries(d.strategies).map(([k, info]) => [
-          k,
-          { ...info, _tag: "Sequential" as const, search: elsewhere(`its strategy ${k}`) },
-        ]),
-      ),
-    }),
-  } as GamePlugin<unknown, unknown>;
-};
+export const pluginOf = (
+  from: string,
+): Effect.Effect<LoadedPlugin, PluginError | OptionsError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const url = gameUrl(from);
+    if (isBuiltinUrl(url) || !looksLikeModule(from)) return yield* loadPlugin(from, builtins);
+    const label = pluginLabel(url);
+    const limits = yield* Limits;
+    const declared = yield* hostDeclaration({
+      source: { url, options: {} },
+      label,
+      trusted: false,
+      limits,
+    });
+    return { plugin: declaredPlugin(declared, label), url };
+  });

@@ -7,7 +7,7 @@
  */
 import { type Cause, Data, Effect, Result, Schema, SchemaAST, type SchemaIssue } from "./deps.ts";
 import { type Game, OPTIONAL_FUNCTIONS, REQUIRED_FUNCTIONS } from "./game.ts";
-import type { SequentialStrategy } from "./search/types.ts";
+import type { SequentialStrategy, StrategyInfo } from "./search/types.ts";
 import { guardPlugin, type GuardSlot } from "./guard.ts";
 import { type GameSource, pluginLabel, userCwd } from "./source.ts";
 
@@ -328,6 +328,10 @@ const lowerFirst = (s: string): string => s === "" ? s : `${s[0].toLowerCase()}$
 const isUrlLike = (s: string): boolean =>
   /^[a-z][a-z0-9+.-]*:/i.test(s) && !/^[a-z]:[\\/]/i.test(s);
 
+/** True when a specifier names a module (a URL or a path) rather than a built-in game. */
+export const looksLikeModule = (specifier: string): boolean =>
+  isUrlLike(specifier) || /[./\\]/.test(specifier);
+
 /** Resolves a module specifier (a path relative to the user's directory, or a URL). */
 export const resolveSpecifier = (specifier: string): string =>
   isUrlLike(specifier)
@@ -394,8 +398,7 @@ export const loadPlugin = (
 ): Effect.Effect<LoadedPlugin, PluginError> =>
   Effect.gen(function* () {
     const builtin = Object.hasOwn(builtins, specifier) ? builtins[specifier] : undefined;
-    const looksLikeModule = isUrlLike(specifier) || /[./\\]/.test(specifier);
-    if (builtin === undefined && !looksLikeModule) {
+    if (builtin === undefined && !looksLikeModule(specifier)) {
       return yield* new PluginError({
         message: `unknown game '${specifier}'; built-in games: ${
           Object.keys(builtins).join(", ")
@@ -637,7 +640,17 @@ export interface OptionInfo {
   readonly expected: string;
   /** Its default value. */
   readonly default: unknown;
+  /** The values it takes when they are a few literals (a menu rather than a text). */
+  readonly choices?: readonly string[];
 }
+
+/** The literal choices of an option's type, when it has a few. */
+const choicesOf = (ast: SchemaAST.AST): string[] | undefined => {
+  if (ast._tag === "Boolean") return ["true", "false"];
+  if (ast._tag !== "Union") return undefined;
+  const literals = ast.types.map((t) => t._tag === "Literal" ? String(t.literal) : undefined);
+  return literals.every((l) => l !== undefined) ? literals as string[] : undefined;
+};
 
 const expectedOf = (ast: SchemaAST.AST): string => {
   const checks = (ast.checks ?? [])
@@ -685,14 +698,96 @@ const expectedOf = (ast: SchemaAST.AST): string => {
 
 /** The options of a plugin with descriptions, accepted values and defaults. */
 export const optionHelp = <O, S>(plugin: GamePlugin<O, S>): OptionInfo[] => {
+  const declared = (plugin as { [DECLARED_OPTIONS]?: readonly OptionInfo[] })[DECLARED_OPTIONS];
+  if (declared !== undefined) return [...declared];
   const ast = plugin.options.ast;
   if (ast._tag !== "Objects") return [];
   const defaults = Schema.decodeUnknownResult(plugin.options)({});
   const defs = Result.isSuccess(defaults) ? defaults.success as Record<string, unknown> : {};
-  return ast.propertySignatures.map((ps) => ({
-    name: String(ps.name),
-    description: SchemaAST.resolveDescription(ps.type) ?? "",
-    expected: expectedOf(ps.type),
-    default: defs[String(ps.name)],
-  }));
+  return ast.propertySignatures.map((ps) => {
+    const choices = choicesOf(ps.type);
+    return {
+      name: String(ps.name),
+      description: SchemaAST.resolveDescription(ps.type) ?? "",
+      expected: expectedOf(ps.type),
+      default: defs[String(ps.name)],
+      ...(choices !== undefined ? { choices } : {}),
+    };
+  });
+};
+
+/** Where a declared plugin (`declaredPlugin`) keeps its options' help. */
+const DECLARED_OPTIONS = Symbol("ply/declaredOptions");
+
+/**
+ * What a plugin declares beside its game, as plain data (its options as `optionHelp`
+ * reads them, its strategies without their search): what a program needs of a plugin
+ * whose module it does not load itself (a user's plugin is loaded in its thread only).
+ */
+export interface PluginDeclaration {
+  /** The plugin's id. */
+  readonly id: string;
+  /** Its name. */
+  readonly name: string;
+  /** Its description. */
+  readonly description: string;
+  /** Its options (names, descriptions, accepted values, defaults, choices). */
+  readonly options: readonly OptionInfo[];
+  /** Its rules, if it states them. */
+  readonly rules?: string;
+  /** Its AI strengths. */
+  readonly strengths?: Readonly<Record<string, string>>;
+  /** The options that tune its AI rather than the game. */
+  readonly advancedOptions?: readonly string[];
+  /** The value difference a review calls a mistake. */
+  readonly mistakeMargin?: number;
+  /** Its default opponent. */
+  readonly defaultOpponent?: string;
+  /** Its own strategies' descriptions (`StrategyInfo`), by name. */
+  readonly strategies?: Readonly<Record<string, StrategyInfo>>;
+}
+
+/** A plugin's declaration, as plain data (where its module was loaded). */
+export const declarePlugin = (plugin: GamePlugin<unknown, unknown>): PluginDeclaration => {
+  const { options: _, create: __, strategies, ...rest } = plugin;
+  const data = JSON.parse(JSON.stringify(rest)) as Omit<PluginDeclaration, "options">;
+  const options = JSON.parse(JSON.stringify(optionHelp(plugin))) as OptionInfo[];
+  if (strategies === undefined) return { ...data, options };
+  return {
+    ...data,
+    options,
+    strategies: Object.fromEntries(
+      Object.entries(strategies).map(([k, { search: _s, _tag: _t, ...info }]) => [k, info]),
+    ),
+  };
+};
+
+/**
+ * A plugin as a program sees it from its declaration alone (a user's plugin, whose module
+ * only its thread loads): `optionHelp` reads the declared options; its options schema
+ * takes none (the thread decodes them), and `create` and its strategies' search refuse
+ * (they run in the plugin's thread and in the engine's workers, never here).
+ */
+export const declaredPlugin = (
+  d: PluginDeclaration,
+  label: string,
+): GamePlugin<unknown, unknown> => {
+  const elsewhere = (what: string) => () => {
+    throw new Error(`plugin ${label}: ${what} runs in the plugin's thread, not here`);
+  };
+  const { options, strategies, ...rest } = d;
+  return {
+    ...rest,
+    [DECLARED_OPTIONS]: options,
+    options: Schema.Struct({}) as unknown as Schema.Decoder<unknown>,
+    create: elsewhere("create()"),
+    ...(strategies === undefined ? {} : {
+      strategies: Object.fromEntries(
+        Object.entries(strategies).map(([k, info]) => [
+          k,
+          { ...info, _tag: "Sequential" as const, search: elsewhere(`its strategy ${k}`) },
+        ]),
+      ),
+    }),
+  } as GamePlugin<unknown, unknown>;
 };

@@ -6,22 +6,25 @@
  *
  * @module
  */
-import { Effect, Exit, type SchemaAST, Scope } from "../core/deps.ts";
+import { Effect, Exit, Scope } from "../core/deps.ts";
 import { hostGame } from "../core/host/game.ts";
-import type { PluginLimits } from "../core/host/thread.ts";
+import { Limits, type PluginLimits } from "../core/host/thread.ts";
 import { isBuiltinUrl, pluginLabel } from "../core/source.ts";
 import {
   coerceOption,
+  declaredPlugin,
   DEFAULT_OPPONENT,
   DEFAULT_STRENGTHS,
   type GamePlugin,
   loadPlugin,
+  looksLikeModule,
   makeGame,
   type OpenedGame,
   optionHelp,
   type OptionsError,
   PluginError,
 } from "../core/plugin.ts";
+import { gameUrl } from "../app/games.ts";
 import type { Strategy } from "../core/search/types.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
 import { builtinIds, builtins } from "../plugins/registry.ts";
@@ -41,42 +44,56 @@ export interface Offered {
   readonly strategies: Readonly<Record<string, Strategy>>;
 }
 
-/** The literal choices of an option, when it has a few (a select rather than a text). */
-const choicesOf = (ast: SchemaAST.AST): string[] | undefined => {
-  if (ast._tag === "Boolean") return ["true", "false"];
-  if (ast._tag !== "Union") return undefined;
-  const literals = ast.types.map((t) => t._tag === "Literal" ? String(t.literal) : undefined);
-  return literals.every((l) => l !== undefined) ? literals as string[] : undefined;
-};
-
 /** The form fields of a plugin's options. */
 const fieldsOf = (plugin: GamePlugin<unknown, unknown>): OptionField[] => {
-  const ast = plugin.options.ast;
-  const types = new Map(
-    ast._tag === "Objects" ? ast.propertySignatures.map((ps) => [String(ps.name), ps.type]) : [],
-  );
   const advanced = new Set(plugin.advancedOptions ?? []);
-  return optionHelp(plugin).map((o) => {
-    const type = types.get(o.name);
-    const choices = type === undefined ? undefined : choicesOf(type);
-    return {
-      name: o.name,
-      description: o.description,
-      expected: o.expected,
-      default: Array.isArray(o.default) ? o.default.join(",") : String(o.default),
-      ...(choices !== undefined ? { choices } : {}),
-      advanced: advanced.has(o.name),
-    };
-  });
+  return optionHelp(plugin).map((o) => ({
+    name: o.name,
+    description: o.description,
+    expected: o.expected,
+    default: Array.isArray(o.default) ? o.default.join(",") : String(o.default),
+    ...(o.choices !== undefined ? { choices: [...o.choices] } : {}),
+    advanced: advanced.has(o.name),
+  }));
 };
+
+/**
+ * A plugin and its game at its default options, for the form: a built-in's made here; a
+ * user's opened in a thread of its own (its module never loads on the server's thread),
+ * which ends once it has answered.
+ */
+const inspect = (
+  specifier: string,
+): Effect.Effect<
+  { plugin: GamePlugin<unknown, unknown>; url: string; players: readonly string[]; solo: boolean },
+  PluginError | OptionsError
+> =>
+  Effect.gen(function* () {
+    const url = gameUrl(specifier);
+    if (isBuiltinUrl(url) || !looksLikeModule(specifier)) {
+      const { plugin } = yield* loadPlugin(specifier, builtins);
+      const { game } = yield* makeGame(plugin, {});
+      return { plugin, url, players: game.players, solo: game.solo === true };
+    }
+    const label = pluginLabel(url);
+    const limits = yield* Limits;
+    return yield* Effect.scoped(Effect.map(
+      hostGame({ source: { url, options: {} }, label, trusted: false, limits }),
+      (hosted) => ({
+        plugin: declaredPlugin(hosted.plugin, label),
+        url,
+        players: hosted.game.players,
+        solo: hosted.game.solo === true,
+      }),
+    ));
+  });
 
 /** Loads one plugin (a built-in id, a path or a URL) and describes it. */
 export const offer = (
   specifier: string,
 ): Effect.Effect<Offered, PluginError | OptionsError> =>
   Effect.gen(function* () {
-    const { plugin, url } = yield* loadPlugin(specifier, builtins);
-    const { game } = yield* makeGame(plugin, {});
+    const { plugin, url, players, solo } = yield* inspect(specifier);
     const strengths = plugin.strengths ?? DEFAULT_STRENGTHS;
     return {
       plugin,
@@ -91,8 +108,8 @@ export const offer = (
         options: fieldsOf(plugin),
         strengths: Object.entries(strengths),
         defaultOpponent: plugin.defaultOpponent ?? DEFAULT_OPPONENT,
-        players: [game.players[0], game.players[1]],
-        solo: game.solo === true,
+        players: [players[0], players[1]],
+        solo,
       },
     };
   });

@@ -295,3 +295,45 @@ Deno.test("a search worker that runs out of memory in a later search is reported
   assert(second._tag === "Failure");
   assertStringIncludes(second.failure.message, "ran out of memory (limit 128 MB");
 });
+
+Deno.test("a user's plugin module loads in its thread only: --help, analyze, play and serve's form", async () => {
+  // The fixture's module throws when it is loaded on a program's main thread.
+  const plugin = hostile("main_thread");
+  const help = await runTask("analyze", [plugin, "--help"]);
+  assertEquals(help.code, 0, help.stderr);
+  assertStringIncludes(help.stdout, "Off the main thread (main-thread): Nim, loaded only in");
+  assertStringIncludes(help.stdout, "--size         the second heap; 1 | 2 (default 2)");
+  const analyzed = await runTask("analyze", [plugin, "--size", "1", "--depth", "3"]);
+  assertEquals(analyzed.code, 0, analyzed.stderr);
+  assertStringIncludes(analyzed.stdout, "nodes: ");
+  const played = await runTask("play", [plugin, ...randoms]);
+  assertEquals(played.code, 0, played.stderr);
+  await withServe([plugin], async (served) => {
+    const games = await (await fetch(new URL("/api/games", served.url))).json() as {
+      id: string;
+      players: string[];
+      options: unknown[];
+    }[];
+    const entry = games.find((g) => g.id === "main-thread");
+    assert(entry !== undefined, JSON.stringify(games.map((g) => g.id)));
+    assertEquals(entry.options, [{
+      name: "size",
+      description: "the second heap",
+      expected: "1 | 2",
+      default: "2",
+      choices: ["1", "2"],
+      advanced: false,
+    }]);
+    const created = await post(served.url, "/api/new", {
+      game: "main-thread",
+      options: { size: "1" },
+      players: [{ _tag: "AI", spec: "random" }, { _tag: "AI", spec: "random" }],
+      seed: 3,
+    });
+    assert(created._tag === "Created", JSON.stringify(created));
+    const c = await connect(served.url, created.game, created.seat);
+    c.send({ _tag: "Speed", ms: 0 });
+    const end = await c.next(isPosition((p) => p.result !== undefined), 0);
+    assertEquals(end.result?.reason, "end");
+  });
+});

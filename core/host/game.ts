@@ -12,7 +12,7 @@
 import { Effect, Result, type Scope } from "../deps.ts";
 import { PluginFault } from "../errors.ts";
 import type { Game } from "../game.ts";
-import { OptionsError, PluginError } from "../plugin.ts";
+import { OptionsError, type PluginDeclaration, PluginError } from "../plugin.ts";
 import type { GameSource } from "../source.ts";
 import {
   type Answer,
@@ -26,7 +26,7 @@ import {
   STARTING,
   take,
 } from "./calls.ts";
-import type { HostFailed, HostReady, PluginDeclaration, RulesData } from "./rules.ts";
+import type { HostDeclared, HostFailed, HostReady, RulesData } from "./rules.ts";
 import {
   type PluginLimits,
   type PluginThread,
@@ -62,6 +62,84 @@ export interface HostOptions {
 const RESTART_MS = 60_000;
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
+
+/**
+ * Waits for a new plugin thread's first message (`T`, or why it has no game), naming the
+ * plugin when the thread ran out of memory, crashed or took longer than a minute; `end`
+ * terminates the thread when the wait is interrupted and when the scope closes.
+ */
+const firstWord = <T extends HostReady | HostDeclared>(
+  label: string,
+  limits: PluginLimits,
+  spawn: (events: ThreadEvents) => void,
+  end: () => void,
+): Effect.Effect<T, PluginError | OptionsError, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.callback<T, PluginError | OptionsError>((resume) => {
+      const fail = (why: string) =>
+        resume(
+          Effect.fail(
+            new PluginError({ message: `plugin ${label} could not be loaded: ${why}` }),
+          ),
+        );
+      // A plugin that never finishes loading (its module, or create()) is named too.
+      const late = setTimeout(
+        () => fail(`it did not open its game within ${seconds(RESTART_MS)}`),
+        RESTART_MS,
+      );
+      spawn({
+        message: (m) => {
+          clearTimeout(late);
+          const r = m as T | HostFailed;
+          if (r.type !== "failed") resume(Effect.succeed(r as T));
+          else {
+            const { _tag, ...fields } = r.error;
+            resume(Effect.fail(
+              _tag === "OptionsError"
+                ? new OptionsError(
+                  fields as unknown as ConstructorParameters<typeof OptionsError>[0],
+                )
+                : new PluginError({ message: String(fields.message) }),
+            ));
+          }
+        },
+        exit: (e) => {
+          clearTimeout(late);
+          fail(e.oom ? `it ran out of memory (limit ${limits.memoryMb} MB)` : e.message);
+        },
+      });
+      return Effect.sync(() => {
+        clearTimeout(late);
+        end();
+      });
+    }),
+    () => Effect.sync(end),
+  );
+
+/**
+ * A plugin's declaration (`PluginDeclaration`), read in a plugin thread of its own (a
+ * user's plugin's module never loads on the caller's thread): for help texts and menus.
+ * The thread ends with the scope.
+ */
+export const hostDeclaration = (
+  { source, label, trusted, limits }: HostOptions,
+): Effect.Effect<PluginDeclaration, PluginError | OptionsError, Scope.Scope> =>
+  Effect.gen(function* () {
+    let thread: PluginThread | undefined;
+    const data: RulesData = { source, label, channel: newChannel(), declareOnly: true };
+    const spawn = (events: ThreadEvents) => {
+      thread = spawnPluginThread(
+        new URL("./rules.ts", import.meta.url),
+        data,
+        { plugin: source.url, trusted, limits },
+        events,
+      );
+    };
+    const declared = yield* firstWord<HostDeclared>(label, limits, spawn, () => {
+      thread?.terminate();
+    });
+    return declared.plugin;
+  });
 
 /**
  * Starts the game of `source` in a plugin thread for the scope's lifetime. Fails as
@@ -102,47 +180,7 @@ export const hostGame = (
         exit: () => {},
       });
     };
-    const ready = yield* Effect.acquireRelease(
-      Effect.callback<HostReady, PluginError | OptionsError>((resume) => {
-        const fail = (why: string) =>
-          resume(
-            Effect.fail(
-              new PluginError({ message: `plugin ${label} could not be loaded: ${why}` }),
-            ),
-          );
-        // A plugin that never finishes loading (its module, or create()) is named too.
-        const late = setTimeout(
-          () => fail(`it did not open its game within ${seconds(RESTART_MS)}`),
-          RESTART_MS,
-        );
-        spawn({
-          message: (m) => {
-            clearTimeout(late);
-            const r = m as HostReady | HostFailed;
-            if (r.type === "ready") resume(Effect.succeed(r));
-            else {
-              const { _tag, ...fields } = r.error;
-              resume(Effect.fail(
-                _tag === "OptionsError"
-                  ? new OptionsError(
-                    fields as unknown as ConstructorParameters<typeof OptionsError>[0],
-                  )
-                  : new PluginError({ message: String(fields.message) }),
-              ));
-            }
-          },
-          exit: (end) => {
-            clearTimeout(late);
-            fail(end.oom ? `it ran out of memory (limit ${limits.memoryMb} MB)` : end.message);
-          },
-        });
-        return Effect.sync(() => {
-          clearTimeout(late);
-          thread?.terminate();
-        });
-      }),
-      () => Effect.sync(() => thread?.terminate()),
-    );
+    const ready = yield* firstWord<HostReady>(label, limits, spawn, () => thread?.terminate());
     let calls = 0;
     // The calls that did not return (past the limit, or their thread died), by their
     // text: the protocol's functions are pure, so the same call fails again at once,

@@ -10,8 +10,16 @@ import { parentPort, workerData } from "node:worker_threads";
 import { Effect, Result } from "../deps.ts";
 import { PluginFault } from "../errors.ts";
 import { type Game, OPTIONAL_FUNCTIONS, REQUIRED_FUNCTIONS } from "../game.ts";
-import { type GamePlugin, openGameWith } from "../plugin.ts";
-import type { StrategyInfo } from "../search/types.ts";
+import {
+  declarePlugin,
+  type GamePlugin,
+  loadPlugin,
+  type OpenedGame,
+  openGameWith,
+  type OptionsError,
+  type PluginDeclaration,
+  type PluginError,
+} from "../plugin.ts";
 import type { GameSource } from "../source.ts";
 import {
   type Answer,
@@ -31,24 +39,8 @@ export interface RulesData {
   /** How messages name the plugin. */
   readonly label: string;
   readonly channel: Channel;
-}
-
-/**
- * What a plugin declares beside its game, as plain data (its strategies without their
- * search, which runs in the engine's workers): what a program needs of a plugin whose
- * module it does not load itself.
- */
-export interface PluginDeclaration {
-  readonly id: string;
-  readonly name: string;
-  readonly description: string;
-  readonly rules?: string;
-  readonly strengths?: Readonly<Record<string, string>>;
-  readonly advancedOptions?: readonly string[];
-  readonly mistakeMargin?: number;
-  readonly defaultOpponent?: string;
-  /** Its own strategies' descriptions (`StrategyInfo`), by name. */
-  readonly strategies?: Readonly<Record<string, StrategyInfo>>;
+  /** True when only the plugin's declaration is asked for (`HostDeclared`), not a game. */
+  readonly declareOnly?: boolean;
 }
 
 /** What the thread says once it has the game: its data members and functions. */
@@ -64,6 +56,12 @@ export interface HostReady {
   readonly functions: readonly string[];
 }
 
+/** What the thread says when only the declaration was asked for (`declareOnly`). */
+export interface HostDeclared {
+  readonly type: "declared";
+  readonly plugin: PluginDeclaration;
+}
+
 /** What the thread says when it could not open the game: the error's tag and fields. */
 export interface HostFailed {
   readonly type: "failed";
@@ -73,19 +71,6 @@ export interface HostFailed {
 const FUNCTIONS = [...REQUIRED_FUNCTIONS, ...OPTIONAL_FUNCTIONS];
 const PICTURE = ["svg", "picks", "refuse"];
 const MEMBERS = ["id", "players", "solo", "unsolvable"];
-
-/** A plugin's declaration, as plain data. */
-const declare = (plugin: GamePlugin<unknown, unknown>): PluginDeclaration => {
-  const { options: _, create: __, strategies, ...rest } = plugin;
-  const data = JSON.parse(JSON.stringify(rest)) as PluginDeclaration;
-  if (strategies === undefined) return data;
-  return {
-    ...data,
-    strategies: Object.fromEntries(
-      Object.entries(strategies).map(([k, { search: _s, _tag: _t, ...info }]) => [k, info]),
-    ),
-  };
-};
 
 /** The functions and data members a game has. */
 const describe = (
@@ -97,7 +82,7 @@ const describe = (
   const p = game.picture as unknown as Record<string, unknown> | undefined;
   return {
     type: "ready",
-    plugin: declare(plugin),
+    plugin: declarePlugin(plugin),
     options,
     members: Object.fromEntries(MEMBERS.filter((m) => g[m] !== undefined).map((m) => [m, g[m]])),
     functions: [
@@ -130,10 +115,14 @@ const answer = (game: Game<unknown>, label: string, { fn, args }: Call): Answer 
   }
 };
 
-const { source, label, channel } = workerData as RulesData;
-const opened = await Effect.runPromise(
-  Effect.result(openGameWith({}, source.url, source.options)),
-);
+const { source, label, channel, declareOnly } = workerData as RulesData;
+const opened = await Effect.runPromise(Effect.result<
+  { readonly plugin: GamePlugin<unknown, unknown>; readonly game?: Game<unknown> },
+  PluginError | OptionsError,
+  never
+>(
+  declareOnly === true ? loadPlugin(source.url, {}) : openGameWith({}, source.url, source.options),
+));
 if (Result.isFailure(opened)) {
   const e = opened.failure as unknown as Record<string, unknown>;
   const error = Object.fromEntries(
@@ -141,8 +130,11 @@ if (Result.isFailure(opened)) {
       .map((k) => [k, e[k]]),
   ) as HostFailed["error"];
   parentPort!.postMessage({ type: "failed", error } satisfies HostFailed);
+} else if (opened.success.game === undefined) {
+  const declared: HostDeclared = { type: "declared", plugin: declarePlugin(opened.success.plugin) };
+  parentPort!.postMessage(declared);
 } else {
-  const { game, options, plugin } = opened.success;
+  const { game, options, plugin } = opened.success as OpenedGame;
   parentPort!.postMessage(describe(game, options, plugin));
   // The calls are served from a task of their own, not from the module's evaluation
   // (after its top-level await): a thread stopped there for running out of memory was
