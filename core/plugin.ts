@@ -542,6 +542,35 @@ export const makeGame = <O, S>(
   label: string = plugin.id,
 ): Effect.Effect<{ readonly game: Game<S>; readonly options: O }, OptionsError> =>
   Effect.gen(function* () {
+    const options = yield* decodeOptions(plugin, raw);
+    const names = optionHelp(plugin).map((o) => o.name);
+    const game = yield* Effect.try({
+      try: () => plugin.create(options),
+      catch: (e) =>
+        optionsError(plugin.id, [{ problem: e instanceof Error ? e.message : String(e) }], names),
+    });
+    const wrong = gameProblems(game);
+    if (wrong !== undefined) {
+      const message = `plugin ${label}: the game its create() returned is not a ply game: ${wrong}`;
+      return yield* new OptionsError({
+        message,
+        plugin: plugin.id,
+        problems: [{ problem: message }],
+        known: names,
+      });
+    }
+    return { game, options };
+  });
+
+/**
+ * Decodes raw options (a list option may be given one item) by a plugin's schema, its
+ * defaults filled in, without making a game; the error names every bad option.
+ */
+export const decodeOptions = <O, S>(
+  plugin: GamePlugin<O, S>,
+  raw: Readonly<Record<string, unknown>>,
+): Effect.Effect<O, OptionsError> =>
+  Effect.gen(function* () {
     const decoded = Schema.decodeUnknownResult(plugin.options, {
       errors: "all",
       onExcessProperty: "error",
@@ -566,25 +595,7 @@ export const makeGame = <O, S>(
       }
       return yield* optionsError(plugin.id, problems, [...names]);
     }
-    const options = (decoded as Result.Success<O, never>).success;
-    const game = yield* Effect.try({
-      try: () => plugin.create(options),
-      catch: (e) =>
-        optionsError(plugin.id, [{ problem: e instanceof Error ? e.message : String(e) }], [
-          ...names,
-        ]),
-    });
-    const wrong = gameProblems(game);
-    if (wrong !== undefined) {
-      const message = `plugin ${label}: the game its create() returned is not a ply game: ${wrong}`;
-      return yield* new OptionsError({
-        message,
-        plugin: plugin.id,
-        problems: [{ problem: message }],
-        known: [...names],
-      });
-    }
-    return { game, options };
+    return (decoded as Result.Success<O, never>).success;
   });
 
 /**

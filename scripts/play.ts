@@ -14,19 +14,19 @@
  */
 import { openHostedGame } from "../app/games.ts";
 import type { OpenedGame } from "../core/plugin.ts";
-import { Effect, Option, Result } from "../core/deps.ts";
+import { Effect, Exit, Option, Result, Scope } from "../core/deps.ts";
 import { CHANCE, type Player } from "../core/game.ts";
 import { runGame } from "../app/match.ts";
 import { type Agent, agentFromSpec, freshSeed, type HumanCommand } from "../app/players/agents.ts";
 import { formatSpec, parseSpec, type PlayerSpec, SPEC_GRAMMAR } from "../app/players/spec.ts";
 import {
   coerceOption,
+  decodeOptions,
   DEFAULT_OPPONENT,
   DEFAULT_STRENGTHS,
   formatProblem,
   type LoadedPlugin,
   loadPlugin,
-  makeGame,
   optionHelp,
 } from "../core/plugin.ts";
 import { newSession, playMove, plyOf, type Session } from "../app/session.ts";
@@ -368,11 +368,15 @@ const menu = Effect.gen(function* () {
   const firstSpec = first.defaultOpponent ?? DEFAULT_OPPONENT;
   const firstName = aiLabel(first.strengths ?? DEFAULT_STRENGTHS, firstSpec);
   const firstAi = firstName === firstSpec ? firstSpec : `the computer (${firstName}: ${firstSpec})`;
-  const firstGame = (yield* makeGame(first, {})).game;
   yield* term.print(
     "ply: play a game against the computer, or watch two AIs\n\n" +
       plugins.map((p, i) => `  ${i + 1}. ${p.name}: ${p.description}\n`).join("") + "\n",
   );
+  // The quick game opens in its thread now (the prompt names its sides); Enter plays it,
+  // another choice ends that thread.
+  const quickScope = yield* Scope.fork(yield* Scope.Scope);
+  const firstOpened = yield* Scope.provide(quickScope)(openHostedGame(builtinIds[0], {}));
+  const firstGame = firstOpened.game;
   const choice = yield* ask(
     `Press Enter to play ${first.name} as ${firstGame.players[0]} against ${firstAi}, ` +
       `or choose a game 1-${plugins.length}: `,
@@ -388,11 +392,12 @@ const menu = Effect.gen(function* () {
   );
   if (Option.isNone(choice)) return Option.none();
   const quick = choice.value === -1;
+  if (!quick) yield* Scope.close(quickScope, Exit.void);
   const plugin = plugins[quick ? 0 : choice.value];
   const strategies = strategiesFor(plugin);
   const ai = plugin.defaultOpponent ?? DEFAULT_OPPONENT;
   let raw: Record<string, unknown> = {};
-  let opened: OpenedGame | undefined;
+  let opened: OpenedGame | undefined = quick ? firstOpened : undefined;
   while (opened === undefined) {
     if (!quick) {
       // What a player knows is asked; the AI's own settings only under "advanced".
@@ -425,7 +430,7 @@ const menu = Effect.gen(function* () {
           if (line.value.trim() === "") break;
           // Check this answer on its own, so a mistake is asked again at once.
           const value = coerceOption(line.value);
-          const alone = yield* Effect.result(makeGame(plugin, { ...raw, [o.name]: value }));
+          const alone = yield* Effect.result(decodeOptions(plugin, { ...raw, [o.name]: value }));
           const mine = alone._tag === "Failure"
             ? alone.failure.problems.filter((p) => p.option === o.name)
             : [];
