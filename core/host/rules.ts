@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { parentPort, workerData } from "node:worker_threads";
 import { Effect, Result } from "../deps.ts";
 import { PluginFault } from "../errors.ts";
 import { type Game, OPTIONAL_FUNCTIONS, REQUIRED_FUNCTIONS } from "../game.ts";
@@ -32,6 +31,7 @@ import {
   STARTING,
   take,
 } from "./calls.ts";
+import { ownerPort, threadData } from "./inside.ts";
 
 /** What a game's plugin thread is started with. */
 export interface RulesData {
@@ -115,7 +115,8 @@ const answer = (game: Game<unknown>, label: string, { fn, args }: Call): Answer 
   }
 };
 
-const { source, label, channel, declareOnly } = workerData as RulesData;
+const { source, label, channel, declareOnly } = threadData<RulesData>();
+const owner = ownerPort();
 const opened = await Effect.runPromise(Effect.result<
   { readonly plugin: GamePlugin<unknown, unknown>; readonly game?: Game<unknown> },
   PluginError | OptionsError,
@@ -129,17 +130,17 @@ if (Result.isFailure(opened)) {
     ["_tag", "message", "plugin", "problems", "known"].filter((k) => e[k] !== undefined)
       .map((k) => [k, e[k]]),
   ) as HostFailed["error"];
-  parentPort!.postMessage({ type: "failed", error } satisfies HostFailed);
+  owner.post({ type: "failed", error } satisfies HostFailed);
 } else if (opened.success.game === undefined) {
   const declared: HostDeclared = { type: "declared", plugin: declarePlugin(opened.success.plugin) };
-  parentPort!.postMessage(declared);
+  owner.post(declared);
 } else {
   const { game, options, plugin } = opened.success as OpenedGame;
-  parentPort!.postMessage(describe(game, options, plugin));
+  owner.post(describe(game, options, plugin));
   // The calls are served from a task of their own, not from the module's evaluation
   // (after its top-level await): a thread stopped there for running out of memory was
   // never reported dead.
-  setTimeout(() => serve(game, new Int32Array(channel.control)), 0);
+  setImmediate(() => serve(game, new Int32Array(channel.control)));
 }
 
 /** Answers calls, one at a time, for as long as the thread lives. */

@@ -19,7 +19,8 @@
  */
 import { Worker as NodeWorker } from "node:worker_threads";
 import { Context } from "../deps.ts";
-import { nodeWorkerEntry } from "./entry.ts";
+import { markDeath, nodeWorkerEntry } from "./entry.ts";
+import type { ThreadStart } from "./inside.ts";
 
 /** What a plugin may do and use (the program's flags set them). */
 export interface PluginLimits {
@@ -48,8 +49,10 @@ export const DEFAULT_LIMITS: PluginLimits = { callLimitMs: 2000, memoryMb: 2048,
 export interface RelayStart {
   /** The plugin thread's module URL. */
   readonly module: string;
-  /** The plugin thread's `workerData`. */
+  /** The plugin thread's data (`threadData` in `inside.ts`). */
   readonly data: unknown;
+  /** The plugin thread's end of its owner's channel (`ownerPort` in `inside.ts`). */
+  readonly port: MessagePort;
   /** Its heap limit in MB. */
   readonly memoryMb: number;
   /**
@@ -59,16 +62,13 @@ export interface RelayStart {
   readonly death?: SharedArrayBuffer;
 }
 
-/** What a relay sends back: a message of the plugin thread, or its end. */
-export type RelayReply =
-  | { readonly type: "message"; readonly message: unknown }
-  | {
-    readonly type: "exit";
-    /** True when it ran out of memory. */
-    readonly oom: boolean;
-    readonly message: string;
-    readonly trace?: string;
-  };
+/** What a relay says when its plugin thread ended (ran out of memory, or crashed). */
+export interface RelayEnd {
+  /** True when it ran out of memory. */
+  readonly oom: boolean;
+  readonly message: string;
+  readonly trace?: string;
+}
 
 /** A plugin thread as its owner sees it. */
 export interface PluginThread {
@@ -128,40 +128,42 @@ export const spawnPluginThread = (
   if (trusted) return direct(module, data, limits, death, events);
   const relay = new Worker(new URL("./relay.ts", import.meta.url), {
     type: "module",
-    ...(trusted ? {} : { deno: { permissions: sandbox(limits.grants, options.plugin) } }),
+    deno: { permissions: sandbox(limits.grants, options.plugin) },
   });
+  // The plugin thread's messages come straight from it, on a channel of their own.
+  const { port1, port2 } = new MessageChannel();
   let ended = false;
-  relay.onmessage = (e: MessageEvent<RelayReply>) => {
+  const end = () => {
+    ended = true;
+    port1.close();
+    relay.terminate();
+  };
+  port1.onmessage = (e: MessageEvent) => {
+    if (!ended) events.message(e.data);
+  };
+  relay.onmessage = (e: MessageEvent<RelayEnd>) => {
     if (ended) return;
-    const r = e.data;
-    if (r.type === "message") events.message(r.message);
-    else {
-      ended = true;
-      relay.terminate();
-      events.exit(r);
-    }
+    end();
+    events.exit(e.data);
   };
   relay.onerror = (e: ErrorEvent) => {
     e.preventDefault();
     if (ended) return;
-    ended = true;
-    relay.terminate();
+    end();
     events.exit({ oom: false, message: e.message || "its thread crashed" });
   };
   relay.postMessage({
     start: {
       module: module.href,
       data,
+      port: port2,
       memoryMb: limits.memoryMb,
       ...(death !== undefined ? { death } : {}),
     } satisfies RelayStart,
-  });
+  }, [port2]);
   return {
-    post: (message) => relay.postMessage({ message }),
-    terminate: () => {
-      ended = true;
-      relay.terminate();
-    },
+    post: (message) => port1.postMessage(message),
+    terminate: end,
   };
 };
 
@@ -174,19 +176,14 @@ const direct = (
   events: ThreadEvents,
 ): PluginThread => {
   const worker = new NodeWorker(nodeWorkerEntry(module), {
-    workerData: data,
+    workerData: { data } satisfies ThreadStart,
     resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
   });
   let ended = false;
   const end = (oom: boolean, message: string, trace?: string) => {
     if (ended) return;
     ended = true;
-    if (death !== undefined) {
-      const cell = new Int32Array(death);
-      Atomics.store(cell, 1, oom ? 2 : 1);
-      Atomics.store(cell, 0, 3);
-      Atomics.notify(cell, 0);
-    }
+    markDeath(death, oom);
     events.exit({ oom, message, ...(trace !== undefined ? { trace } : {}) });
   };
   worker.on("message", (m: unknown) => {

@@ -1,13 +1,13 @@
 /**
  * The search worker as a plugin thread (a user's plugin's searches: a Node worker with a
- * bounded heap, sandboxed; see `core/host/thread.ts`): `worker.ts` on its parent port.
+ * bounded heap, sandboxed; see `core/host/thread.ts`): `worker.ts` on its owner's port.
  *
  * @module
  */
-import { parentPort } from "node:worker_threads";
 import type { TaskMessage } from "./protocol.ts";
 import { serveTasks } from "./worker.ts";
+import { ownerPort } from "../host/inside.ts";
 
-const port = parentPort!;
-const handle = serveTasks((reply) => port.postMessage(reply), true);
-port.on("message", (msg: TaskMessage) => void handle(msg));
+const owner = ownerPort();
+const handle = serveTasks((reply) => owner.post(reply), true);
+owner.listen((msg) => void handle(msg as TaskMessage));
