@@ -24,14 +24,15 @@ import {
 import { type GameSource, isBuiltinUrl, pluginLabel } from "../source.ts";
 import { TranspositionTable } from "../search/tt.ts";
 import type { SearchResult } from "../search/types.ts";
-import type {
-  Progress,
-  ReplyMessage,
-  Task,
-  TaskMessage,
-  TaskResult,
-  TaskSettings,
-  WireOptions,
+import {
+  HEARTBEAT_MS,
+  type Progress,
+  type ReplyMessage,
+  type Task,
+  type TaskMessage,
+  type TaskResult,
+  type TaskSettings,
+  type WireOptions,
 } from "./protocol.ts";
 
 /** How long a worker may take to answer a stop (or to stop past its budget) by default. */
@@ -192,9 +193,12 @@ class Pool {
    */
   constructor(readonly size: number, readonly limits: PluginLimits) {}
 
-  /** How long a search without a time budget may send nothing. */
+  /**
+   * How long a search without a time budget may send nothing: the call limit, but at
+   * least two heartbeats.
+   */
   get silenceMs(): number {
-    return this.limits.callLimitMs;
+    return Math.max(this.limits.callLimitMs, 2 * HEARTBEAT_MS);
   }
 
   alive(): number {
@@ -471,11 +475,9 @@ const searchOn = (pool: Pool, source: GameSource, task: SearchTask) =>
       ...(budget === undefined
         ? {
           silence: {
-            ms: Math.max(pool.silenceMs, 2 * HEARTBEAT_MS),
+            ms: pool.silenceMs,
             message: (fn) => {
-              const secs = `${
-                Number((Math.max(pool.silenceMs, 2 * HEARTBEAT_MS) / 1000).toFixed(3))
-              } s`;
+              const secs = `${Number((pool.silenceMs / 1000).toFixed(3))} s`;
               return `plugin ${label} did not stop: ` +
                 (fn === undefined
                   ? `its search (${task.strategy}) gave no sign of progress for ${secs}`
@@ -506,9 +508,6 @@ const searchOn = (pool: Pool, source: GameSource, task: SearchTask) =>
       return pool.cancel(job, graceMs);
     });
   });
-
-/** A search sends a heartbeat at least this often (milliseconds), as the worker does. */
-const HEARTBEAT_MS = 1000;
 
 /** The pool service over a scoped `Pool` (searches watched with the call limit, `Limits`). */
 const make = (size: number) =>

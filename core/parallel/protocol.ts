@@ -162,3 +162,9 @@ export type ReplyMessage =
   | { readonly id: number; readonly type: "progress"; readonly progress: Progress }
   /** The worker has its game (the plugin loaded, the game built): the time limit starts. */
   | { readonly id: number; readonly type: "started" };
+
+/**
+ * A search in a worker reports that it is alive at least this often (milliseconds), if
+ * it polls; the pool waits for at least two of them before it calls a search silent.
+ */
+export const HEARTBEAT_MS = 1000;

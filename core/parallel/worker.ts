@@ -21,20 +21,18 @@ import { minimaxEngine } from "../search/minimax.ts";
 import { builtinStrategies } from "../search/strategies.ts";
 import { TranspositionTable } from "../search/tt.ts";
 import type { Strategy } from "../search/types.ts";
-import type {
-  Progress,
-  ReplyMessage,
-  Task,
-  TaskMessage,
-  TaskResult,
-  TaskSettings,
+import {
+  HEARTBEAT_MS,
+  type Progress,
+  type ReplyMessage,
+  type Task,
+  type TaskMessage,
+  type TaskResult,
+  type TaskSettings,
 } from "./protocol.ts";
 
 /** Table size per game in each worker (MB). */
 const WORKER_TT_MB = 32;
-
-/** A search reports that it is alive at least this often (milliseconds), if it polls. */
-const HEARTBEAT_MS = 1000;
 
 const keyOf = (source: GameSource) => JSON.stringify([source.url, source.options]);
 
