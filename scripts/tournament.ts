@@ -128,7 +128,11 @@ export const resultsText = (
   return lines.join("\n") + "\n";
 };
 
-/** The flags that say where a tournament runs and what is shown, not what it is. */
+/**
+ * The flags that say where a tournament runs and what is shown, not what it is
+ * (`--max-faults` is not among them: it is the tournament's rule, kept with its plan, so
+ * that `--resume ID` from any machine applies it and finds the same tournament).
+ */
 const WHERE = [
   "cluster",
   "out",
@@ -137,8 +141,15 @@ const WHERE = [
   "json",
   "concurrency",
   "workers",
-  "max-faults",
+  // The submitting program's own: the runners use theirs.
+  "debug",
+  "call-limit",
+  "memory",
+  "plugin-allow",
 ];
+
+/** Those of `WHERE` that take no value. */
+const WHERE_SWITCHES = ["json", "debug"];
 
 /** The arguments that make a tournament what it is (kept with a cluster plan). */
 const planArgs = (args: readonly string[]): string[] => {
@@ -146,7 +157,7 @@ const planArgs = (args: readonly string[]): string[] => {
   for (let i = 0; i < args.length; i++) {
     const name = /^--([^=]+)/.exec(args[i])?.[1];
     if (name !== undefined && WHERE.includes(name)) {
-      if (!args[i].includes("=") && name !== "json") i++;
+      if (!args[i].includes("=") && !WHERE_SWITCHES.includes(name)) i++;
       continue;
     }
     out.push(args[i]);
@@ -180,6 +191,16 @@ const tournament = (
       const rest = args.filter((a, i) =>
         !/^--(status|resume)(=|$)/.test(a) && !/^--(status|resume)$/.test(args[i - 1] ?? "")
       );
+      // The tournament's own arguments are the stored ones: one given here would make
+      // another plan (another tournament), not change this one.
+      const own = planArgs(rest);
+      if (own.length > 0) {
+        return yield* new UsageError({
+          message: `--${flags.status !== undefined ? "status" : "resume"} ${byId}: ` +
+            `${own.join(" ")} cannot change tournament ${byId} (its arguments are kept on ` +
+            "the cluster); give only --cluster, --out, --json, --concurrency or --workers here",
+        });
+      }
       return yield* tournament([...stored, ...rest], flags.status !== undefined ? "status" : "run");
     }
     if (positional.length === 0) return yield* new UsageError({ message: "name one game" });
@@ -276,6 +297,7 @@ const tournament = (
           maxPlies,
           ttMb,
           concurrency,
+          maxFaults: settings.maxFaults,
         },
         done,
         onGame,
