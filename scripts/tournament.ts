@@ -47,7 +47,8 @@ ratings fitted by maximum likelihood. Ctrl-C stops and reports the finished game
   --cluster URL    play on the runners of a cluster (deno task runner --cluster URL) whose
                    PostgreSQL database is at URL; --concurrency is then games in flight
   --status ID      with --cluster: the games so far of tournament ID (from any machine)
-  --resume ID      with --cluster: follow (or restart) tournament ID to its end
+  --resume ID      with --cluster: follow (or restart) tournament ID to its end (its own
+                   arguments, --max-faults among them, come from the cluster)
 ${series.SERIES_USAGE}`;
 
 const FLAGS = {
