@@ -99,6 +99,8 @@ Deno.test("cluster: faulted games are listed, kept once and left out of the rati
         assertEquals([f.reason, f.transcript], [BOOM, `DIR/faulted/${f.id}.json`]);
       }
       assertEquals(await gamesOf(`${dir}/c`), await gamesOf(`${dir}/l`), "move for move");
+      const lines = (await Deno.readTextFile(`${dir}/c/games.jsonl`)).split("\n");
+      assertEquals(lines.filter((l) => l !== "").length, 4, "every game, faulted or not, once");
 
       // More than --max-faults 0: stopped at the first faulted game, the local run's line.
       const [cs, ls] = [
