@@ -2,11 +2,14 @@
  * A tournament submitted to the cluster (`deno task tournament ... --cluster URL`): the
  * plan stored under an id made from it (the same command again resumes the same
  * tournament), the workflow started, and its finished games read back as they are
- * written, with the same progress and results as a local run.
+ * written, with the same progress and results as a local run: faulted games among them,
+ * and the same one line as a local run when more than `--max-faults` faulted. Following
+ * ends when every game is in or the workflow has ended (a workflow that failed ends it
+ * with the reason).
  *
  * @module
  */
-import { Effect } from "../core/deps.ts";
+import { Cause, Effect, Exit, Option } from "../core/deps.ts";
 import { Terminal } from "../app/terminal.ts";
 import type { GameRecord } from "../app/tournament/runner.ts";
 import { database, shardingLayer, workflowEngine } from "./layers.ts";
@@ -19,11 +22,17 @@ import {
   storePlan,
   TournamentWorkflow,
 } from "./tournament.ts";
-import type { SeriesEnd } from "../app/series.ts";
+import { faultedGames, type SeriesEnd, tooManyFaults } from "../app/series.ts";
 
-/** The id of a plan: the same plan, the same tournament. */
+/**
+ * The id of a plan: the same plan, the same tournament. Its games in flight
+ * (`concurrency`, by default the submitting machine's cores, and not in `argv`) are left
+ * out, so that `--resume ID` from another machine finds the same tournament; everything
+ * else of the plan, `maxFaults` with it, comes from `argv`.
+ */
 const planId = async (plan: ClusterPlan): Promise<string> => {
-  const bytes = new TextEncoder().encode(JSON.stringify(plan));
+  const { concurrency: _, ...what } = plan;
+  const bytes = new TextEncoder().encode(JSON.stringify(what));
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return "t" + [...digest.slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("");
 };
@@ -58,9 +67,32 @@ export interface ClusterRun {
   readonly onSubmitted: (id: string) => Effect.Effect<void, never, Terminal>;
 }
 
+/** A failure's reason in one line. */
+const why = (cause: Cause.Cause<unknown>): string => {
+  const e = Cause.squash(cause);
+  const text = typeof e === "string" ? e : e instanceof Error ? e.message : String(e);
+  return text.split("\n")[0];
+};
+
 /**
- * Submits the plan (or finds it submitted) and follows it until every game is in, or
- * the user presses Ctrl-C (the tournament goes on in the cluster).
+ * The stop of a tournament past its `maxFaults` (the local run's line, its last reason
+ * the last faulted game's in schedule order), or nothing.
+ */
+const faultStop = (
+  records: readonly GameRecord[],
+  maxFaults: number,
+): SeriesEnd["fault"] => {
+  const faulted = faultedGames(records);
+  if (faulted.length <= maxFaults) return undefined;
+  const last = faulted[faulted.length - 1];
+  return { message: tooManyFaults(faulted.length, maxFaults, last.reason), id: last.id };
+};
+
+/**
+ * Submits the plan (or finds it submitted) and follows it until every game is in, the
+ * workflow has ended (stopped by its faults, or failed: then this fails with the reason),
+ * or the user presses Ctrl-C (the tournament goes on in the cluster). With `follow`
+ * false, the games so far once (and the workflow's failure, if it failed).
  */
 export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, Terminal> =>
   Effect.gen(function* () {
@@ -73,13 +105,18 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
     yield* Effect.scoped(
       Effect.gen(function* () {
         yield* migrate;
+        let execution: string;
         if (run.follow) {
           yield* storePlan(id, run.plan);
-          yield* TournamentWorkflow.execute({ id }, { discard: true });
+          execution = yield* TournamentWorkflow.execute({ id }, { discard: true });
           yield* run.onSubmitted(id);
+        } else {
+          execution = yield* TournamentWorkflow.executionId({ id });
         }
-        let once = !run.follow;
         while (seen.size < run.plan.fixtures.length && !(yield* term.interrupted)) {
+          // The workflow's state first, then the games: a workflow that has ended wrote
+          // every game it played before it ended.
+          const polled = yield* Effect.exit(TournamentWorkflow.poll(execution));
           const fresh = yield* newGames(id, seen);
           for (const r of fresh) {
             seen.add(r.id);
@@ -87,8 +124,18 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
             gameMs += r.ms;
             run.onGame(r, records);
           }
-          if (once) break;
-          once = false;
+          const failed = Exit.isFailure(polled)
+            ? polled.cause
+            : Option.isSome(polled.value) && polled.value.value._tag === "Complete" &&
+                Exit.isFailure(polled.value.value.exit)
+            ? polled.value.value.exit.cause
+            : undefined;
+          if (failed !== undefined) {
+            return yield* Effect.fail(`tournament ${id} failed: ${why(failed)}`);
+          }
+          const ended = Exit.isSuccess(polled) && Option.isSome(polled.value) &&
+            polled.value.value._tag === "Complete";
+          if (ended || !run.follow) break;
           if (fresh.length === 0) yield* Effect.sleep("200 millis");
         }
       }).pipe(
@@ -97,6 +144,7 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
         Effect.provide(operatorLogging),
       ),
     ).pipe(Effect.mapError((e) => `the cluster at ${run.url}: ${String(e)}`));
+    const fault = faultStop(records, run.plan.maxFaults);
     return {
       records,
       played: records.length - run.done.length,
@@ -104,5 +152,6 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
       wallMs: performance.now() - t0,
       gameMs,
       halted: records.length < run.plan.fixtures.length,
+      ...(fault !== undefined ? { fault } : {}),
     };
   });

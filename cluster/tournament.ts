@@ -6,6 +6,12 @@
  * workflow engine, and the insert ignores a game already there), where the submitting
  * program (or `--status`) reads it.
  *
+ * A game that fails is played once more by the runner (the entity's handler, through
+ * `runFixtures`, as a local run does), and failing again is written as a faulted record
+ * (`GameRecord.fault`, its moves so far). Once more than the plan's `maxFaults` games
+ * have faulted, the games not yet started are skipped (each activity looks before it
+ * plays, and its answer is journalled) and the workflow ends.
+ *
  * @module
  */
 import { Effect, Result, Schema } from "../core/deps.ts";
@@ -57,6 +63,8 @@ export interface ClusterPlan {
   readonly ttMb: number;
   /** Games sent at once. */
   readonly concurrency: number;
+  /** More faulted games than this stop the tournament (`--max-faults`, in `argv` too). */
+  readonly maxFaults: number;
 }
 
 /** One game to play: the tournament and the fixture's index in its plan. */
@@ -106,6 +114,16 @@ export const readPlan = (id: string): Sql<ClusterPlan | undefined> =>
     const sql = yield* SqlClient.SqlClient;
     const rows = yield* sql<{ plan: string }>`SELECT plan FROM ply_tournaments WHERE id = ${id}`;
     return rows.length === 0 ? undefined : JSON.parse(rows[0].plan) as ClusterPlan;
+  });
+
+/** How many games of tournament `id` are kept as faulted. */
+const faultedCount = (id: string): Sql<number> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    const rows = yield* sql<{ n: number | string }>`
+      SELECT count(*) AS n FROM ply_games
+      WHERE tournament = ${id} AND (record::jsonb ->> 'fault') IS NOT NULL`;
+    return Number(rows[0]?.n ?? 0);
   });
 
 /** The finished games of tournament `id` whose ids are not in `seen`. */
@@ -208,9 +226,20 @@ const playFixture = (plan: ClusterPlan, loaded: OpenedGame, index: number) =>
     return JSON.stringify(record);
   });
 
+/** What a game's activity did: played it, played it and it faulted, or skipped it. */
+const GameOutcome = Schema.Literals(["played", "faulted", "skipped"]);
+
 /**
  * The workflow's body: every fixture of the plan an activity (a message to its game
- * entity, then the record written once), `concurrency` at once.
+ * entity, then the record written once), `concurrency` at once. An activity that starts
+ * when more than `maxFaults` games have faulted skips its game (the tournament is
+ * stopped; the submitter says so). Returns the number of games played (faulted ones
+ * included).
+ *
+ * Why the retry of a failed game is the entity's, not the activity's: the game's message
+ * is persisted under its id, so a second `Play` of the same game would only read back the
+ * first reply; and the entity's handler is `runFixtures`, which retries with the same
+ * seed exactly as a local run does, so both report the same games.
  */
 // deno-lint-ignore explicit-module-boundary-types -- the services are the cluster's own
 export const tournamentBody = (payload: { readonly id: string }) =>
@@ -224,9 +253,12 @@ export const tournamentBody = (payload: { readonly id: string }) =>
       (f, index) =>
         Activity.make({
           name: `game/${f.id}`,
-          success: Schema.Boolean,
+          success: GameOutcome,
           error: Schema.String,
           execute: Effect.gen(function* () {
+            // Too many faulted games: this one is not played (the answer is journalled).
+            const faults = yield* Effect.orDie(faultedCount(payload.id));
+            if (faults > plan.maxFaults) return "skipped" as const;
             const record = yield* client(`${payload.id}/${f.id}`).Play({
               tournament: payload.id,
               index,
@@ -241,10 +273,12 @@ export const tournamentBody = (payload: { readonly id: string }) =>
             ));
             yield* Effect.orDie(sql`INSERT INTO ply_games (tournament, id, record)
               VALUES (${payload.id}, ${f.id}, ${record}) ON CONFLICT DO NOTHING`);
-            return true;
+            return (JSON.parse(record) as GameRecord).fault !== undefined
+              ? "faulted" as const
+              : "played" as const;
           }),
         }),
       { concurrency: plan.concurrency },
     );
-    return played.length;
+    return played.filter((o) => o !== "skipped").length;
   });

@@ -47,7 +47,8 @@ ratings fitted by maximum likelihood. Ctrl-C stops and reports the finished game
   --cluster URL    play on the runners of a cluster (deno task runner --cluster URL) whose
                    PostgreSQL database is at URL; --concurrency is then games in flight
   --status ID      with --cluster: the games so far of tournament ID (from any machine)
-  --resume ID      with --cluster: follow (or restart) tournament ID to its end
+  --resume ID      with --cluster: follow (or restart) tournament ID to its end (its own
+                   arguments, --max-faults among them, come from the cluster)
 ${series.SERIES_USAGE}`;
 
 const FLAGS = {
@@ -128,7 +129,11 @@ export const resultsText = (
   return lines.join("\n") + "\n";
 };
 
-/** The flags that say where a tournament runs and what is shown, not what it is. */
+/**
+ * The flags that say where a tournament runs and what is shown, not what it is
+ * (`--max-faults` is not among them: it is the tournament's rule, kept with its plan, so
+ * that `--resume ID` from any machine applies it and finds the same tournament).
+ */
 const WHERE = [
   "cluster",
   "out",
@@ -137,8 +142,15 @@ const WHERE = [
   "json",
   "concurrency",
   "workers",
-  "max-faults",
+  // The submitting program's own: the runners use theirs.
+  "debug",
+  "call-limit",
+  "memory",
+  "plugin-allow",
 ];
+
+/** Those of `WHERE` that take no value. */
+const WHERE_SWITCHES = ["json", "debug"];
 
 /** The arguments that make a tournament what it is (kept with a cluster plan). */
 const planArgs = (args: readonly string[]): string[] => {
@@ -146,7 +158,7 @@ const planArgs = (args: readonly string[]): string[] => {
   for (let i = 0; i < args.length; i++) {
     const name = /^--([^=]+)/.exec(args[i])?.[1];
     if (name !== undefined && WHERE.includes(name)) {
-      if (!args[i].includes("=") && name !== "json") i++;
+      if (!args[i].includes("=") && !WHERE_SWITCHES.includes(name)) i++;
       continue;
     }
     out.push(args[i]);
@@ -180,6 +192,16 @@ const tournament = (
       const rest = args.filter((a, i) =>
         !/^--(status|resume)(=|$)/.test(a) && !/^--(status|resume)$/.test(args[i - 1] ?? "")
       );
+      // The tournament's own arguments are the stored ones: one given here would make
+      // another plan (another tournament), not change this one.
+      const own = planArgs(rest);
+      if (own.length > 0) {
+        return yield* new UsageError({
+          message: `--${flags.status !== undefined ? "status" : "resume"} ${byId}: ` +
+            `${own.join(" ")} cannot change tournament ${byId} (its arguments are kept on ` +
+            "the cluster); give only --cluster, --out, --json, --concurrency or --workers here",
+        });
+      }
       return yield* tournament([...stored, ...rest], flags.status !== undefined ? "status" : "run");
     }
     if (positional.length === 0) return yield* new UsageError({ message: "name one game" });
@@ -276,6 +298,7 @@ const tournament = (
           maxPlies,
           ttMb,
           concurrency,
+          maxFaults: settings.maxFaults,
         },
         done,
         onGame,
