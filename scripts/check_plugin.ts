@@ -14,7 +14,9 @@ import { Effect } from "../core/deps.ts";
 import { resolveSpecifier } from "../core/plugin.ts";
 import { pluginLabel } from "../core/source.ts";
 import { builtins } from "../plugins/registry.ts";
-import { checkPlugin, type ConformanceOptions, formatReport } from "../app/conformance.ts";
+import { type ConformanceOptions, formatCheck, formatSummary } from "../app/conformance.ts";
+import { checkInThread } from "../app/conformance_host.ts";
+import { Limits } from "../core/host/thread.ts";
 import { intFlag, parseCommandLine, printHelp, runMain, UsageError } from "../app/cli.ts";
 import { Terminal } from "../app/terminal.ts";
 
@@ -41,9 +43,6 @@ const FLAGS = {
   boolean: ["json"],
 } as const;
 
-/** The first line of an exception's message. */
-const why = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0];
-
 const main = Effect.gen(function* () {
   const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);
   if (flags.help === true) return yield* printHelp(USAGE, positional[0]);
@@ -62,23 +61,23 @@ const main = Effect.gen(function* () {
   const builtin = Object.hasOwn(builtins, specifier) ? builtins[specifier] : undefined;
   const url = builtin?.url ?? resolveSpecifier(specifier);
   const label = builtin !== undefined ? specifier : pluginLabel(url);
-  const loaded = yield* Effect.tryPromise({
-    try: () => builtin?.load() ?? import(url),
-    catch: why,
-  }).pipe(Effect.result);
-  if (loaded._tag === "Failure") {
-    if (flags.json === true) {
-      yield* term.print(`${JSON.stringify({ plugin: label, ok: false, error: loaded.failure })}\n`);
+  const json = flags.json === true;
+  // The suite runs in the plugin's thread; each check is printed as soon as it is known.
+  const result = yield* checkInThread(
+    { url, label, trusted: builtin !== undefined, options, limits: yield* Limits },
+    (check) => json ? Effect.void : term.print(formatCheck(label, check)),
+  );
+  if ("error" in result) {
+    if (json) {
+      yield* term.print(`${JSON.stringify({ plugin: label, ok: false, error: result.error })}\n`);
     } else {
-      yield* term.print(`FAIL  the module loads\n        ${label}: ${loaded.failure}\n`);
+      yield* term.print(`FAIL  the module loads\n        ${label}: ${result.error}\n`);
       yield* term.print(`${label}: the module does not load\n`);
     }
     return 1;
   }
-  const report = checkPlugin(loaded.success, label, options);
-  yield* term.print(
-    flags.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report),
-  );
+  const { report } = result;
+  yield* term.print(json ? `${JSON.stringify(report, null, 2)}\n` : formatSummary(report));
   return report.ok ? 0 : 1;
 });
 
