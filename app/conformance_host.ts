@@ -86,6 +86,24 @@ const LOAD_MS = 60_000;
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 
+/**
+ * False when this process surely runs without `--unstable-worker-options` (which a
+ * sandbox needs: without it, Deno ends the process at the first sandboxed worker): ply
+ * run from its URL by `deno run -A URL`. Linux says so in `/proc/self/cmdline`; where
+ * nothing says, true.
+ */
+const workerOptions = (): boolean => {
+  const cmdline = "/proc/self/cmdline";
+  try {
+    if (Deno.permissions.querySync({ name: "read", path: cmdline }).state !== "granted") {
+      return true;
+    }
+    return Deno.readTextFileSync(cmdline).split("\0").includes("--unstable-worker-options");
+  } catch {
+    return true;
+  }
+};
+
 /** What the main thread hears: a thread's message or its end (by its run), or a tick. */
 type Heard =
   | { readonly type: "message"; readonly run: number; readonly message: ConformanceThreadMessage }
@@ -97,7 +115,7 @@ type Heard =
  * module's documentation): `onCheck` is given each check, in order, as soon as it is
  * known. Without `--unstable-worker-options` (ply run from its URL without it) a user's
  * plugin cannot be sandboxed: it then runs with the program's permissions, as a built-in
- * one does, and standard error says so.
+ * one does (its heap bounded, watched), and standard error says so.
  */
 export const checkInThread = (
   { url, label, trusted, options, limits }: ThreadedCheck,
@@ -112,7 +130,13 @@ export const checkInThread = (
     let cells: Int32Array = new Int32Array(0);
     let loaded = false;
     let everLoaded = false;
-    let sandboxed = !trusted;
+    const sandboxed = !trusted && workerOptions();
+    if (!trusted && !sandboxed) {
+      console.error(
+        "note: without --unstable-worker-options the plugin cannot be sandboxed: it runs " +
+          "with this program's permissions",
+      );
+    }
     let startedAt = 0;
     /** The last change of the progress counters seen, and when. */
     let seen = { calls: 0, steps: 0, at: 0 };
@@ -148,18 +172,7 @@ export const checkInThread = (
           { plugin: url, trusted, limits },
           events,
         );
-      try {
-        thread = spawn(!sandboxed);
-      } catch (e) {
-        // A sandbox needs `deno.permissions`, an unstable worker option.
-        if (!sandboxed || !String(e).includes("--unstable-worker-options")) throw e;
-        sandboxed = false;
-        console.error(
-          "note: without --unstable-worker-options the plugin cannot be sandboxed: it runs " +
-            "with this program's permissions",
-        );
-        thread = spawn(true);
-      }
+      thread = spawn(!sandboxed);
     };
     const tick = Math.min(250, Math.max(10, limits.callLimitMs / 10));
     yield* Effect.acquireRelease(
