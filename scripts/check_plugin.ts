@@ -6,7 +6,12 @@
  * (from the directory the command is run in) or URL, or a built-in game's id. Prints one
  * line per check, each problem naming the plugin's function, and a summary; exits with 0
  * when every check passes, 1 when one fails or the module does not load, 2 on a usage
- * mistake. Without a clone: `deno run -A jsr:@ply/ply@0.1.0/check-plugin ./my_game.ts`.
+ * mistake. The suite runs in the plugin's thread, never on the main thread
+ * (`app/conformance_host.ts`): a plugin that hangs (`--call-limit`) or runs out of memory
+ * (`--memory`) fails the check it was in, named with the function; a user's plugin is
+ * sandboxed (`--plugin-allow` grants). Without a clone: `deno run -A
+ * --unstable-worker-options jsr:@ply/ply@0.1.0/check-plugin ./my_game.ts` (without
+ * `--unstable-worker-options` the plugin is not sandboxed).
  *
  * @module
  */
@@ -27,6 +32,7 @@ Runs the conformance suite on a game plugin (a module's path or URL, or a built-
 seeded random playouts check whose turn it is, the moves and their notation, play,
 keys, values and outcomes, what a person sees, the picture, transcripts and searches.
 Prints one line per check, each problem naming the plugin's function, and a summary.
+A plugin that hangs or runs out of memory fails the check it was in (the limits below).
 Exit code 0 when every check passes, 1 when one fails, 2 on a usage mistake.
 
   --OPTION VALUE        the game's own options (default: the plugin's defaults)
@@ -35,7 +41,8 @@ Exit code 0 when every check passes, 1 when one fails, 2 on a usage mistake.
   --depth D             alpha-beta must agree with minimax at depth D (default 3; 0 skips)
   --picture-playouts N  playouts whose every position checks the picture (default 5)
   --json                print the report as JSON
-Without a clone of ply: deno run -A jsr:@ply/ply@0.1.0/check-plugin ./my_game.ts
+Without a clone of ply:
+  deno run -A --unstable-worker-options jsr:@ply/ply@0.1.0/check-plugin ./my_game.ts
 `;
 
 const FLAGS = {
