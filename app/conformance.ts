@@ -29,7 +29,8 @@
  * makes no move with a reason or `undefined`).
  *
  * The checks are plain synchronous code: a plugin that never returns from one of its
- * functions hangs them.
+ * functions hangs them, which is why `deno task check-plugin` runs them in a plugin
+ * thread (`conformance_thread.ts`) that it watches through `ConformanceWatch`.
  *
  * @module
  */
@@ -44,7 +45,7 @@ import {
 } from "../core/game.ts";
 import { KEY_PREFIX } from "../core/picture.ts";
 import { type GamePlugin, makeGame, optionHelp, validatePlugin } from "../core/plugin.ts";
-import { guardGame } from "../core/guard.ts";
+import { guardGame, type GuardSlot } from "../core/guard.ts";
 import { PluginFault } from "../core/errors.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
 import { makeRng } from "../core/rng.ts";
@@ -66,6 +67,34 @@ export interface ConformanceOptions {
   readonly searchDepth?: number;
   /** The random playouts whose every position checks the picture, if any (default 5). */
   readonly picturePlayouts?: number;
+}
+
+/**
+ * How an onlooker follows the suite while it runs (check-plugin's main thread, from
+ * outside the plugin thread that runs it): which check and step it is at, which of the
+ * plugin's functions runs, each check's result as soon as it is known. Every field is
+ * optional.
+ */
+export interface ConformanceWatch {
+  /**
+   * The guard's slot of the game checked (`core/guard.ts`: the running function and a
+   * count of calls); one over shared memory can be read from another thread.
+   */
+  readonly slot?: GuardSlot;
+  /**
+   * Called as check `check` (its index in the report) starts, with round 0, and at each
+   * step of it: a playout's ply (`round` the playout, from 1), a transcript's game, a
+   * search's position (`stepPlace` says it in words).
+   */
+  readonly step?: (check: number, round: number, ply: number) => void;
+  /** Called with each check's result, by its index, as soon as it is known. */
+  readonly checked?: (index: number, check: ConformanceCheck) => void;
+  /**
+   * The indices of the checks to run (default all): the others are neither run nor
+   * given to `checked` (their place in the report says "not asked for"). The game is
+   * built whether or not check 0, which builds it, is asked for.
+   */
+  readonly checks?: readonly number[];
 }
 
 /** What a check found wrong. */
@@ -552,12 +581,18 @@ export const pictureProblems = <S>(game: Game<S>, s: S, view?: RenderOptions): s
 };
 
 /** The random playouts: each position's invariants, `play`'s purity, clones and keys. */
-const playoutsCheck = <S>(game: Game<S>, playouts: number, maxPlies: number): void => {
+const playoutsCheck = <S>(
+  game: Game<S>,
+  playouts: number,
+  maxPlies: number,
+  step: Step,
+): void => {
   for (let playout = 1; playout <= playouts; playout++) {
     const rng = makeRng(playout);
     let s = game.initial();
     const path: number[] = [];
     for (let ply = 0; ply < maxPlies; ply++) {
+      step(playout, ply);
       const place = () => where(game, playout, path);
       const ms = at(place, () => checkState(game, s));
       if (ms.length === 0) break;
@@ -595,6 +630,7 @@ const pictureCheck = <S>(
   game: Game<S>,
   playouts: number,
   maxPlies: number,
+  step: Step,
 ): ConformanceProblem[] => {
   for (let playout = 1; playout <= playouts; playout++) {
     const rng = makeRng(1000 + playout);
@@ -602,6 +638,7 @@ const pictureCheck = <S>(
     let view: RenderOptions | undefined;
     const path: number[] = [];
     for (let ply = 0; ply <= maxPlies; ply++) {
+      step(playout, ply);
       const problems = pictureProblems(game, s, view);
       if (problems.length > 0) {
         const place = where(game, playout, path);
@@ -623,8 +660,10 @@ const transcriptCheck = <S>(
   game: Game<S>,
   maxPlies: number,
   options: Readonly<Record<string, unknown>> | undefined,
+  step: Step,
 ): void => {
   for (const seed of [1, 2, 3]) {
+    step(seed, 0);
     const run = () =>
       Effect.runSync(runGame(game, [randomAgent(), randomAgent()], { seed, maxPlies, options }));
     const a = run();
@@ -657,9 +696,10 @@ const transcriptCheck = <S>(
 };
 
 /** Alpha-beta (with the game's keys and ordering) and plain minimax give the same values. */
-const searchCheck = <S>(game: Game<S>, depth: number): void => {
+const searchCheck = <S>(game: Game<S>, depth: number, step: Step): void => {
   const rng = makeRng(42);
   for (let k = 0; k < 12; k++) {
+    step(k + 1, 0);
     let s = game.initial();
     const path: number[] = [];
     const plies = rng.int(12);
@@ -691,6 +731,9 @@ const searchCheck = <S>(game: Game<S>, depth: number): void => {
   }
 };
 
+/** Where a check is: a playout or game or position (from 1; 0 at its start) and a ply. */
+type Step = (round: number, ply: number) => void;
+
 /** The names of the checks, in order. */
 const CHECKS = {
   plugin: "the default export is a plugin and its options build a game",
@@ -701,12 +744,63 @@ const CHECKS = {
   search: "alpha-beta agrees with minimax",
 } as const;
 
+/** The checks' indices in a report. */
+const PLAYOUTS = 2, PICTURE = 3, TRANSCRIPTS = 4, SEARCH = 5;
+
+/**
+ * The names of the checks as `checkPlugin` reports them, in order: as they run with
+ * `options` (`20 random playouts ...`, `... at depth 3`), or (`built` false) as they are
+ * skipped when the plugin could not be built.
+ *
+ * @example
+ * ```ts
+ * import { checkNames } from "./conformance.ts";
+ * const names = checkNames({ playouts: 5 });
+ * if (names.length !== 6 || !names[2].startsWith("5 random playouts")) throw new Error();
+ * ```
+ */
+export const checkNames = (options: ConformanceOptions = {}, built = true): readonly string[] => {
+  if (!built) return Object.values(CHECKS);
+  const depth = options.searchDepth ?? 3;
+  return [
+    CHECKS.plugin,
+    CHECKS.presentation,
+    `${options.playouts ?? 20} ${CHECKS.playouts}`,
+    CHECKS.picture,
+    CHECKS.transcripts,
+    depth > 0 ? `${CHECKS.search} at depth ${depth}` : CHECKS.search,
+  ];
+};
+
+/**
+ * Where a step of check `check` is, in the words of a problem's message (`in playout 3
+ * after 5 plies`, `in game 2`, `in position 4`), from what `ConformanceWatch.step` was
+ * last given; empty at a check's start and for the checks without steps.
+ *
+ * @example
+ * ```ts
+ * import { stepPlace } from "./conformance.ts";
+ * if (stepPlace(2, 3, 1) !== "in playout 3 after 1 ply") throw new Error();
+ * if (stepPlace(0, 0, 0) !== "") throw new Error();
+ * ```
+ */
+export const stepPlace = (check: number, round: number, ply: number): string => {
+  if (round <= 0) return "";
+  if (check === PLAYOUTS || check === PICTURE) {
+    return `in playout ${round} after ${ply} ${ply === 1 ? "ply" : "plies"}`;
+  }
+  if (check === TRANSCRIPTS) return `in game ${round}`;
+  if (check === SEARCH) return `in position ${round}`;
+  return "";
+};
+
 /**
  * Runs the conformance suite on a plugin module (what `import()` of it gave): every
  * check, with its problems as data. `label` names the plugin in the report (its path or
  * id). A check stops at its first problem (the rules and the picture report all of a
  * position's); when the module is not a plugin, or its options build no game, the other
- * checks are skipped. Seeded: the same plugin gives the same report.
+ * checks are skipped. Seeded: the same plugin gives the same report. `watch` lets an
+ * onlooker follow it (see `ConformanceWatch`).
  *
  * @example
  * ```ts
@@ -720,13 +814,25 @@ export const checkPlugin = (
   mod: unknown,
   label: string,
   options: ConformanceOptions = {},
+  watch: ConformanceWatch = {},
 ): ConformanceReport => {
   const playouts = options.playouts ?? 20;
   const maxPlies = options.maxPlies ?? 400;
   const depth = options.searchDepth ?? 3;
+  const asked = (i: number) => watch.checks === undefined || watch.checks.includes(i);
+  const onStep = watch.step;
+  /** The steps of check `i`. */
+  const stepOf = (i: number): Step =>
+    onStep === undefined ? () => {} : (round, ply) => onStep(i, round, ply);
+  const checks: ConformanceCheck[] = [];
+  const add = (c: ConformanceCheck) => {
+    if (asked(checks.length)) watch.checked?.(checks.length, c);
+    checks.push(c);
+  };
   let plugin: GamePlugin<unknown, unknown> | undefined;
   let game: Game<unknown> | undefined;
-  const first = check(CHECKS.plugin, () => {
+  stepOf(0)(0, 0);
+  add(check(CHECKS.plugin, () => {
     const valid = validatePlugin(mod, "the module");
     if (Result.isFailure(valid)) return fail(undefined, valid.failure.message);
     plugin = valid.success;
@@ -734,25 +840,31 @@ export const checkPlugin = (
     const made = Effect.runSync(Effect.result(makeGame(plugin, options.options ?? {})));
     if (Result.isFailure(made)) return fail("create", made.failure.message);
     // Guarded: an exception names the function that threw.
-    game = guardGame(made.success.game, label);
-  });
-  const checks: ConformanceCheck[] = [first];
+    game = guardGame(made.success.game, label, watch.slot);
+  }));
   if (plugin === undefined || game === undefined) {
     const skipped = "the plugin could not be built";
-    for (const name of Object.values(CHECKS).slice(1)) checks.push({ name, problems: [], skipped });
+    for (const name of checkNames(options, false).slice(1)) add({ name, problems: [], skipped });
   } else {
     const [p, g] = [plugin, game];
-    checks.push(
-      check(CHECKS.presentation, () => presentationProblems(p).map((message) => ({ message }))),
-      check(`${playouts} ${CHECKS.playouts}`, () => playoutsCheck(g, playouts, maxPlies)),
-      g.picture === undefined
-        ? { name: CHECKS.picture, problems: [], skipped: "the game has no picture" }
-        : check(CHECKS.picture, () => pictureCheck(g, options.picturePlayouts ?? 5, maxPlies)),
-      check(CHECKS.transcripts, () => transcriptCheck(g, maxPlies, options.options)),
-      depth > 0
-        ? check(`${CHECKS.search} at depth ${depth}`, () => searchCheck(g, depth))
-        : { name: CHECKS.search, problems: [], skipped: "the search depth is 0" },
+    const names = checkNames(options);
+    /** Check `i`, run by `run` unless it is not asked for (or `skipped` says why not). */
+    const next = (run: (step: Step) => readonly ConformanceProblem[] | void, skipped?: string) => {
+      const i = checks.length;
+      if (!asked(i)) return add({ name: names[i], problems: [], skipped: "not asked for" });
+      if (skipped !== undefined) return add({ name: names[i], problems: [], skipped });
+      const step = stepOf(i);
+      step(0, 0);
+      add(check(names[i], () => run(step)));
+    };
+    next(() => presentationProblems(p).map((message) => ({ message })));
+    next((step) => playoutsCheck(g, playouts, maxPlies, step));
+    next(
+      (step) => pictureCheck(g, options.picturePlayouts ?? 5, maxPlies, step),
+      g.picture === undefined ? "the game has no picture" : undefined,
     );
+    next((step) => transcriptCheck(g, maxPlies, options.options, step));
+    next((step) => searchCheck(g, depth, step), depth > 0 ? undefined : "the search depth is 0");
   }
   return { plugin: label, checks, ok: checks.every((c) => c.problems.length === 0) };
 };
@@ -772,21 +884,43 @@ export const checkPlugin = (
  * if (!text.includes("./mine.ts: parseMove: ...")) throw new Error(text);
  * ```
  */
-export const formatReport = (report: ConformanceReport): string => {
-  const lines: string[] = [];
-  for (const c of report.checks) {
-    const mark = c.problems.length > 0 ? "FAIL" : c.skipped !== undefined ? "skip" : "ok";
-    lines.push(`${mark.padEnd(5)} ${c.name}${c.skipped !== undefined ? ` (${c.skipped})` : ""}`);
-    for (const p of c.problems) {
-      lines.push(`        ${report.plugin}: ${p.fn !== undefined ? `${p.fn}: ` : ""}${p.message}`);
-    }
+export const formatReport = (report: ConformanceReport): string =>
+  report.checks.map((c) => formatCheck(report.plugin, c)).join("") + formatSummary(report);
+
+/**
+ * One check as text: its line (`ok`, `FAIL` or `skip`), and under it each problem naming
+ * the plugin (`label`) and the function at fault.
+ *
+ * @example
+ * ```ts
+ * import { formatCheck } from "./conformance.ts";
+ * const text = formatCheck("./mine.ts", { name: "random playouts", problems: [] });
+ * if (text !== "ok    random playouts\n") throw new Error(text);
+ * ```
+ */
+export const formatCheck = (label: string, c: ConformanceCheck): string => {
+  const mark = c.problems.length > 0 ? "FAIL" : c.skipped !== undefined ? "skip" : "ok";
+  const lines = [`${mark.padEnd(5)} ${c.name}${c.skipped !== undefined ? ` (${c.skipped})` : ""}`];
+  for (const p of c.problems) {
+    lines.push(`        ${label}: ${p.fn !== undefined ? `${p.fn}: ` : ""}${p.message}`);
   }
+  return lines.join("\n") + "\n";
+};
+
+/**
+ * A report's summary line: `./mine.ts: all 5 checks passed`, or how many failed.
+ *
+ * @example
+ * ```ts
+ * import { formatSummary } from "./conformance.ts";
+ * const text = formatSummary({ plugin: "./mine.ts", ok: true, checks: [] });
+ * if (text !== "./mine.ts: all 0 checks passed\n") throw new Error(text);
+ * ```
+ */
+export const formatSummary = (report: ConformanceReport): string => {
   const failed = report.checks.filter((c) => c.problems.length > 0).length;
   const run = report.checks.filter((c) => c.skipped === undefined).length;
-  lines.push(
-    failed === 0
-      ? `${report.plugin}: all ${run} checks passed`
-      : `${report.plugin}: ${failed} of ${report.checks.length} checks failed`,
-  );
-  return lines.join("\n") + "\n";
+  return (failed === 0
+    ? `${report.plugin}: all ${run} checks passed`
+    : `${report.plugin}: ${failed} of ${report.checks.length} checks failed`) + "\n";
 };

@@ -130,8 +130,139 @@ Deno.test("check-plugin from its URL, without a clone: a plugin importing plugin
     const byUrl = await run(`${base}/tests/fixtures/connect4.ts`, "--playouts", "3");
     assertEquals(byUrl.code, 0, byUrl.stdout + byUrl.stderr);
     assertStringIncludes(byUrl.stdout, `${base}/tests/fixtures/connect4.ts: all 5 checks passed`);
+    // Its plugin thread starts from a URL too; without the unstable worker options it
+    // cannot be sandboxed, and says so; with them it is.
+    assertStringIncludes(r.stderr, "note: without --unstable-worker-options a user's plugin cannot");
+    const sandboxed = await runCommand(Deno.execPath(), [
+      "run",
+      "-A",
+      "--unstable-worker-options",
+      `${base}/scripts/check_plugin.ts`,
+      "./connect4.ts",
+      "--playouts",
+      "3",
+    ], { cwd: dir, clearEnv: true, env: { ...withoutInitCwd(), NO_COLOR: "1" }, stdin: "" });
+    assertEquals(sandboxed.code, 0, sandboxed.stdout + sandboxed.stderr);
+    assertStringIncludes(sandboxed.stdout, "./connect4.ts: all 5 checks passed");
+    assert(!sandboxed.stderr.includes("note:"), sandboxed.stderr);
   } finally {
     await close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+// The suite runs in the plugin's thread (`app/conformance_host.ts`), watched as every
+// program's games are: the hostile plugins (`tests/fixtures/hostile/`, Nim 3,4,5 whose one
+// function loops, allocates without end or reads a file once 10 or fewer stones are left)
+// fail the check that met them, named with the function, and the report ends with its
+// summary. A hostile call never returns: the limit is the proof of a hang, not a window.
+
+const hostile = (fn: string) => `./tests/fixtures/hostile/${fn}.ts`;
+
+const noTrace = (text: string) =>
+  assert(!/\n\s+at .*:\d+:\d+/.test(text), `a stack trace was printed:\n${text}`);
+
+Deno.test("check-plugin: a plugin that loops fails the check it hung, naming the function", async () => {
+  for (const fn of ["moves", "play", "render", "parseMove"]) {
+    const r = await runTask("check-plugin", [hostile(fn), "--call-limit", "1"]);
+    assertEquals(r.code, 1, r.stdout + r.stderr);
+    assertStringIncludes(
+      r.stdout,
+      "FAIL  20 random playouts keep the protocol's invariants\n" +
+        `        ${hostile(fn)}: ${fn}: it did not return within 1 s (--call-limit changes it) ` +
+        "in playout 1 after ",
+    );
+    // A looping thread cannot be stopped: the checks after it are skipped, not raced.
+    assertStringIncludes(
+      r.stdout,
+      "skip  alpha-beta agrees with minimax at depth 3 (the plugin hung in an earlier check)\n",
+    );
+    assertStringIncludes(r.stdout, `${hostile(fn)}: 2 of 6 checks failed\n`);
+    noTrace(r.stdout + r.stderr);
+  }
+  const json = await runTask("check-plugin", [hostile("moves"), "--call-limit", "1", "--json"]);
+  assertEquals(json.code, 1, json.stderr);
+  const report = JSON.parse(json.stdout);
+  assertEquals(report.checks[2].problems[0].fn, "moves");
+  assertEquals(report.checks.map((c: { skipped?: string }) => c.skipped !== undefined), [
+    false,
+    false,
+    false,
+    true,
+    true,
+    true,
+  ]);
+});
+
+Deno.test("check-plugin: a plugin that allocates without end fails at its memory limit", async () => {
+  // No call limit to race: only the heap's end stops these threads.
+  const limits = ["--memory", "64", "--call-limit", "600"];
+  const r = await runTask("check-plugin", [hostile("moves"), "--mode", "oom", ...limits]);
+  assertEquals(r.code, 1, r.stdout + r.stderr);
+  assertStringIncludes(
+    r.stdout,
+    "FAIL  20 random playouts keep the protocol's invariants\n" +
+      `        ${
+        hostile("moves")
+      }: moves: it ran out of memory (limit 64 MB; --memory changes it) ` +
+      "in playout 1 after ",
+  );
+  // A thread out of memory is dead: the next checks run in a fresh one (and fail again).
+  assertStringIncludes(
+    r.stdout,
+    `${
+      hostile("moves")
+    }: moves: it ran out of memory (limit 64 MB; --memory changes it) in game 1\n`,
+  );
+  assertStringIncludes(r.stdout, `${hostile("moves")}: 5 of 6 checks failed\n`);
+  noTrace(r.stdout + r.stderr);
+  // From its 5001st call in a thread on: the playouts run out, the fresh thread passes.
+  const late = await runTask("check-plugin", [
+    hostile("late_oom"),
+    "--playouts",
+    "2000",
+    ...limits,
+  ]);
+  assertEquals(late.code, 1, late.stdout + late.stderr);
+  assertStringIncludes(
+    late.stdout,
+    "FAIL  2000 random playouts keep the protocol's invariants\n" +
+      `        ${
+        hostile("late_oom")
+      }: moves: it ran out of memory (limit 64 MB; --memory changes it) ` +
+      "in playout ",
+  );
+  assertStringIncludes(late.stdout, "ok    transcripts replay and seeds repeat\n");
+  assertStringIncludes(late.stdout, "ok    alpha-beta agrees with minimax at depth 3\n");
+});
+
+Deno.test("check-plugin: a user's plugin reads no file unless --plugin-allow read grants it", async () => {
+  const refused = await runTask("check-plugin", [hostile("moves"), "--mode", "read"]);
+  assertEquals(refused.code, 1, refused.stdout + refused.stderr);
+  assertStringIncludes(
+    refused.stdout,
+    `        ${hostile("moves")}: moves: threw: Requires read access to "/etc/hostname"`,
+  );
+  const granted = await runTask("check-plugin", [
+    hostile("moves"),
+    "--mode",
+    "read",
+    "--plugin-allow",
+    "read",
+  ]);
+  assertEquals(granted.code, 1, granted.stdout + granted.stderr);
+  assertStringIncludes(granted.stdout, `        ${hostile("moves")}: moves: threw: read a file`);
+  assert(!granted.stdout.includes("Requires read access"), granted.stdout);
+});
+
+Deno.test("check-plugin: a built-in game passes in its thread; --help names the limits", async () => {
+  const r = await runTask("check-plugin", ["nim", "--playouts", "5"]);
+  assertEquals(r.code, 0, r.stdout + r.stderr);
+  assertStringIncludes(r.stdout, "ok    5 random playouts keep the protocol's invariants\n");
+  assertStringIncludes(r.stdout, "nim: all 6 checks passed\n");
+  const help = await runTask("check-plugin", ["--help"]);
+  assertEquals(help.code, 0, help.stderr);
+  for (const flag of ["--call-limit S", "--memory MB", "--plugin-allow L"]) {
+    assertStringIncludes(help.stdout, flag);
   }
 });

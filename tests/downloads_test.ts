@@ -78,6 +78,7 @@ Deno.test("no program's module graph holds a test package: only the product's np
       "core/parallel/web_worker.ts",
       "core/parallel/node_worker.ts",
       "core/host/rules.ts",
+      "app/conformance_thread.ts",
     ]
   ) {
     assert(workers.includes(entry), workers.join(" "));

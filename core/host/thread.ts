@@ -106,9 +106,37 @@ const sandbox = (grants: readonly Grant[], plugin: string): Deno.PermissionOptio
   import: "inherit",
 });
 
+let sandboxing: boolean | undefined;
+
+/**
+ * False when this process surely runs without `--unstable-worker-options`, which the
+ * sandbox needs (without it Deno ends the process at the first sandboxed worker): ply
+ * run from its URL by `deno run -A URL`. Linux says so in `/proc/self/cmdline`; where
+ * nothing says, true. The first time it is false, standard error says that a user's
+ * plugin then runs with the program's permissions (still watched, its heap bounded).
+ */
+const canSandbox = (): boolean => {
+  if (sandboxing !== undefined) return sandboxing;
+  const cmdline = "/proc/self/cmdline";
+  try {
+    sandboxing = Deno.permissions.querySync({ name: "read", path: cmdline }).state !== "granted" ||
+      Deno.readTextFileSync(cmdline).split("\0").includes("--unstable-worker-options");
+  } catch {
+    sandboxing = true;
+  }
+  if (!sandboxing) {
+    console.error(
+      "note: without --unstable-worker-options a user's plugin cannot be sandboxed: it runs " +
+        "with this program's permissions",
+    );
+  }
+  return sandboxing;
+};
+
 /**
  * Starts `module` in a plugin thread with `data` as its `workerData`, bounded by
- * `limits` (its heap; its permissions unless `trusted`). `death`, if given, is the cell
+ * `limits` (its heap; its permissions unless `trusted`, where `--unstable-worker-options`
+ * allows: see `canSandbox`). `death`, if given, is the cell
  * the relay marks when the thread dies (see `RelayStart.death`).
  */
 export const spawnPluginThread = (
@@ -125,7 +153,7 @@ export const spawnPluginThread = (
   events: ThreadEvents,
 ): PluginThread => {
   const { trusted, limits, death } = options;
-  if (trusted) return direct(module, data, limits, death, events);
+  if (trusted || !canSandbox()) return direct(module, data, limits, death, events);
   const relay = new Worker(new URL("./relay.ts", import.meta.url), {
     type: "module",
     deno: { permissions: sandbox(limits.grants, options.plugin) },
