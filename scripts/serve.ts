@@ -24,7 +24,11 @@ against the AI or another person, watch AIs play, analyse and review games.
   --port N            the port (default 8000; 0 picks a free one)
   --host H            the address to listen on (default 127.0.0.1: this machine only;
                       0.0.0.0 exposes the server to the network, see README)
-  --max-games N       games open at once (default ${DEFAULT_LIMITS.maxGames})
+  --max-games N       games in play at once (default ${DEFAULT_LIMITS.maxGames}); finished
+                      games and games nobody opened in time do not count
+  --open-within T     a game no browser opened within T of its start stops counting,
+                      like 60s (default ${DEFAULT_LIMITS.openMs / 1000}s; 0: it counts once opened)
+  --games-per-minute N  games one address may start (or load) per minute (default ${DEFAULT_LIMITS.gamesPerMinute})
   --max-ai-time T     the most an AI may think per move, like 30s (default ${
   DEFAULT_LIMITS.aiMs / 1000
 }s)
@@ -35,7 +39,16 @@ against the AI or another person, watch AIs play, analyse and review games.
 `;
 
 const FLAGS = {
-  string: ["port", "host", "max-games", "max-ai-time", "analysis-time", "workers"],
+  string: [
+    "port",
+    "host",
+    "max-games",
+    "open-within",
+    "games-per-minute",
+    "max-ai-time",
+    "analysis-time",
+    "workers",
+  ],
   boolean: ["help"],
   positionals: 64,
 } as const;
@@ -55,6 +68,19 @@ const main = Effect.gen(function* () {
   const port = yield* intFlag(flags, "port", 8000, 0, 65535);
   const host = typeof flags.host === "string" ? flags.host : "127.0.0.1";
   const maxGames = yield* intFlag(flags, "max-games", DEFAULT_LIMITS.maxGames, 1, 10_000);
+  const openWithin = flags["open-within"];
+  const openMs = typeof openWithin !== "string"
+    ? DEFAULT_LIMITS.openMs
+    : openWithin.trim() === "0"
+    ? 0
+    : yield* timeFlag(openWithin);
+  const gamesPerMinute = yield* intFlag(
+    flags,
+    "games-per-minute",
+    DEFAULT_LIMITS.gamesPerMinute,
+    1,
+    100_000,
+  );
   const aiMs = typeof flags["max-ai-time"] === "string"
     ? yield* timeFlag(flags["max-ai-time"])
     : DEFAULT_LIMITS.aiMs;
@@ -72,7 +98,8 @@ const main = Effect.gen(function* () {
   const runRoom = yield* FiberMap.runtime(roomFibers)();
   const runConnection = yield* FiberSet.makeRuntime();
   const plugins = yield* Limits;
-  const rooms = new Rooms(games, { ...DEFAULT_LIMITS, maxGames, aiMs, analysisMs, plugins }, {
+  const limits = { ...DEFAULT_LIMITS, maxGames, openMs, gamesPerMinute, aiMs, analysisMs, plugins };
+  const rooms = new Rooms(games, limits, {
     start: (id, effect) => {
       runRoom(id, effect);
     },

@@ -24,9 +24,13 @@ import {
 } from "./protocol.ts";
 import type { Rooms } from "./rooms.ts";
 import type { Conn } from "./room.ts";
+import { Budget } from "./budget.ts";
 
 /** The largest request body (a transcript to load), in bytes. */
 export const MAX_BODY = 4 * 1024 * 1024 + 1024;
+
+/** The WebSocket close code for a message larger than `MAX_MESSAGE` (RFC 6455: too big). */
+export const CLOSE_TOO_BIG = 1009;
 
 /** The most messages waiting to be sent to one browser before it is disconnected. */
 export const MAX_BACKLOG = 2000;
@@ -189,12 +193,16 @@ export const connection = (
     yield* Effect.gen(function* () {
       while (true) {
         for (const frame of yield* reader.pull) {
+          // Deno reads a whole frame before handing it over (Deno.upgradeWebSocket has
+          // no size limit to set): an oversize one closes the socket at once (1009), so
+          // a client cannot keep sending them on one connection.
+          const size = typeof frame === "string" ? frame.length : frame.byteLength;
+          if (size > MAX_MESSAGE) {
+            ws.close(CLOSE_TOO_BIG, `a message may have at most ${MAX_MESSAGE} characters`);
+            return;
+          }
           if (typeof frame !== "string") {
             say({ _tag: "Error", message: "messages are JSON text" });
-            continue;
-          }
-          if (frame.length > MAX_MESSAGE) {
-            say({ _tag: "Error", message: `a message may have at most ${MAX_MESSAGE} characters` });
             continue;
           }
           let parsed: unknown;
@@ -216,25 +224,50 @@ export const connection = (
 
 /** What `serve` needs to answer requests: the HTTP handler and the WebSocket upgrade. */
 export interface App {
-  /** Answers one request (`Deno.serve`'s handler). */
-  readonly handler: (request: Request) => Promise<Response> | Response;
+  /** Answers one request (`Deno.serve`'s handler; `info` names the client's address). */
+  readonly handler: (
+    request: Request,
+    info?: { readonly remoteAddr: Deno.Addr },
+  ) => Promise<Response> | Response;
   /** Stops the HTTP layer. */
   readonly dispose: () => Promise<void>;
 }
 
+/** The client's address, as the budget of new games counts it. */
+const clientOf = (info: { readonly remoteAddr: Deno.Addr } | undefined): string => {
+  const a = info?.remoteAddr;
+  return a !== undefined && "hostname" in a ? a.hostname : "local";
+};
+
 /**
  * The request handler: `/ws` upgrades to a game's WebSocket (run by `runFork`), every
- * other path goes to the routes.
+ * other path goes to the routes; starting or loading a game spends the client's budget
+ * (`rooms.limits.gamesPerMinute`), answered 429 when it is spent. `now` is the clock.
  */
 export const makeApp = (
   rooms: Rooms,
   files: ReadonlyMap<string, Asset>,
   runFork: (effect: Effect.Effect<void>) => Fiber.Fiber<void>,
+  now: () => number = Date.now,
 ): App => {
   const web = HttpRouter.toWebHandler(routes(rooms, files), { disableLogger: true });
+  const budget = new Budget(rooms.limits.gamesPerMinute, now);
   return {
-    handler: (request) => {
+    handler: (request, info) => {
       const url = new URL(request.url);
+      if (
+        request.method === "POST" && (url.pathname === "/api/new" || url.pathname === "/api/load")
+      ) {
+        const wait = budget.spend(clientOf(info));
+        if (wait !== undefined) {
+          const message = `too many new games from your address: at most ${budget.perMinute} ` +
+            `a minute on this server (serve --games-per-minute); try again in ${wait} s`;
+          return Response.json({ _tag: "Refused", message, problems: [] }, {
+            status: 429,
+            headers: { ...SECURITY_HEADERS, "retry-after": String(wait) },
+          });
+        }
+      }
       if (url.pathname !== "/ws") return web.handler(request);
       if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
         return new Response("a WebSocket is expected here\n", { status: 400 });

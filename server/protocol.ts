@@ -56,6 +56,18 @@ export const SpeedMessage = Schema.TaggedStruct("Speed", {
   ms: Count.check(Schema.isBetween({ minimum: 0, maximum: 60_000 })),
 });
 
+/**
+ * In a game between people: asks the other player to take back this side's last move
+ * (the other player answers with `TakebackAnswer`).
+ */
+export const TakebackMessage = Schema.TaggedStruct("Takeback", {});
+/** In a game between people: accepts or declines the other player's takeback request. */
+export const TakebackAnswerMessage = Schema.TaggedStruct("TakebackAnswer", {
+  accept: Schema.Boolean,
+});
+/** Asks for the picture of node `node` (answer: `View`); changes nothing in the game. */
+export const PeekMessage = Schema.TaggedStruct("Peek", { node: NodeId });
+
 /** Everything a page may send over a game's WebSocket. */
 export const ClientMessage = Schema.Union([
   MoveMessage,
@@ -69,6 +81,9 @@ export const ClientMessage = Schema.Union([
   ResumeMessage,
   AnalyseMessage,
   SpeedMessage,
+  TakebackMessage,
+  TakebackAnswerMessage,
+  PeekMessage,
 ]);
 /** A decoded message from a page. */
 export type ClientMessage = typeof ClientMessage.Type;
@@ -245,6 +260,14 @@ export type ServerMessage =
     /** True when this browser may change the game (undo, jump, stop, speed). */
     readonly control: boolean;
     /**
+     * True while a game between people (each side at its own browser) goes on: no seat
+     * may undo, jump, stop or analyse, and no analysis reaches anyone; a takeback is a
+     * request the other player answers. False once the game has ended.
+     */
+    readonly live: boolean;
+    /** The side whose takeback request waits for the other player's answer, if any. */
+    readonly takeback?: 0 | 1;
+    /**
      * The tree's nodes this browser has not seen as they are now: with `full`, all of
      * them (the first `Position`); otherwise only the new and changed ones, each to be
      * put at its `id` (a long game costs each message only what changed).
@@ -295,6 +318,13 @@ export type ServerMessage =
       readonly move: number;
       readonly verdict: "win" | "draw" | "loss";
     }[];
+  }
+  | {
+    /** The picture of node `node` (the answer to `Peek`): the position as it was there. */
+    readonly _tag: "View";
+    readonly node: number;
+    readonly svg?: string;
+    readonly text: string;
   }
   | {
     /** A move or a pick sequence was refused (nothing changed). */

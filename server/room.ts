@@ -90,6 +90,8 @@ export interface RoomSetup {
   readonly seats: readonly Seat[];
   /** The limits. */
   readonly limits: RoomLimits;
+  /** The clock (ms since the epoch; default `Date.now`), for the idle and open times. */
+  readonly now?: () => number;
 }
 
 /** A person's move, waiting for the runner to ask for it. */
@@ -101,7 +103,9 @@ interface Pending {
 
 /** A change of the position or of the room, applied between two runs of the runner. */
 type Control =
-  | { readonly _tag: "Undo" | "Redo"; readonly conn: Conn }
+  /** Takes back to where a person (`by`: that side only, an accepted takeback) is to move. */
+  | { readonly _tag: "Undo"; readonly conn: Conn; readonly by?: Player }
+  | { readonly _tag: "Redo"; readonly conn: Conn }
   | { readonly _tag: "GoTo"; readonly conn: Conn; readonly node: number };
 
 /** A `Position` message. */
@@ -113,7 +117,7 @@ interface Shared {
   readonly legal: readonly LegalMove[];
   readonly fields: Omit<
     Position,
-    "_tag" | "mine" | "control" | "nodes" | "full" | "nodeCount" | "legal"
+    "_tag" | "mine" | "control" | "live" | "nodes" | "full" | "nodeCount" | "legal"
   >;
 }
 
@@ -179,8 +183,14 @@ export class Room {
   readonly session: Session;
   /** The browsers connected. */
   readonly conns: Set<Conn> = new Set();
+  /** The clock (ms since the epoch). */
+  readonly now: () => number;
+  /** When the room was made (ms since the epoch). */
+  readonly createdAt: number;
   /** When the last browser left (ms since the epoch), for closing idle rooms. */
-  idleSince: number = Date.now();
+  idleSince: number;
+  /** True once a browser has opened the game. */
+  opened = false;
   /** Review's verdicts by node id (a loaded game). */
   readonly annotations: Map<number, Annotation> = new Map();
   /** The nodes annotated, in order (what each browser has seen is a count of them). */
@@ -213,6 +223,16 @@ export class Room {
   /** The node where the runner last stopped for good (the end, or a plugin's fault). */
   private stoppedAt = -1;
   private analysing = false;
+  /**
+   * True for a game between people, each side at a browser of its own: while it goes
+   * on (`live()`), a seat only moves for its side, takes back by the other's consent,
+   * and nobody gets the engine's view.
+   */
+  private readonly contest: boolean;
+  /** True once a game between people has ended (everything opens then, for good). */
+  private ended = false;
+  /** The side whose takeback request waits for the other player's answer. */
+  private takeback: Player | undefined;
   /** The AI players (none for a person's side), made once so each keeps its table. */
   private readonly ais: readonly [Agent<unknown, Terminal>?, Agent<unknown, Terminal>?];
   /** The thinking AI's last completed iteration (what `MoveNow` plays). */
@@ -232,6 +252,12 @@ export class Room {
     this.sides = setup.sides;
     this.seats = new Map(setup.seats.map((s) => [s.token, s]));
     this.limits = setup.limits;
+    this.now = setup.now ?? Date.now;
+    this.createdAt = this.now();
+    this.idleSince = this.createdAt;
+    this.contest = this.sides.every((s) => s.kind === "human") &&
+      setup.seats.every((s) => !(s.sides[0] && s.sides[1])) &&
+      setup.seats.filter((s) => s.sides[0] || s.sides[1]).length === 2;
     this.setPosition();
     const ai = (p: Player) => {
       const side = this.sides[p];
@@ -247,6 +273,21 @@ export class Room {
   /** The seat a token holds in this room, if any. */
   seat(token: string | null): Seat | undefined {
     return token === null ? undefined : this.seats.get(token);
+  }
+
+  /** True while a game between people goes on (see `contest`). */
+  live(): boolean {
+    return this.contest && !this.ended;
+  }
+
+  /** True when the game is over (or stopped for good by its plugin's fault). */
+  finished(): boolean {
+    try {
+      return isOver(this.game, this.state) ||
+        (this.session.result !== undefined && this.stoppedAt === this.session.current);
+    } catch {
+      return true;
+    }
   }
 
   /** True when a side is played by a person. */
@@ -291,7 +332,10 @@ export class Room {
           self.thinking = null;
           self.state = played.final;
           if (played.transcript.result.reason === "interrupted") delete self.session.result;
-          else self.stoppedAt = self.session.current;
+          else {
+            self.stoppedAt = self.session.current;
+            self.positionChanged();
+          }
         } else {
           self.wake = Deferred.makeUnsafe<void>();
           if (self.controls.length === 0) yield* Deferred.await(self.wake);
@@ -422,7 +466,7 @@ export class Room {
       let done: boolean;
       switch (c._tag) {
         case "Undo":
-          done = undo(this.game, this.session, human);
+          done = undo(this.game, this.session, c.by === undefined ? human : (p) => p === c.by);
           if (!done) {
             c.conn.send({ _tag: "Refused", reason: "there is no move of yours to take back" });
           }
@@ -456,8 +500,13 @@ export class Room {
     }
   }
 
-  /** After the current node changed: the analysis follows it, every browser sees it. */
+  /**
+   * After the current node changed: a pending takeback request lapses, a game between
+   * people that ended opens for good, the analysis follows, every browser sees it.
+   */
   private positionChanged(): void {
+    this.takeback = undefined;
+    if (this.contest && !this.ended && this.finished()) this.ended = true;
     if (this.analysing) this.startAnalysis();
     this.broadcast();
   }
@@ -468,6 +517,7 @@ export class Room {
   /** A browser joins: it gets the position at once. */
   join(conn: Conn): void {
     this.conns.add(conn);
+    this.opened = true;
     this.broadcast();
     Deferred.doneUnsafe(this.wake, Effect.void);
   }
@@ -476,23 +526,63 @@ export class Room {
   leave(conn: Conn): void {
     this.conns.delete(conn);
     if (this.conns.size === 0) {
-      this.idleSince = Date.now();
+      this.idleSince = this.now();
       Deferred.doneUnsafe(this.interrupt, Effect.void);
       this.stopAnalysis();
     } else this.broadcast();
   }
 
-  /** Handles one decoded message from a browser. */
-  handle(conn: Conn, m: ClientMessage): void {
-    const refuse = (reason: string) => conn.send({ _tag: "Refused", reason });
-    if (m._tag === "Explain") {
-      return refuse(this.explain(m.picks));
-    }
-    if (conn.seat === undefined) return refuse("you are watching this game; you cannot change it");
+  /**
+   * Why a browser may not send a message here, or undefined when it may: the one place
+   * where the room's rules on who may do what are kept.
+   */
+  private refusal(conn: Conn, m: ClientMessage): string | undefined {
+    if (m._tag === "Explain" || m._tag === "Peek") return undefined;
+    if (conn.seat === undefined) return "you are watching this game; you cannot change it";
+    const live = this.live();
     switch (m._tag) {
       case "Move":
       case "Play":
+        return undefined;
+      case "Takeback":
+      case "TakebackAnswer":
+        return live ? undefined : "takebacks are asked for in a game between people only";
+      case "Analyse":
+        return live && m.on
+          ? "no analysis while a game between people goes on (it opens when the game ends)"
+          : undefined;
+      case "Undo":
+        return live ? "in a game between people, ask the other player for a takeback" : undefined;
+      case "Redo":
+      case "GoTo":
+        return live
+          ? "a game between people is not rewound; step back and forth on your own board"
+          : undefined;
+      case "Stop":
+      case "Resume":
+      case "MoveNow":
+      case "Speed":
+        return live ? "there is no AI in this game" : undefined;
+    }
+  }
+
+  /** Handles one decoded message from a browser (checked by `refusal` first). */
+  handle(conn: Conn, m: ClientMessage): void {
+    const refuse = (reason: string) => conn.send({ _tag: "Refused", reason });
+    const no = this.refusal(conn, m);
+    if (no !== undefined) return refuse(no);
+    switch (m._tag) {
+      case "Explain":
+        return refuse(this.explain(m.picks));
+      case "Peek":
+        return this.peek(conn, m.node);
+      case "Move":
+      case "Play":
         return this.move(conn, m);
+      case "Takeback":
+        return this.askTakeback(conn);
+      case "TakebackAnswer":
+        return this.answerTakeback(conn, m.accept);
       case "Undo":
       case "Redo":
         return this.control({ _tag: m._tag, conn });
@@ -520,6 +610,77 @@ export class Room {
       case "Speed":
         this.speed = m.ms;
         return this.broadcast();
+    }
+  }
+
+  /** The side a seat plays in a game between people (each seat plays one). */
+  private sideOf(conn: Conn): Player | undefined {
+    const sides = conn.seat?.sides;
+    return sides?.[0] ? 0 : sides?.[1] ? 1 : undefined;
+  }
+
+  /** A player asks to take back their last move: the other player is asked. */
+  private askTakeback(conn: Conn): void {
+    const refuse = (reason: string) => conn.send({ _tag: "Refused", reason });
+    const side = this.sideOf(conn);
+    if (side === undefined) return refuse("you play no side in this game");
+    if (this.takeback !== undefined) {
+      return refuse(
+        this.takeback === side
+          ? "your takeback request waits for an answer"
+          : "answer the other player's takeback request first",
+      );
+    }
+    // Is there a move of this side to take back? (Tried on the session, then restored.)
+    const at = this.session.current;
+    const possible = undo(this.game, this.session, (p) => p === side);
+    this.session.current = at;
+    if (!possible) return refuse("there is no move of yours to take back");
+    this.takeback = side;
+    this.broadcast();
+  }
+
+  /** The other player answers a takeback request. */
+  private answerTakeback(conn: Conn, accept: boolean): void {
+    const asker = this.takeback;
+    const side = this.sideOf(conn);
+    if (asker === undefined || side === undefined || side === asker) {
+      return conn.send({ _tag: "Refused", reason: "there is no takeback request to answer" });
+    }
+    this.takeback = undefined;
+    const by = this.game.players[side];
+    if (accept) {
+      this.control({ _tag: "Undo", conn, by: asker });
+    } else {
+      for (const c of this.conns) {
+        if (c.seat?.sides[asker] === true) {
+          c.send({ _tag: "Refused", reason: `${by} declined your takeback request` });
+        }
+      }
+      this.broadcast();
+    }
+  }
+
+  /** Sends a browser the picture of a node; the game is not changed. */
+  private peek(conn: Conn, id: number): void {
+    const session = this.session;
+    if (id >= session.nodes.length) {
+      return conn.send({ _tag: "Refused", reason: `there is no position ${id}` });
+    }
+    try {
+      const game = this.game;
+      const s = stateAt(game, session, id);
+      const node = session.nodes[id];
+      const view = id === 0 ? {} : { last: { move: node.move, by: node.by } };
+      conn.send({
+        _tag: "View",
+        node: id,
+        ...(game.picture !== undefined ? { svg: game.picture.svg(s, view) } : {}),
+        text: game.render(s, view),
+      });
+    } catch (e) {
+      if (!(e instanceof PluginFault)) throw e;
+      conn.send({ _tag: "Refused", reason: `position ${id} cannot be shown: ${e.message}` });
     }
   }
 
@@ -575,6 +736,11 @@ export class Room {
 
   private startAnalysis(): void {
     this.stopAnalysis();
+    if (this.live()) {
+      // Never while people play each other (the Analyse message is refused too).
+      this.analysing = false;
+      return;
+    }
     if (this.fork === undefined || isOver(this.game, this.state)) return;
     this.analysis = this.fork(this.analyse(this.session.current, this.state));
   }
@@ -794,7 +960,9 @@ export class Room {
       _tag: "Position",
       ...fields,
       mine: [conn.seat?.sides[0] === true, conn.seat?.sides[1] === true],
-      control: conn.seat !== undefined,
+      control: conn.seat !== undefined && !this.live(),
+      live: this.live(),
+      ...(this.takeback !== undefined ? { takeback: this.takeback } : {}),
       ...this.nodeViews(conn),
       nodeCount: this.session.nodes.length,
       legal: canMove ? legal : [],

@@ -33,8 +33,15 @@ import { Room, type RoomLimits, type Seat, type Side } from "./room.ts";
 
 /** The server's limits (flags of `deno task serve`). */
 export interface ServerLimits extends RoomLimits {
-  /** The most games open at once. */
+  /**
+   * The most games in play at once: finished games, and games no browser opened within
+   * `openMs` of their start, do not count (they make way when the server is full).
+   */
   readonly maxGames: number;
+  /** A game no browser opened within this long (ms) of its start stops counting. */
+  readonly openMs: number;
+  /** The games (new or loaded) one client address may start per minute. */
+  readonly gamesPerMinute: number;
   /** A room no browser has watched for this long (ms) is closed. */
   readonly idleMs: number;
   /** The time per position of a loaded game's review pass (ms). */
@@ -46,6 +53,8 @@ export interface ServerLimits extends RoomLimits {
 /** Default limits. */
 export const DEFAULT_LIMITS: ServerLimits = {
   maxGames: 100,
+  openMs: 60_000,
+  gamesPerMinute: 30,
   aiMs: 30_000,
   analysisMs: 30_000,
   idleMs: 10 * 60_000,
@@ -61,8 +70,8 @@ export interface RoomRunner {
   readonly stop: (id: string) => void;
 }
 
-/** A random token for ids and seats (URL-safe, 128 bits). */
-const token = (): string =>
+/** A random token for game ids and seats: 128 random bits, as 32 hexadecimal digits. */
+export const token = (): string =>
   Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0"))
     .join("");
 
@@ -80,6 +89,8 @@ export class Rooms {
     /** The limits. */
     readonly limits: ServerLimits,
     private readonly runner: RoomRunner,
+    /** The clock (ms since the epoch): tests pass their own. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** The entries of the new-game form. */
@@ -97,6 +108,21 @@ export class Rooms {
     return this.rooms.size;
   }
 
+  /**
+   * True when a room counts against `maxGames`: its game goes on, and a browser opened
+   * it (or it is younger than `openMs`).
+   */
+  counts(room: Room, now: number = this.now()): boolean {
+    if (room.finished()) return false;
+    return room.opened || now - room.createdAt < this.limits.openMs;
+  }
+
+  /** How many rooms count against `maxGames`. */
+  get playing(): number {
+    const now = this.now();
+    return [...this.rooms.values()].filter((r) => this.counts(r, now)).length;
+  }
+
   /** Closes a room: its fibers interrupted, its browsers disconnected. */
   close(id: string): void {
     this.rooms.delete(id);
@@ -107,7 +133,7 @@ export class Rooms {
   }
 
   /** Closes rooms that no browser has watched for `idleMs`; returns how many. */
-  reap(now: number = Date.now()): string[] {
+  reap(now: number = this.now()): string[] {
     const idle = [...this.rooms.values()]
       .filter((r) => r.conns.size === 0 && now - r.idleSince >= this.limits.idleMs)
       .map((r) => r.id);
@@ -135,14 +161,25 @@ export class Rooms {
     return Result.succeed({ kind: "ai", spec });
   }
 
-  /** Refuses a new room when the server is full (after closing idle ones). */
+  /**
+   * Refuses a new room when `maxGames` games are in play. Otherwise, when the server
+   * holds `maxGames` rooms, the unwatched ones that do not count (finished, or never
+   * opened) close, the longest idle first, to make way.
+   */
   private full(): string | undefined {
     if (this.rooms.size < this.limits.maxGames) return undefined;
     this.reap();
-    return this.rooms.size < this.limits.maxGames
-      ? undefined
-      : `this server has ${this.limits.maxGames} games open, its limit (serve --max-games); ` +
-        "close one or try later";
+    const now = this.now();
+    const rooms = [...this.rooms.values()];
+    if (rooms.filter((r) => this.counts(r, now)).length >= this.limits.maxGames) {
+      return `this server has ${this.limits.maxGames} games in play, its limit ` +
+        "(serve --max-games); try again when one has ended";
+    }
+    const spare = rooms
+      .filter((r) => r.conns.size === 0 && !this.counts(r, now))
+      .sort((a, b) => a.idleSince - b.idleSince);
+    for (const r of spare.slice(0, this.rooms.size - this.limits.maxGames + 1)) this.close(r.id);
+    return undefined;
   }
 
   /** Opens a room: its fiber started, its seats made. */
@@ -153,7 +190,7 @@ export class Rooms {
     sides: readonly [Side, Side],
     seats: readonly Seat[],
   ): Room {
-    const id = token().slice(0, 12);
+    const id = token();
     const room = new Room({
       id,
       offered,
@@ -163,6 +200,7 @@ export class Rooms {
       sides,
       seats,
       limits: this.limits,
+      now: this.now,
     });
     this.rooms.set(id, room);
     this.threads.set(id, close);

@@ -2,7 +2,12 @@
 /**
  * The game view: one game's socket, and everything drawn from its messages (board,
  * moves, search, status, controls), with the handshake attributes tests wait on
- * (`body[data-ready]`, `data-node`, `data-thinking`, `data-result`, `data-analysis`).
+ * (`body[data-ready]`, `data-node`, `data-thinking`, `data-result`, `data-analysis`,
+ * `data-view`: the earlier position shown on this board only, `data-takeback`).
+ *
+ * In a game between people (`live`), and for a spectator, stepping through the moves is
+ * local: the page asks for the picture of a node (`Peek`) and shows it, and the game
+ * goes on unchanged; a new move brings the board back to the game.
  *
  * @module
  */
@@ -18,6 +23,7 @@ import { drawBar, drawSearch, idleSearch } from "./search.ts";
 import { type Link, openSocket, socketUrl } from "./socket.ts";
 
 type Analysis = Extract<ServerMessage, { readonly _tag: "Analysis" }>;
+type View = Extract<ServerMessage, { readonly _tag: "View" }>;
 
 /** Where the game is: its id, this browser's seat, and the node in the URL (if any). */
 export interface GameRoute {
@@ -51,11 +57,15 @@ export const gameView = (
   const body = document.body;
   body.dataset.thinking = "";
   body.dataset.result = "";
+  body.dataset.view = "";
+  body.dataset.takeback = "";
   let pos: Position | undefined;
   let entry: GameEntry | undefined;
   let list: readonly GameEntry[] | undefined;
   let prefix: readonly string[] = [];
   let analysis: Analysis | undefined;
+  /** The earlier position shown on this board only (local browsing), if any. */
+  let viewing: View | undefined;
   let wantAt = route.at;
   const keys = new Set<string>();
   let arrows = false;
@@ -114,11 +124,45 @@ export const gameView = (
     swipe: (key) => pickToken(KEY_PREFIX + key),
   });
 
+  /** True when stepping through the moves only changes this board (see the module doc). */
+  const local = (p: Position): boolean => p.live || !p.control;
+  /** The node this board shows. */
+  const shown = (): number | undefined => viewing?.node ?? pos?.current;
+
   const goTo = (node: number | undefined): void => {
-    if (node !== undefined && node >= 0) send({ _tag: "GoTo", node });
+    if (node === undefined || node < 0 || pos === undefined) return;
+    if (!local(pos)) send({ _tag: "GoTo", node });
+    else if (node === pos.current) leaveView();
+    else send({ _tag: "Peek", node });
   };
-  const back = (): void => goTo(pos && stepBack(pos.nodes, pos.current));
-  const forward = (): void => goTo(pos && stepForward(pos.nodes, pos.current));
+  const back = (): void => {
+    const at = shown();
+    goTo(pos && at !== undefined ? stepBack(pos.nodes, at) : undefined);
+  };
+  const forward = (): void => {
+    const at = shown();
+    goTo(pos && at !== undefined ? stepForward(pos.nodes, at) : undefined);
+  };
+
+  /** Shows an earlier position on this board only. */
+  const drawView = (p: Position, v: View): void => {
+    the.draw(v.svg, v.text);
+    the.mark(new Set(), [], new Map());
+    show(byId("to-play"), false);
+    drawMoves(byId("moves"), p.nodes, v.node);
+    setText(byId("viewing-text"), `you are looking at an earlier position (move ${v.node})`);
+    show(byId("viewing"), true);
+    drawControls(p);
+    body.dataset.view = String(v.node);
+  };
+
+  /** Back to the game's position. */
+  const leaveView = (): void => {
+    viewing = undefined;
+    show(byId("viewing"), false);
+    body.dataset.view = "";
+    if (pos !== undefined) onPosition(pos);
+  };
 
   const drawButtons = (p: Position): void => {
     const box = byId("move-buttons");
@@ -163,13 +207,18 @@ export const gameView = (
     const disable = (id: string, off: boolean): void => {
       byId<HTMLButtonElement>(id).disabled = off;
     };
-    disable("back", !p.control || stepBack(p.nodes, p.current) === undefined);
-    disable(
-      "forward",
-      !p.control || stepForward(p.nodes, p.current) === undefined,
-    );
-    disable("undo", !p.control);
+    const at = viewing?.node ?? p.current;
+    disable("back", stepBack(p.nodes, at) === undefined);
+    disable("forward", stepForward(p.nodes, at) === undefined);
+    const player = p.mine[0] || p.mine[1];
+    const undo = byId<HTMLButtonElement>("undo");
+    setText(undo, p.live ? "ask to take back" : "undo");
+    undo.disabled = p.live ? !player || p.takeback !== undefined : !p.control;
+    show(byId("redo"), !p.live);
     disable("redo", !p.control);
+    byId<HTMLInputElement>("analyse").disabled = !p.control;
+    show(byId("live-hint"), p.live);
+    drawTakeback(p);
     show(byId("stop"), p.thinking !== null && p.control);
     show(byId("move-now"), p.thinking !== null && p.control);
     show(byId("resume"), p.paused && p.control);
@@ -183,6 +232,23 @@ export const gameView = (
       : p.svg === undefined
       ? "← → step back and forward"
       : "← → step back and forward; Esc clears the picks";
+  };
+
+  /** A takeback request waiting: who asked, and the answer buttons for the other player. */
+  const drawTakeback = (p: Position): void => {
+    const asker = p.takeback;
+    body.dataset.takeback = asker === undefined ? "" : String(asker);
+    show(byId("takeback"), asker !== undefined);
+    if (asker === undefined) return;
+    const answers = !p.mine[asker] && (p.mine[0] || p.mine[1]);
+    setText(
+      byId("takeback-text"),
+      p.mine[asker]
+        ? "you asked to take back your move; waiting for the answer"
+        : `${sideName(names(), asker)} asks to take back their move`,
+    );
+    show(byId("takeback-accept"), answers);
+    show(byId("takeback-decline"), answers);
   };
 
   /** Names the game once both its list entry and its first position are here. */
@@ -201,6 +267,11 @@ export const gameView = (
     tree = mergeNodes(tree, sent.nodes, sent.full, sent.nodeCount);
     const p: Position = { ...sent, nodes: tree };
     const first = pos === undefined;
+    if (pos === undefined || pos.current !== p.current || pos.nodeCount !== p.nodeCount) {
+      viewing = undefined;
+      show(byId("viewing"), false);
+      body.dataset.view = "";
+    }
     if (pos === undefined || pos.current !== p.current) {
       prefix = [];
       if (!first) message("");
@@ -236,6 +307,7 @@ export const gameView = (
     else history.replaceState(null, "", urlAt(p.current));
     wantAt = undefined;
 
+    if (viewing !== undefined) drawView(p, viewing);
     body.dataset.node = String(p.current);
     body.dataset.thinking = p.thinking === null ? "" : String(p.thinking);
     body.dataset.result = p.result?.reason ?? "";
@@ -269,6 +341,13 @@ export const gameView = (
         markBoard();
         if (pos !== undefined) drawButtons(pos);
         body.dataset.analysis = String(m.node);
+        return;
+      }
+      case "View": {
+        if (pos === undefined) return;
+        if (m.node === pos.current) return leaveView();
+        viewing = m;
+        drawView(pos, m);
         return;
       }
       case "Refused": {
@@ -313,7 +392,10 @@ export const gameView = (
   const click = (id: string, f: () => void): void => byId(id).addEventListener("click", f);
   click("back", back);
   click("forward", forward);
-  click("undo", () => send({ _tag: "Undo" }));
+  click("undo", () => send(pos?.live === true ? { _tag: "Takeback" } : { _tag: "Undo" }));
+  click("takeback-accept", () => send({ _tag: "TakebackAnswer", accept: true }));
+  click("takeback-decline", () => send({ _tag: "TakebackAnswer", accept: false }));
+  click("viewing-back", leaveView);
   click("redo", () => send({ _tag: "Redo" }));
   click("stop", () => send({ _tag: "Stop" }));
   click("move-now", () => send({ _tag: "MoveNow" }));
@@ -350,8 +432,8 @@ export const gameView = (
     }
   });
   onJump(byId("moves"), (node) => {
-    if (pos !== undefined && node !== pos.current) {
-      goTo(settle(pos.nodes, node));
+    if (pos !== undefined && node !== shown()) {
+      goTo(local(pos) ? node : settle(pos.nodes, node));
     }
   });
 
