@@ -132,7 +132,10 @@ Deno.test("check-plugin from its URL, without a clone: a plugin importing plugin
     assertStringIncludes(byUrl.stdout, `${base}/tests/fixtures/connect4.ts: all 5 checks passed`);
     // Its plugin thread starts from a URL too; without the unstable worker options it
     // cannot be sandboxed, and says so; with them it is.
-    assertStringIncludes(r.stderr, "note: without --unstable-worker-options a user's plugin cannot");
+    assertStringIncludes(
+      r.stderr,
+      "note: without --unstable-worker-options a user's plugin cannot",
+    );
     const sandboxed = await runCommand(Deno.execPath(), [
       "run",
       "-A",
