@@ -34,14 +34,17 @@ export const createUniqueFile = (dir: string, stem: string, ext = ".json"): stri
   }
 };
 
-/** The folder where `play` saves the games with a person in them. */
-export const gamesFolder = (): string => {
+/** ply's folder of state: `$XDG_STATE_HOME/ply`, or `~/.local/state/ply` without it. */
+export const stateFolder = (): string => {
   const state = Deno.env.get("XDG_STATE_HOME");
   const base = state !== undefined && state !== ""
     ? state
     : `${Deno.env.get("HOME") ?? "."}/.local/state`;
-  return `${base}/ply/games`;
+  return `${base}/ply`;
 };
+
+/** The folder where `play` saves the games with a person in them. */
+export const gamesFolder = (): string => `${stateFolder()}/games`;
 
 /** The name (without `.json`) of an autosave of a game of `id` started at `now`. */
 export const autosaveStem = (id: string, now: Date): string => {

@@ -130,6 +130,13 @@ const transcriptOrder = (session: Session): number[] => {
   return order;
 };
 
+/**
+ * The number each node of a session has in its transcript: the id the node gets in the
+ * session that `importTranscript` makes of `exportTranscript(session)`.
+ */
+export const transcriptNumbers = (session: Session): Map<number, number> =>
+  new Map(transcriptOrder(session).map((id, i) => [id, i]));
+
 /** A session as a (version 2) transcript. */
 export const exportTranscript = (session: Session): Transcript => {
   const order = transcriptOrder(session);

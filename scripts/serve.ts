@@ -2,17 +2,21 @@
  * `deno task serve [GAME_OR_PLUGIN ...] [--port 8000] [--host 127.0.0.1]`: ply in the
  * browser. Serves one page for every built-in game and each plugin named (a path or a
  * URL, loaded as `play` loads it), prints the URL and opens nothing by itself; Ctrl-C
- * stops it (every game's search with it).
+ * (or SIGTERM) stops it (every game's search with it). Every game is stored as it changes
+ * (SQLite in `$XDG_STATE_HOME/ply/serve.db` by default, or `--db`), and a server started
+ * again opens every stored game where it was.
  *
  * @module
  */
 import { Limits } from "../core/host/thread.ts";
-import { Effect, type Fiber } from "../core/deps.ts";
+import { Effect, type Fiber, Layer, Result } from "../core/deps.ts";
 import { FiberMap, FiberSet } from "../server/deps.ts";
 import { Terminal } from "../app/terminal.ts";
 import { catalog } from "../server/catalog.ts";
 import { DEFAULT_LIMITS, Rooms } from "../server/rooms.ts";
 import { makeApp } from "../server/app.ts";
+import { sqlRoomStore } from "../server/store.ts";
+import { databaseLayer, defaultDatabase, describeDatabase } from "../app/store/database.ts";
 import { pageAssets } from "../web/bundle.ts";
 import { intFlag, parseCommandLine, printHelp, runMain, timeFlag, UsageError } from "../app/cli.ts";
 
@@ -36,6 +40,13 @@ against the AI or another person, watch AIs play, analyse and review games.
   DEFAULT_LIMITS.analysisMs / 1000
 }s)
   --workers N         search workers (default: the cores)
+  --db FILE|URL       where the games are kept across a restart: a SQLite file (default
+                      $XDG_STATE_HOME/ply/serve.db, or ~/.local/state/ply/serve.db), or a
+                      PostgreSQL URL (postgres://user:password@host/db); ":memory:" keeps
+                      them in memory only
+  --keep-games N      a stored game nobody opened for N days is forgotten (default ${
+  DEFAULT_LIMITS.keepMs / 86_400_000
+})
 `;
 
 const FLAGS = {
@@ -48,6 +59,8 @@ const FLAGS = {
     "max-ai-time",
     "analysis-time",
     "workers",
+    "db",
+    "keep-games",
   ],
   boolean: ["help"],
   positionals: 64,
@@ -87,6 +100,16 @@ const main = Effect.gen(function* () {
   const analysisMs = typeof flags["analysis-time"] === "string"
     ? yield* timeFlag(flags["analysis-time"])
     : DEFAULT_LIMITS.analysisMs;
+  const keepDays = yield* intFlag(
+    flags,
+    "keep-games",
+    DEFAULT_LIMITS.keepMs / 86_400_000,
+    1,
+    36_500,
+  );
+  const target = typeof flags.db === "string" && flags.db !== ""
+    ? flags.db
+    : defaultDatabase("serve");
   const games = yield* catalog(positional);
   const assets = yield* Effect.promise(() => pageAssets());
   if (assets.mode === "modules") {
@@ -98,17 +121,58 @@ const main = Effect.gen(function* () {
   const runRoom = yield* FiberMap.runtime(roomFibers)();
   const runConnection = yield* FiberSet.makeRuntime();
   const plugins = yield* Limits;
-  const limits = { ...DEFAULT_LIMITS, maxGames, openMs, gamesPerMinute, aiMs, analysisMs, plugins };
-  const rooms = new Rooms(games, limits, {
-    start: (id, effect) => {
-      runRoom(id, effect);
+  const limits = {
+    ...DEFAULT_LIMITS,
+    maxGames,
+    openMs,
+    gamesPerMinute,
+    aiMs,
+    analysisMs,
+    plugins,
+    keepMs: keepDays * 24 * 3_600_000,
+  };
+  // The database stays open for the server's life (the layer is built in its scope).
+  const store = yield* Layer.build(databaseLayer(target)).pipe(
+    Effect.flatMap((context) => Effect.provide(sqlRoomStore, context)),
+    Effect.mapError((e) =>
+      new UsageError({
+        message: `cannot open the games' database ${describeDatabase(target)} (--db): ${
+          e.message.split("\n")[0]
+        }`,
+      })
+    ),
+  );
+  const rooms = new Rooms(
+    games,
+    limits,
+    {
+      start: (id, effect) => {
+        runRoom(id, effect);
+      },
+      stop: (id) => {
+        Effect.runFork(FiberMap.remove(roomFibers, id));
+      },
     },
-    stop: (id) => {
-      Effect.runFork(FiberMap.remove(roomFibers, id));
-    },
-  });
+    Date.now,
+    store,
+  );
+  // Stored games open when their page comes back; those of games not offered are named.
+  const stored = yield* Effect.orElseSucceed(rooms.stored(), () => new Map<string, number>());
+  for (const [game, n] of stored) {
+    if (games.has(game) || [...games.values()].some((o) => o.specifier === game)) continue;
+    console.error(
+      `note: ${n} stored games of ${game} open only on a server that offers that game ` +
+        "(name its plugin on the command line)",
+    );
+  }
+  yield* Effect.forkScoped(rooms.persist());
   yield* Effect.forkScoped(
-    Effect.forever(Effect.andThen(Effect.sleep(REAP_EVERY_MS), Effect.sync(() => rooms.reap()))),
+    Effect.forever(
+      Effect.sleep(REAP_EVERY_MS).pipe(
+        Effect.andThen(Effect.sync(() => rooms.reap())),
+        Effect.andThen(rooms.purge()),
+      ),
+    ),
   );
   const app = makeApp(rooms, assets.files, (e) => runConnection(e) as Fiber.Fiber<void>);
   const listening = Promise.withResolvers<Deno.NetAddr>();
@@ -127,7 +191,11 @@ const main = Effect.gen(function* () {
   });
   const addr = yield* Effect.promise(() => listening.promise);
   const shown = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
-  console.log(`ply serves ${games.size} games at http://${shown}:${addr.port}/ (Ctrl-C stops)`);
+  const total = [...stored.values()].reduce((a, b) => a + b, 0);
+  const kept = total > 0 ? `; ${total} stored games (each opens where it was)` : "";
+  console.log(
+    `ply serves ${games.size} games at http://${shown}:${addr.port}/ (Ctrl-C stops)${kept}`,
+  );
   if (host !== "127.0.0.1" && host !== "localhost" && host !== "::1") {
     console.log(
       `warning: listening on ${host}: anyone who reaches this address can start games and ` +
@@ -137,6 +205,9 @@ const main = Effect.gen(function* () {
   yield* (yield* Terminal).interruption;
   yield* Effect.promise(() => server.shutdown());
   yield* Effect.promise(() => app.dispose());
+  // What changed since the writer's last turn is stored before the database closes.
+  const last = yield* Effect.result(rooms.flush());
+  if (Result.isFailure(last)) console.error(`ply serve: cannot store the games: ${last.failure}`);
   return 0;
 }).pipe(Effect.scoped);
 

@@ -135,8 +135,9 @@ export const routes = (
     HttpRouter.route(
       "GET",
       "/api/games/:id/transcript",
-      Effect.map(HttpRouter.params, (params) => {
-        const t = rooms.transcript(params.id ?? "");
+      Effect.gen(function* () {
+        const params = yield* HttpRouter.params;
+        const t = yield* rooms.transcript(params.id ?? "");
         if (t === undefined) return json({ error: "no such game on this server" }, 404);
         return HttpServerResponse.text(JSON.stringify(t, null, 2) + "\n", {
           contentType: "application/json",
@@ -176,12 +177,13 @@ export const connection = (
     yield* Effect.forkScoped(
       Effect.forever(Effect.flatMap(Queue.take(out), (text) => writer.write(text))),
     );
-    const room = rooms.get(url.searchParams.get("game") ?? "");
-    if (room === undefined) {
-      say({ _tag: "Error", message: "no such game on this server (it may have been closed)" });
+    const found = yield* rooms.find(url.searchParams.get("game") ?? "");
+    if (Result.isFailure(found)) {
+      say({ _tag: "Error", message: found.failure });
       yield* Effect.yieldNow;
       return;
     }
+    const room = found.success;
     const seatToken = url.searchParams.get("seat");
     const seat = room.seat(seatToken);
     if (seatToken !== null && seatToken !== "" && seat === undefined) {

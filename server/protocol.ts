@@ -215,6 +215,8 @@ export interface NodeView {
   readonly id: number;
   /** The parent's id (-1 for the start). */
   readonly parent: number;
+  /** The move's number (-1 for the start), for a page to save the moves it holds. */
+  readonly move: number;
   /** The move in notation ("" for the start). */
   readonly notation: string;
   /** Who moved. */

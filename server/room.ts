@@ -36,6 +36,8 @@ import {
 import { describeResult } from "../app/display.ts";
 import type { Offered } from "./catalog.ts";
 import type { ClientMessage, LegalMove, NodeView, SearchView, ServerMessage } from "./protocol.ts";
+import { exportTranscript, transcriptNumbers } from "../app/transcript.ts";
+import type { SavedRoom } from "./store.ts";
 
 /** Who plays a side: a person (here or elsewhere) or an AI by spec. */
 export type Side =
@@ -92,7 +94,14 @@ export interface RoomSetup {
   readonly limits: RoomLimits;
   /** The clock (ms since the epoch; default `Date.now`), for the idle and open times. */
   readonly now?: () => number;
+  /** What a room opened again after a restart was (its annotations by node id). */
+  readonly restored?: Restored;
+  /** Called whenever what the room stores (`saved`) may have changed. */
+  readonly onChange?: () => void;
 }
+
+/** The state of a stored room besides its game and seats, as `Room` takes it back. */
+export type Restored = Omit<SavedRoom, "id" | "game" | "transcript" | "seats">;
 
 /** A person's move, waiting for the runner to ask for it. */
 interface Pending {
@@ -217,11 +226,11 @@ export class Room {
   private resumed: Deferred.Deferred<void> = Deferred.makeUnsafe<void>();
   /** Completes when the thinking AI must play its best move so far. */
   private moveNow: Deferred.Deferred<void> = Deferred.makeUnsafe<void>();
-  private paused = false;
-  private speed = 400;
+  private paused: boolean;
+  private speed: number;
   private thinking: Player | null = null;
   /** The node where the runner last stopped for good (the end, or a plugin's fault). */
-  private stoppedAt = -1;
+  private stoppedAt: number;
   private analysing = false;
   /**
    * True for a game between people, each side at a browser of its own: while it goes
@@ -230,7 +239,7 @@ export class Room {
    */
   private readonly contest: boolean;
   /** True once a game between people has ended (everything opens then, for good). */
-  private ended = false;
+  private ended: boolean;
   /** The side whose takeback request waits for the other player's answer. */
   private takeback: Player | undefined;
   /** The AI players (none for a person's side), made once so each keeps its table. */
@@ -242,6 +251,7 @@ export class Room {
   private fork: (<A, E>(e: Effect.Effect<A, E>) => Fiber.Fiber<A, E>) | undefined;
   /** Effects to run in the room's scope once it runs. */
   private readonly waiting: Effect.Effect<unknown, unknown>[] = [];
+  private readonly onChange: () => void;
 
   constructor(setup: RoomSetup) {
     this.id = setup.id;
@@ -253,8 +263,19 @@ export class Room {
     this.seats = new Map(setup.seats.map((s) => [s.token, s]));
     this.limits = setup.limits;
     this.now = setup.now ?? Date.now;
-    this.createdAt = this.now();
-    this.idleSince = this.createdAt;
+    this.onChange = setup.onChange ?? (() => {});
+    const r = setup.restored;
+    this.createdAt = r?.createdAt ?? this.now();
+    this.idleSince = this.now();
+    this.opened = r?.opened ?? false;
+    this.ended = r?.ended ?? false;
+    this.paused = r?.paused ?? false;
+    this.speed = r?.speed ?? 400;
+    this.stoppedAt = r?.stopped === true ? this.session.current : -1;
+    for (const [id, a] of r?.annotations ?? []) {
+      this.annotations.set(id, a);
+      this.reviewed.push(id);
+    }
     this.contest = this.sides.every((s) => s.kind === "human") &&
       setup.seats.every((s) => !(s.sides[0] && s.sides[1])) &&
       setup.seats.filter((s) => s.sides[0] || s.sides[1]).length === 2;
@@ -273,6 +294,25 @@ export class Room {
   /** The seat a token holds in this room, if any. */
   seat(token: string | null): Seat | undefined {
     return token === null ? undefined : this.seats.get(token);
+  }
+
+  /** What the room stores of itself, as it is now (read back by `RoomSetup.restored`). */
+  saved(): SavedRoom {
+    const session = this.session;
+    const numbers = transcriptNumbers(session);
+    return {
+      id: this.id,
+      game: this.offered.entry.id,
+      transcript: exportTranscript(session),
+      seats: [...this.seats.values()],
+      createdAt: this.createdAt,
+      opened: this.opened,
+      ended: this.ended,
+      stopped: session.result !== undefined && this.stoppedAt === session.current,
+      paused: this.paused,
+      speed: this.speed,
+      annotations: [...this.annotations].map(([id, a]) => [numbers.get(id) ?? id, a] as const),
+    };
   }
 
   /** True while a game between people goes on (see `contest`). */
@@ -809,8 +849,9 @@ export class Room {
     for (const c of this.conns) c.send(m);
   }
 
-  /** Sends every browser its view of the position. */
+  /** Sends every browser its view of the position (and has the room stored again). */
   broadcast(): void {
+    this.onChange();
     const shared = this.shared();
     for (const c of this.conns) {
       const p = this.position(c, shared);
@@ -829,6 +870,7 @@ export class Room {
     return {
       id,
       parent: n.parent,
+      move: n.move,
       notation: n.notation,
       by: n.by,
       children: n.children,

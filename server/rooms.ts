@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { Effect, Result } from "../core/deps.ts";
+import { Deferred, Effect, Result } from "../core/deps.ts";
 import { isOver } from "../core/game.ts";
 import { freshSeed } from "../app/players/agents.ts";
 import { formatSpec, parseSpec } from "../app/players/spec.ts";
@@ -29,7 +29,8 @@ import type {
   NewGameResponse,
   SideSetup,
 } from "./protocol.ts";
-import { Room, type RoomLimits, type Seat, type Side } from "./room.ts";
+import { type Restored, Room, type RoomLimits, type Seat, type Side } from "./room.ts";
+import type { RoomStore, SavedRoom } from "./store.ts";
 
 /** The server's limits (flags of `deno task serve`). */
 export interface ServerLimits extends RoomLimits {
@@ -42,13 +43,18 @@ export interface ServerLimits extends RoomLimits {
   readonly openMs: number;
   /** The games (new or loaded) one client address may start per minute. */
   readonly gamesPerMinute: number;
-  /** A room no browser has watched for this long (ms) is closed. */
+  /** A room no browser has watched for this long (ms) is closed (with a store: it sleeps). */
   readonly idleMs: number;
   /** The time per position of a loaded game's review pass (ms). */
   readonly reviewMs: number;
   /** The games' plugin threads: the call limit, heap limit and a user's plugin's grants. */
   readonly plugins: PluginLimits;
+  /** A stored game nobody changed for this long (ms) is forgotten. */
+  readonly keepMs: number;
 }
+
+/** What a socket is told of a game this server does not have. */
+const NO_SUCH_GAME = "no such game on this server (it may have been closed)";
 
 /** Default limits. */
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -60,6 +66,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   idleMs: 10 * 60_000,
   reviewMs: 300,
   plugins: PLUGIN_LIMITS,
+  keepMs: 30 * 24 * 3_600_000,
 };
 
 /** Where rooms run: a fiber per room id (a `FiberMap`: stopping an id interrupts it). */
@@ -77,11 +84,22 @@ export const token = (): string =>
 
 const refused = (message: string): NewGameResponse => ({ _tag: "Refused", message, problems: [] });
 
-/** The games open on a server. */
+/** How long the writer waits after the store failed before it tries again (ms). */
+const RETRY_STORE_MS = 1000;
+
+/** The games open on a server, and (with a store) the games kept while nobody watches. */
 export class Rooms {
   private readonly rooms = new Map<string, Room>();
   /** Each room's way to end its game's plugin thread. */
   private readonly threads = new Map<string, () => Promise<void>>();
+  /** The rooms whose stored record is behind: `flush` stores their state as it is then. */
+  private readonly dirty = new Set<string>();
+  /** Rooms put to sleep whose last state the store does not hold yet. */
+  private readonly sleeping = new Map<string, SavedRoom>();
+  /** Stored rooms being opened again (each once, whoever asks). */
+  private readonly waking = new Map<string, Deferred.Deferred<Room, string>>();
+  /** Completes when there is something to store (the writer waits for it). */
+  private pending: Deferred.Deferred<void> = Deferred.makeUnsafe<void>();
 
   constructor(
     /** The games offered, by id. */
@@ -91,7 +109,182 @@ export class Rooms {
     private readonly runner: RoomRunner,
     /** The clock (ms since the epoch): tests pass their own. */
     private readonly now: () => number = Date.now,
+    /**
+     * Where rooms are kept across a restart, and while nobody watches them (none: a room
+     * nobody watches is closed for good).
+     */
+    private readonly store?: RoomStore,
   ) {}
+
+  /** Notes that a room's stored record is behind. */
+  private changed(id: string): void {
+    if (this.store === undefined) return;
+    this.dirty.add(id);
+    Deferred.doneUnsafe(this.pending, Effect.void);
+  }
+
+  /**
+   * Stores every room that changed since the last time (each as it is now, all in one
+   * transaction). What could not be stored stays to be stored.
+   */
+  flush(): Effect.Effect<void, string> {
+    return Effect.suspend(() => {
+      const store = this.store;
+      if (store === undefined || this.dirty.size === 0) return Effect.void;
+      const ids = [...this.dirty];
+      this.dirty.clear();
+      const saved = ids.flatMap((id) => this.rooms.get(id)?.saved() ?? this.sleeping.get(id) ?? []);
+      return store.save(saved).pipe(
+        Effect.mapError((e) => e.message),
+        Effect.tap(() =>
+          Effect.sync(() => {
+            for (const r of saved) if (this.sleeping.get(r.id) === r) this.sleeping.delete(r.id);
+          })
+        ),
+        Effect.onError(() => Effect.sync(() => ids.forEach((id) => this.dirty.add(id)))),
+      );
+    });
+  }
+
+  /**
+   * The writer: stores the rooms as they change, for as long as it runs. When the store
+   * fails (a full disk, a database away), it says so once on standard error, keeps every
+   * game in memory, and tries again every second until the store takes them.
+   */
+  persist(): Effect.Effect<never> {
+    return Effect.gen({ self: this }, function* () {
+      let failing: string | undefined;
+      while (true) {
+        yield* Deferred.await(this.pending);
+        this.pending = Deferred.makeUnsafe<void>();
+        const r = yield* Effect.result(this.flush());
+        if (Result.isSuccess(r)) {
+          if (failing !== undefined) console.error("ply serve: the games are stored again");
+          failing = undefined;
+          continue;
+        }
+        if (failing !== r.failure) {
+          console.error(
+            `ply serve: cannot store the games (${r.failure}); they go on in memory and ` +
+              "storing is tried again every second",
+          );
+        }
+        failing = r.failure;
+        yield* Effect.sleep(RETRY_STORE_MS);
+        Deferred.doneUnsafe(this.pending, Effect.void);
+      }
+    });
+  }
+
+  /**
+   * The room of an id: open, or opened again from the store (a game nobody watched, or
+   * one from before a restart) at its position; or why there is none.
+   */
+  find(id: string): Effect.Effect<Result.Result<Room, string>> {
+    return Effect.gen({ self: this }, function* () {
+      const open = this.rooms.get(id);
+      if (open !== undefined) return Result.succeed(open);
+      const store = this.store;
+      if (store === undefined || !/^[0-9a-f]{32}$/.test(id)) return Result.fail(NO_SUCH_GAME);
+      const already = this.waking.get(id);
+      if (already !== undefined) return yield* Effect.result(Deferred.await(already));
+      const woken = Deferred.makeUnsafe<Room, string>();
+      this.waking.set(id, woken);
+      const r = yield* Effect.result(Effect.gen({ self: this }, function* () {
+        const kept = this.sleeping.get(id);
+        const saved = kept !== undefined
+          ? Result.succeed(kept)
+          : yield* Effect.mapError(store.get(id), (e) => `the games' store failed: ${e.message}`);
+        if (saved === undefined) return yield* Effect.fail(NO_SUCH_GAME);
+        if (Result.isFailure(saved)) {
+          return yield* Effect.fail(`this game's record cannot be read: ${saved.failure}`);
+        }
+        return yield* this.reopen(saved.success);
+      }));
+      this.waking.delete(id);
+      Deferred.doneUnsafe(
+        woken,
+        Result.isSuccess(r) ? Effect.succeed(r.success) : Effect.fail(r.failure),
+      );
+      if (Result.isFailure(r) && r.failure !== NO_SUCH_GAME) {
+        console.error(`ply serve: game ${id} cannot be opened again: ${r.failure}`);
+      }
+      return r;
+    });
+  }
+
+  /** Opens a stored room again (its game's thread started, its moves replayed). */
+  private reopen(saved: SavedRoom): Effect.Effect<Room, string> {
+    return Effect.gen({ self: this }, function* () {
+      const t = saved.transcript;
+      const offered = this.games.get(saved.game) ??
+        [...this.games.values()].find((o) => o.specifier === t.game);
+      if (offered === undefined) {
+        return yield* Effect.fail(
+          `its game (${saved.game}) is not offered by this server; start serve with its plugin`,
+        );
+      }
+      const sides: Side[] = [];
+      for (const name of t.players) {
+        if (name === "human") {
+          sides.push({ kind: "human" });
+          continue;
+        }
+        const spec = parseSpec(name, offered.strategies);
+        if (Result.isFailure(spec)) return yield* Effect.fail(`player ${name}: ${spec.failure}`);
+        if (spec.success.kind === "human") sides.push({ kind: "human" });
+        else sides.push({ kind: "ai", spec: spec.success });
+      }
+      const made = yield* Effect.mapError(
+        createGame(
+          offered,
+          t.options as Record<string, string | number | boolean>,
+          this.limits.plugins,
+        ),
+        (e) => e.message,
+      );
+      const imported = importTranscript(made.opened.game, t);
+      if (Result.isFailure(imported)) {
+        yield* Effect.promise(made.close);
+        return yield* Effect.fail(`its moves no longer fit the game: ${imported.failure}`);
+      }
+      const { id, game: _game, transcript: _t, seats, ...restored } = saved;
+      return this.open(offered, made, imported.success, [sides[0], sides[1]], seats, {
+        id,
+        restored,
+      });
+    });
+  }
+
+  /** How many games the store holds, by game (none without a store). */
+  stored(): Effect.Effect<ReadonlyMap<string, number>, string> {
+    return this.store === undefined
+      ? Effect.succeed(new Map())
+      : Effect.mapError(this.store.counts, (e) => e.message);
+  }
+
+  /** Forgets the stored games that nobody changed for `keepMs`; says so on standard error. */
+  purge(): Effect.Effect<void> {
+    const store = this.store;
+    if (store === undefined) return Effect.void;
+    return store.purge(this.now() - this.limits.keepMs).pipe(
+      Effect.tap((n) =>
+        n > 0
+          ? Effect.sync(() =>
+            console.error(`ply serve: forgot ${n} games nobody opened for ${this.keepText()}`)
+          )
+          : Effect.void
+      ),
+      Effect.catch((e) => Effect.sync(() => console.error(`ply serve: ${e.message}`))),
+      Effect.asVoid,
+    );
+  }
+
+  /** `keepMs` in days (or hours). */
+  private keepText(): string {
+    const h = this.limits.keepMs / 3_600_000;
+    return h >= 24 ? `${h / 24} days` : `${h} hours`;
+  }
 
   /** The entries of the new-game form. */
   entries(): GameEntry[] {
@@ -123,8 +316,17 @@ export class Rooms {
     return [...this.rooms.values()].filter((r) => this.counts(r, now)).length;
   }
 
-  /** Closes a room: its fibers interrupted, its browsers disconnected. */
+  /**
+   * Closes a room: its fibers interrupted, its browsers disconnected, its game's thread
+   * ended. With a store, the room sleeps: its last state is stored, and `find` opens it
+   * again where it was.
+   */
   close(id: string): void {
+    const room = this.rooms.get(id);
+    if (room !== undefined && this.store !== undefined) {
+      this.sleeping.set(id, room.saved());
+      this.changed(id);
+    }
     this.rooms.delete(id);
     this.runner.stop(id);
     // The game's plugin thread ends with its room.
@@ -182,15 +384,16 @@ export class Rooms {
     return undefined;
   }
 
-  /** Opens a room: its fiber started, its seats made. */
+  /** Opens a room (a new one, or a stored one again): its fiber started, its seats made. */
   private open(
     offered: Offered,
     { opened: { game, source }, close }: RoomGame,
     session: Session,
     sides: readonly [Side, Side],
     seats: readonly Seat[],
+    again?: { readonly id: string; readonly restored: Restored },
   ): Room {
-    const id = token();
+    const id = again?.id ?? token();
     const room = new Room({
       id,
       offered,
@@ -201,8 +404,11 @@ export class Rooms {
       seats,
       limits: this.limits,
       now: this.now,
+      ...(again !== undefined ? { restored: again.restored } : {}),
+      onChange: () => this.changed(id),
     });
     this.rooms.set(id, room);
+    this.changed(id);
     this.threads.set(id, close);
     this.runner.start(id, room.run());
     return room;
@@ -333,17 +539,30 @@ export class Rooms {
     }).pipe(Effect.ignore);
   }
 
-  /** The game as a transcript (the JSON `deno task play` saves). */
-  transcript(id: string): Transcript | undefined {
-    const room = this.rooms.get(id);
-    if (room === undefined) return undefined;
-    const t = exportTranscript(room.session);
-    if (t.result.reason !== "unfinished") return t;
-    // A game whose main line reached the end is finished, whatever interrupted it.
-    const final = stateAt(room.game, room.session, mainLine(room.session).at(-1));
-    const o = isOver(room.game, final) ? room.game.outcome(final) : undefined;
-    return o === undefined
-      ? t
-      : { ...t, result: { winner: o.winner, margin: o.margin, reason: "end" } };
+  /**
+   * The game as a transcript (the JSON `deno task play` saves): an open room's, or a
+   * stored one's as it was stored.
+   */
+  transcript(id: string): Effect.Effect<Transcript | undefined> {
+    return Effect.gen({ self: this }, function* () {
+      const room = this.rooms.get(id);
+      if (room === undefined) {
+        const kept = this.sleeping.get(id);
+        if (kept !== undefined) return kept.transcript;
+        if (this.store === undefined || !/^[0-9a-f]{32}$/.test(id)) return undefined;
+        const saved = yield* Effect.orElseSucceed(this.store.get(id), () => undefined);
+        return saved !== undefined && Result.isSuccess(saved)
+          ? saved.success.transcript
+          : undefined;
+      }
+      const t = exportTranscript(room.session);
+      if (t.result.reason !== "unfinished") return t;
+      // A game whose main line reached the end is finished, whatever interrupted it.
+      const final = stateAt(room.game, room.session, mainLine(room.session).at(-1));
+      const o = isOver(room.game, final) ? room.game.outcome(final) : undefined;
+      return o === undefined
+        ? t
+        : { ...t, result: { winner: o.winner, margin: o.margin, reason: "end" } };
+    });
   }
 }

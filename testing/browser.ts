@@ -206,10 +206,14 @@ const URL_PATTERN = /http:\/\/(127\.0\.0\.1|localhost|\[[0-9a-f:]+\]|[\w.-]+):(\
 
 /**
  * Starts `deno task serve --port 0 ARGS...` and resolves once it has printed its URL
- * (the server listens then). Fails with the server's output when it ends first.
+ * (the server listens then). Fails with the server's output when it ends first. Unless
+ * `ARGS` name them, the port is a free one and the games' database a new file of its own
+ * (no server of a test restores another's games).
  */
 export const startServe = async (args: readonly string[] = []): Promise<Served> => {
-  const job = startTask(["serve", "--port", "0", ...args]);
+  const port = args.includes("--port") ? [] : ["--port", "0"];
+  const db = args.includes("--db") ? [] : ["--db", `${Deno.makeTempDirSync()}/serve.db`];
+  const job = startTask(["serve", ...port, ...db, ...args]);
   let ended = false;
   const done = job.done.then((r) => {
     ended = true;

@@ -31,6 +31,9 @@ import {
   stepForward,
 } from "../web/tree.ts";
 import { runCommand, taskFlags } from "../testing/run.ts";
+import { transcriptOfTree } from "../web/transcript.ts";
+import { exportTranscript } from "../app/transcript.ts";
+import type { Session } from "../app/session.ts";
 
 // ---------------------------------------------------------------------------------
 // Picks
@@ -200,7 +203,7 @@ const arbTree: fc.Arbitrary<NodeView[]> = fc
       nodes.push({ id, parent, by, children: [] });
       nodes[parent].children.push(id);
     }
-    return nodes.map((n) => ({ ...n, notation: `n${n.id}` }));
+    return nodes.map((n) => ({ ...n, move: n.id === 0 ? -1 : n.id, notation: `n${n.id}` }));
   });
 
 /** The moves of a layout in the order written, with the depth of variation they are in. */
@@ -267,6 +270,7 @@ Deno.test("move list: a line with a variation, as a score sheet writes it", () =
     parent,
     by,
     children,
+    move: id,
     notation: `m${id}`,
   });
   // start -> 1 (main) -> 2 -> 3; a variation 4 instead of 2, with its own 5.
@@ -323,6 +327,7 @@ Deno.test("move list: stepping skips the positions where chance is to move", () 
     parent: id - 1,
     by,
     children,
+    move: id,
     notation: `m${id}`,
   });
   const line = [n(0, 0, [1]), n(1, "chance", [2]), n(2, 0, [3]), n(3, "chance", [4]), n(4, 0, [])];
@@ -418,4 +423,39 @@ Deno.test("page bundle: the serve task's flags bundle the page, without the serv
   // Effect's Schema alone is hundreds of kilobytes; the page is a few dozen.
   assert(report.js < 80_000, `the bundle has ${report.js} characters`);
   assert(!report.schema, "the bundle holds Schema code");
+});
+
+Deno.test("web page: the moves a page holds make the transcript the server would write", () => {
+  fc.assert(
+    fc.property(arbTree, fc.nat(), fc.boolean(), (tree, pick, over) => {
+      const current = pick % tree.length;
+      const session: Session = {
+        game: "nim",
+        options: { heaps: [3] },
+        seed: 11,
+        players: ["human", "alphabeta:2"],
+        nodes: tree.map((n) => ({
+          parent: n.parent,
+          by: n.by,
+          move: n.move,
+          notation: n.notation,
+          ms: 0,
+          children: [...n.children],
+          next: -1,
+        })),
+        current,
+        ...(over ? { result: { winner: 1 as const, margin: 2, reason: "end" } } : {}),
+      };
+      const pos = {
+        _tag: "Position",
+        kind: session.game,
+        options: session.options,
+        seed: session.seed,
+        players: session.players,
+        current,
+        ...(over ? { result: { winner: 1, margin: 2, reason: "end", text: "x" } } : {}),
+      } as unknown as Parameters<typeof transcriptOfTree>[0];
+      assertEquals(transcriptOfTree(pos, tree), exportTranscript(session));
+    }),
+  );
 });

@@ -90,8 +90,11 @@ export const keptInvite = (game: string): string | undefined => {
  * Loads a transcript file: posts its text, then opens the game (or returns the refusal's
  * message).
  */
-export const loadFile = async (file: File): Promise<string | undefined> => {
-  const transcript = await file.text();
+export const loadFile = async (file: File): Promise<string | undefined> =>
+  await loadText(await file.text());
+
+/** Loads a transcript's JSON text, then opens the game (or returns the refusal's message). */
+export const loadText = async (transcript: string): Promise<string | undefined> => {
   const answer = await loadGame({ transcript });
   if (answer._tag === "Refused") return answer.message;
   keepInvite(answer.game, answer.invite);

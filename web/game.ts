@@ -12,7 +12,7 @@
  * @module
  */
 import type { ClientMessage, GameEntry, NodeView, ServerMessage } from "../server/protocol.ts";
-import { keptInvite } from "./api.ts";
+import { keptInvite, loadText } from "./api.ts";
 import { board } from "./board.ts";
 import { byId, h, setText, show } from "./dom.ts";
 import { playerOf, type Position, sideName, statusText } from "./format.ts";
@@ -21,6 +21,7 @@ import { mergeNodes, settle, stepBack, stepForward } from "./tree.ts";
 import { KEY_PREFIX, keysOf, nextTokens, pick, targetVerdicts, type Verdict } from "./picks.ts";
 import { drawBar, drawSearch, idleSearch } from "./search.ts";
 import { type Link, openSocket, socketUrl } from "./socket.ts";
+import { transcriptOfTree } from "./transcript.ts";
 
 type Analysis = Extract<ServerMessage, { readonly _tag: "Analysis" }>;
 type View = Extract<ServerMessage, { readonly _tag: "View" }>;
@@ -374,6 +375,10 @@ export const gameView = (
       show(banner, pos !== undefined);
       return;
     }
+    if (l.state === "closed" && pos !== undefined) {
+      show(banner, false);
+      return gone(pos, l.message);
+    }
     setText(
       banner,
       l.state === "lost"
@@ -381,6 +386,31 @@ export const gameView = (
         : `the server refused this game: ${l.message}`,
     );
     show(banner, true);
+  };
+
+  /**
+   * The server no longer has the game this page showed (closed, or a server that lost
+   * it): the page offers the moves it holds, to save and to play on from.
+   */
+  const gone = (last: Position, why: string): void => {
+    const text = JSON.stringify(transcriptOfTree(last, tree), null, 2);
+    const box = byId("gone");
+    setText(
+      byId("gone-text"),
+      `The server no longer has this game (${why}). This page still holds its ` +
+        `${tree.length - 1} moves: save them, or play on from them as a new game.`,
+    );
+    const link = byId<HTMLAnchorElement>("gone-save");
+    link.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    link.download = `ply-${last.kind}-${route.game.slice(0, 8)}.json`;
+    byId<HTMLTextAreaElement>("gone-moves").value = text;
+    byId("gone-play").onclick = () => {
+      loadText(text).then((refused) => {
+        if (refused !== undefined) message(`the moves were not loaded: ${refused}`);
+      }).catch((e) => message(`the moves were not loaded: ${e}`));
+    };
+    body.dataset.gone = "1";
+    show(box, true);
   };
 
   const socket = openSocket(socketUrl(location, route.game, route.seat), {

@@ -1,0 +1,45 @@
+/**
+ * The store: where state that must survive a restart lives. One SQL layer through
+ * Effect's `SqlClient`, on SQLite (a file, embedded: the default) or on PostgreSQL (a
+ * `postgres://` URL, the database the cluster uses, for several machines).
+ *
+ * @module
+ */
+import { Layer } from "../../core/deps.ts";
+import { makeFolderFor, stateFolder } from "../files.ts";
+import { PgClient, Redacted, type SqlClient, type SqlError } from "./deps.ts";
+import { sqliteLayer } from "./sqlite.ts";
+
+/** True when a `--db` target names a PostgreSQL database (a URL) rather than a file. */
+export const isPostgres = (target: string): boolean => /^postgres(ql)?:\/\//.test(target);
+
+/** The default database file of a program: `$XDG_STATE_HOME/ply/NAME.db`. */
+export const defaultDatabase = (name: string): string => `${stateFolder()}/${name}.db`;
+
+/** A target as the user may see it: a file's path, or a URL without its password. */
+export const describeDatabase = (target: string): string => {
+  if (!isPostgres(target)) return target;
+  try {
+    const url = new URL(target);
+    if (url.password !== "") url.password = "***";
+    return url.href;
+  } catch {
+    return "a PostgreSQL URL";
+  }
+};
+
+/**
+ * Effect's `SqlClient` on a target: a PostgreSQL URL, or a SQLite file (its folder made
+ * when missing).
+ */
+export const databaseLayer = (
+  target: string,
+): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError> => {
+  if (isPostgres(target)) {
+    return PgClient.layer({ url: Redacted.make(target) });
+  }
+  return Layer.suspend(() => {
+    makeFolderFor(target);
+    return sqliteLayer(target);
+  });
+};

@@ -1,0 +1,106 @@
+/**
+ * What keeping `deno task serve`'s games across a restart costs, measured from outside
+ * against 127.0.0.1 (a script, not a test; README carries the figures):
+ *
+ * - the time from starting the server to its listening, with N stored games (each opened
+ *   again at its position before the server listens) and with none;
+ * - the memory of an open game (the server's `VmRSS` with N games open, less its own at
+ *   the start, per game) and of a stored one (its record in the database, in bytes).
+ *
+ * Each game is Kalah (default), a person here against `random`, M moves in.
+ *
+ * `deno run -A bench/serve_restore.ts [--games 50] [--moves 10] [--game kalah]`
+ *
+ * @module
+ */
+import { parseArgs } from "jsr:@std/cli@^1.0.32/parse-args";
+import { DatabaseSync } from "node:sqlite";
+import { type Served, startServe } from "../testing/browser.ts";
+import { connect, isPosition, post } from "../testing/ws_client.ts";
+
+const args = parseArgs(Deno.args, {
+  string: ["games", "moves", "game"],
+  default: { games: "50", moves: "10", game: "kalah" },
+});
+const GAMES = Number(args.games), MOVES = Number(args.moves), GAME = String(args.game);
+
+/** The resident memory (MiB) of the process serving with the database `db`. */
+const serverRss = (db: string): number => {
+  for (const e of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    try {
+      const cmd = Deno.readTextFileSync(`/proc/${e.name}/cmdline`).split("\0");
+      if (!cmd.some((a) => a.endsWith("scripts/serve.ts")) || !cmd.includes(db)) continue;
+      const status = Deno.readTextFileSync(`/proc/${e.name}/status`);
+      return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+    } catch { /* gone */ }
+  }
+  throw new Error(`no server on ${db}`);
+};
+
+/** Starts a server on `db`; how long it took until it listened (ms). */
+const timedStart = async (db: string): Promise<{ served: Served; ms: number }> => {
+  const t0 = performance.now();
+  const served = await startServe(["--db", db]);
+  return { served, ms: performance.now() - t0 };
+};
+
+const dir = await Deno.makeTempDir();
+const db = `${dir}/serve.db`;
+const empty = await timedStart(`${dir}/empty.db`);
+await empty.served.stop();
+
+const { served: first } = await timedStart(db);
+const rss0 = serverRss(db);
+for (let g = 0; g < GAMES; g++) {
+  const made = await post(first.url, "/api/new", {
+    game: GAME,
+    options: {},
+    players: [{ _tag: "Here" }, { _tag: "AI", spec: "random" }],
+    seed: g + 1,
+  });
+  if (made._tag !== "Created") throw new Error(made.message);
+  const c = await connect(first.url, made.game, made.seat);
+  const mine = isPosition((p) => p.legal.length > 0 || p.result !== undefined);
+  for (let k = 0; k < MOVES; k++) {
+    const p = mine(c.position()) ? c.position() : await c.next(mine);
+    if (p.result !== undefined) break;
+    const at = c.received.length;
+    c.send({ _tag: "Move", at: p.current, move: p.legal[(k * 5 + g) % p.legal.length].move });
+    await c.next(
+      isPosition((q) => q.current > p.current && (q.legal.length > 0 || q.result !== undefined)),
+      at,
+    );
+  }
+  await c.close();
+}
+const rss1 = serverRss(db);
+await first.stop();
+
+const d = new DatabaseSync(db, { readOnly: true });
+const rows = d.prepare("SELECT count(*) AS n, sum(length(record)) AS bytes FROM ply_rooms")
+  .get() as {
+    n: number;
+    bytes: number;
+  };
+d.close();
+
+const again = await timedStart(db);
+const rss2 = serverRss(db);
+const restored = /(\d+) stored games open again/.exec(again.served.output())?.[1];
+await again.served.stop();
+await Deno.remove(dir, { recursive: true });
+
+const f = (x: number) => x.toFixed(1);
+console.log(`${GAME}, ${GAMES} games of ${MOVES} moves (a person against random):`);
+console.log(
+  `  start to listening: ${f(empty.ms)} ms with no stored game; ` +
+    `${f(again.ms)} ms with ${restored ?? 0} restored (${
+      f((again.ms - empty.ms) / GAMES)
+    } ms per game)`,
+);
+console.log(
+  `  memory: ${f(rss0)} MiB at the start, ${f(rss1)} MiB with ${GAMES} games open ` +
+    `(${f((rss1 - rss0) / GAMES)} MiB per open game); ${f(rss2)} MiB after the restart`,
+);
+console.log(`  stored: ${rows.n} records, ${Math.round(rows.bytes / rows.n)} bytes per game`);
