@@ -2,8 +2,9 @@
  * What keeping `deno task serve`'s games across a restart costs, measured from outside
  * against 127.0.0.1 (a script, not a test; README carries the figures):
  *
- * - the time from starting the server to its listening, with N stored games (each opened
- *   again at its position before the server listens) and with none;
+ * - the time from starting the server to its listening, with N stored games and with none,
+ *   and from a restart to a game back on its page: a stored game opens (wakes) when a
+ *   browser asks for it, its thread started and its moves replayed;
  * - the memory of an open game (the server's `VmRSS` with N games open, less its own at
  *   the start, per game) and of a stored one (its record in the database, in bytes).
  *
@@ -41,7 +42,7 @@ const serverRss = (db: string): number => {
 /** Starts a server on `db`; how long it took until it listened (ms). */
 const timedStart = async (db: string): Promise<{ served: Served; ms: number }> => {
   const t0 = performance.now();
-  const served = await startServe(["--db", db]);
+  const served = await startServe(["--db", db, "--games-per-minute", "100000"]);
   return { served, ms: performance.now() - t0 };
 };
 
@@ -52,6 +53,7 @@ await empty.served.stop();
 
 const { served: first } = await timedStart(db);
 const rss0 = serverRss(db);
+const played: { game: string; seat: string; nodes: number }[] = [];
 for (let g = 0; g < GAMES; g++) {
   const made = await post(first.url, "/api/new", {
     game: GAME,
@@ -61,6 +63,8 @@ for (let g = 0; g < GAMES; g++) {
   });
   if (made._tag !== "Created") throw new Error(made.message);
   const c = await connect(first.url, made.game, made.seat);
+  const game = { game: made.game, seat: made.seat, nodes: 0 };
+  played.push(game);
   const mine = isPosition((p) => p.legal.length > 0 || p.result !== undefined);
   for (let k = 0; k < MOVES; k++) {
     const p = mine(c.position()) ? c.position() : await c.next(mine);
@@ -72,6 +76,7 @@ for (let g = 0; g < GAMES; g++) {
       at,
     );
   }
+  game.nodes = c.position().nodeCount;
   await c.close();
 }
 const rss1 = serverRss(db);
@@ -85,22 +90,39 @@ const rows = d.prepare("SELECT count(*) AS n, sum(length(record)) AS bytes FROM 
   };
 d.close();
 
+// The restart: the server listens at once; each game opens (wakes) when its page comes
+// back: the time from asking to its position received.
+const t0 = performance.now();
 const again = await timedStart(db);
+const wakes: number[] = [];
+let firstBack = NaN;
+for (const [i, g] of played.entries()) {
+  const t = performance.now();
+  const c = await connect(again.served.url, g.game, g.seat);
+  wakes.push(performance.now() - t);
+  if (i === 0) firstBack = performance.now() - t0;
+  if (c.position().nodeCount !== g.nodes) throw new Error(`game ${g.game} came back elsewhere`);
+  await c.close();
+}
 const rss2 = serverRss(db);
-const restored = /(\d+) stored games open again/.exec(again.served.output())?.[1];
 await again.served.stop();
 await Deno.remove(dir, { recursive: true });
 
 const f = (x: number) => x.toFixed(1);
+const q = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))];
 console.log(`${GAME}, ${GAMES} games of ${MOVES} moves (a person against random):`);
 console.log(
-  `  start to listening: ${f(empty.ms)} ms with no stored game; ` +
-    `${f(again.ms)} ms with ${restored ?? 0} restored (${
-      f((again.ms - empty.ms) / GAMES)
-    } ms per game)`,
+  `  start to listening: ${f(empty.ms)} ms with no stored game, ${f(again.ms)} ms with ${GAMES}`,
+);
+console.log(
+  `  restart to the first game back on its page: ${f(firstBack)} ms; each game's wake ` +
+    `(socket opened to position received): median ${f(q(wakes, 0.5))} ms, p90 ${
+      f(q(wakes, 0.9))
+    } ms`,
 );
 console.log(
   `  memory: ${f(rss0)} MiB at the start, ${f(rss1)} MiB with ${GAMES} games open ` +
-    `(${f((rss1 - rss0) / GAMES)} MiB per open game); ${f(rss2)} MiB after the restart`,
+    `(${f((rss1 - rss0) / GAMES)} MiB per open game); ${f(rss2)} MiB with all woken again`,
 );
 console.log(`  stored: ${rows.n} records, ${Math.round(rows.bytes / rows.n)} bytes per game`);

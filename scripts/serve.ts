@@ -66,7 +66,7 @@ const FLAGS = {
   positionals: 64,
 } as const;
 
-/** How often idle games are looked for (they close after `idleMs` unwatched). */
+/** How often idle games are looked for (they sleep after `idleMs` unwatched). */
 const REAP_EVERY_MS = 60_000;
 
 const main = Effect.gen(function* () {

@@ -1,8 +1,14 @@
 /**
  * The server's games: making a room from the new-game form or a saved transcript (every
- * input checked, each problem named), finding it by id, saving it, and closing rooms no
- * browser has watched for a while. Each room runs as one fiber of a `FiberMap` keyed by
- * its id: removing the key interrupts the room's loop and everything it runs.
+ * input checked, each problem named), finding it by id, saving it, and keeping it across
+ * a restart. Each room runs as one fiber of a `FiberMap` keyed by its id: removing the
+ * key interrupts the room's loop and everything it runs.
+ *
+ * With a store (`store.ts`), every room is stored as it changes (a writer fiber stores the
+ * latest state of the rooms that changed, in one transaction), a room nobody watches for
+ * `idleMs` sleeps (its thread ended, its state stored), and `find` opens a sleeping or
+ * stored room again where it was, whoever asks first: after a restart, every game opens
+ * when its page comes back.
  *
  * @module
  */
@@ -63,7 +69,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   gamesPerMinute: 30,
   aiMs: 30_000,
   analysisMs: 30_000,
-  idleMs: 10 * 60_000,
+  idleMs: 2 * 60_000,
   reviewMs: 300,
   plugins: PLUGIN_LIMITS,
   keepMs: 30 * 24 * 3_600_000,
@@ -334,7 +340,7 @@ export class Rooms {
     this.threads.delete(id);
   }
 
-  /** Closes rooms that no browser has watched for `idleMs`; returns how many. */
+  /** Closes (with a store: puts to sleep) the rooms nobody watched for `idleMs`; their ids. */
   reap(now: number = this.now()): string[] {
     const idle = [...this.rooms.values()]
       .filter((r) => r.conns.size === 0 && now - r.idleSince >= this.limits.idleMs)

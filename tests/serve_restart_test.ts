@@ -6,11 +6,13 @@
  * go on exactly as they would have without the restart, chance and random players
  * included (the random stream's place is stored); stopped with SIGTERM, it stores what
  * changed before it ends. A stored game the server no longer offers is named, kept, and
- * opens again once it is offered.
+ * opens again once it is offered. The same on PostgreSQL (`--db postgres://...`).
  */
 import { assert, assertEquals, assertMatch } from "../testing/deps.ts";
 import { type Served, startServe } from "../testing/browser.ts";
 import { storedMoves, waitStored } from "../testing/stored.ts";
+import { withPostgres } from "./tools/postgres.ts";
+import { runTask } from "../testing/task.ts";
 import { connect, type GameClient, isPosition, type Position, post } from "../testing/ws_client.ts";
 
 const here = { _tag: "Here" } as const;
@@ -153,6 +155,60 @@ Deno.test("serve restart: SIGTERM stores the last changes; a game not offered is
     } finally {
       await again.stop();
     }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("serve restart: on PostgreSQL (--db postgres://...), a game goes on after SIGTERM and a restart", async () => {
+  await withPostgres(async (pg) => {
+    const first = await startServe(["--db", pg.url]);
+    let made: { game: string; seat: string }, nodes: number;
+    try {
+      made = await start(first, { game: "kalah", players: [here, randomAi], seed: 2 });
+      const c = await connect(first.url, made.game, made.seat);
+      await playMoves(c, 0, 3);
+      nodes = c.position().nodeCount;
+      await c.close();
+      // The writer's handshake: the server stores the moves before SIGTERM ends it.
+      await first.job.signal("TERM");
+    } finally {
+      await first.stop();
+    }
+    const second = await startServe(["--db", pg.url]);
+    try {
+      assertMatch(second.output(), /; 1 stored games/);
+      const c = await connect(second.url, made.game, made.seat);
+      assertEquals(c.position().nodeCount, nodes);
+      await playMoves(c, 3, 2);
+      assert(c.position().nodeCount > nodes);
+      await c.close();
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+Deno.test("serve restart: a database that cannot be opened is named, with no stack trace", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // A file where the database's folder would be.
+    await Deno.writeTextFile(`${dir}/file`, "");
+    const bad = await runTask("serve", ["--port", "0", "--db", `${dir}/file/serve.db`]);
+    assertEquals(bad.code, 2, bad.stderr);
+    assertMatch(bad.stderr, /error: cannot open the games' database .*file\/serve\.db \(--db\)/);
+    assert(!/^\s+at /m.test(bad.stderr), bad.stderr);
+    const pg = await runTask("serve", [
+      "--port",
+      "0",
+      "--db",
+      "postgres://ply:secret@127.0.0.1:1/x",
+    ]);
+    assertEquals(pg.code, 2, pg.stderr);
+    assertMatch(
+      pg.stderr,
+      /cannot open the games' database postgres:\/\/ply:\*\*\*@127\.0\.0\.1:1\/x/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

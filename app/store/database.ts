@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { Layer } from "../../core/deps.ts";
+import { Effect, Layer } from "../../core/deps.ts";
 import { makeFolderFor, stateFolder } from "../files.ts";
-import { PgClient, Redacted, type SqlClient, type SqlError } from "./deps.ts";
+import { PgClient, Redacted, type SqlClient, SqlError } from "./deps.ts";
 import { sqliteLayer } from "./sqlite.ts";
 
 /** True when a `--db` target names a PostgreSQL database (a URL) rather than a file. */
@@ -38,8 +38,17 @@ export const databaseLayer = (
   if (isPostgres(target)) {
     return PgClient.layer({ url: Redacted.make(target) });
   }
-  return Layer.suspend(() => {
-    makeFolderFor(target);
-    return sqliteLayer(target);
-  });
+  return Layer.unwrap(Effect.try({
+    try: () => {
+      makeFolderFor(target);
+      return sqliteLayer(target);
+    },
+    catch: (cause) =>
+      new SqlError.SqlError({
+        reason: SqlError.classifySqliteError(cause, {
+          message: `cannot make the folder of ${target}: ${(cause as Error).message}`,
+          operation: "open",
+        }),
+      }),
+  }));
 };
