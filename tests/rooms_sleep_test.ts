@@ -9,7 +9,8 @@ import { assert, assertEquals, assertMatch } from "../testing/deps.ts";
 import { Effect, Fiber, Layer, Result } from "../core/deps.ts";
 import { catalog } from "../server/catalog.ts";
 import { DEFAULT_LIMITS, type RoomRunner, Rooms } from "../server/rooms.ts";
-import { sqlRoomStore } from "../server/store.ts";
+import { type RoomStore, type SavedRoom, sqlRoomStore } from "../server/store.ts";
+import { SqlError } from "../app/store/deps.ts";
 import { databaseLayer } from "../app/store/database.ts";
 import type { Conn } from "../server/room.ts";
 import type { ServerMessage } from "../server/protocol.ts";
@@ -149,6 +150,63 @@ Deno.test("rooms: without a store an idle room closes for good", async () => {
       const found = yield* rooms.find(made.game);
       assert(Result.isFailure(found));
       assertEquals(yield* rooms.transcript(made.game), undefined);
+    }));
+  } finally {
+    await run.stopAll();
+  }
+});
+
+Deno.test("rooms: what the store could not take is stored when it can again, the latest state", async () => {
+  const run = runner();
+  try {
+    await Effect.runPromise(Effect.gen(function* () {
+      const games = yield* catalog([]);
+      const kept = new Map<string, SavedRoom>();
+      let broken = true;
+      const store: RoomStore = {
+        save: (rooms) =>
+          broken
+            ? Effect.fail(
+              new SqlError.SqlError({
+                reason: SqlError.classifySqliteError(new Error("disk full"), {
+                  message: "disk full",
+                  operation: "execute",
+                }),
+              }),
+            )
+            : Effect.sync(() => rooms.forEach((r) => kept.set(r.id, r))),
+        get: (id) => Effect.succeed(kept.has(id) ? Result.succeed(kept.get(id)!) : undefined),
+        counts: Effect.succeed(new Map()),
+        purge: () => Effect.succeed(0),
+      };
+      const rooms = new Rooms(games, DEFAULT_LIMITS, run, Date.now, store);
+      const made = yield* rooms.create({
+        game: "nim",
+        options: {},
+        players: [{ _tag: "Here" }, { _tag: "Here" }],
+      });
+      assert(made._tag === "Created");
+      const failed = yield* Effect.result(rooms.flush());
+      assert(Result.isFailure(failed));
+      assertMatch(failed.failure, /disk full/);
+      assertEquals(kept.size, 0);
+      // Nothing changed since: what failed is stored once the store takes it.
+      broken = false;
+      yield* rooms.flush();
+      assertEquals(kept.get(made.game)?.transcript.moves.length, 0);
+      broken = true;
+      // A move while the store is down; then the store takes the room as it is now.
+      const room = rooms.get(made.game)!;
+      const a = browser(room.seat(made.seat));
+      room.join(a.conn);
+      const p = yield* Effect.promise(() => a.position((p) => p.legal.length > 0));
+      room.handle(a.conn, { _tag: "Move", at: 0, move: p.legal[0].move });
+      yield* Effect.promise(() => a.position((p) => p.current === 1));
+      assert(Result.isFailure(yield* Effect.result(rooms.flush())));
+      broken = false;
+      yield* rooms.flush();
+      assertEquals(kept.get(made.game)?.transcript.moves.length, 1);
+      room.leave(a.conn);
     }));
   } finally {
     await run.stopAll();
