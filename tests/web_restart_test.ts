@@ -69,6 +69,17 @@ Deno.test("web restart: the page goes on after kill -9 and a restart; a lost gam
         served = await startServe(["--port", port, "--db", `${dir}/other.db`]);
         await waitData(page, "gone", "1");
         const text = await page.$eval("#gone-text", (e) => e.textContent ?? "");
+        // Nothing that would change the game is offered any more.
+        for (const gone of ["#to-play", ".controls", "a#save"]) {
+          assertEquals(
+            await page.$eval(gone, (e) =>
+              (globalThis as unknown as {
+                getComputedStyle(e: unknown): { display: string };
+              }).getComputedStyle(e).display),
+            "none",
+            gone,
+          );
+        }
         assert(/no longer has this game/.test(text) && /3 moves/.test(text), text);
         assert(
           (await page.$eval("#gone-save", (a) => a.getAttribute("href") ?? "")).startsWith("blob:"),
