@@ -20,7 +20,7 @@ import { type Agent, agentFromSpec, type Choice } from "../app/players/agents.ts
 import type { PlayerSpec } from "../app/players/spec.ts";
 import type { Terminal } from "../app/terminal.ts";
 import type { SearchResult } from "../core/search/types.ts";
-import { PluginFault, type SearchFailed } from "../core/errors.ts";
+import { PluginFault, type SearchError, type SearchFailed } from "../core/errors.ts";
 import type { GameSource } from "../core/source.ts";
 import { type Progress, search } from "../core/engine/engine.ts";
 import { alphabetaStrategy } from "../core/search/strategies.ts";
@@ -34,6 +34,7 @@ import {
   undo,
 } from "../app/session.ts";
 import { describeResult } from "../app/display.ts";
+import type { GameResult } from "../app/match.ts";
 import type { Offered } from "./catalog.ts";
 import type { ClientMessage, LegalMove, NodeView, SearchView, ServerMessage } from "./protocol.ts";
 
@@ -160,6 +161,18 @@ const valueText = (v: number, exact: boolean): string => {
   return `${v > 0 ? "+" : ""}${Number.isInteger(v) ? v : v.toFixed(2)}`;
 };
 
+/** How a game ended, for a person; a plugin's fault names the plugin, function and reason. */
+const resultText = (game: Game<unknown>, r: GameResult): string =>
+  r.reason === "error" && r.error !== undefined
+    ? `The game stops here: ${r.error}.`
+    : describeResult(game, r);
+
+/** A fault as the server's log line says it: `plugin NAME FUNCTION: REASON`. */
+const faultLine = (e: PluginFault | SearchError): string =>
+  e instanceof PluginFault
+    ? `plugin ${e.plugin} ${e.fn}: ${e.cause instanceof Error ? e.cause.message : String(e.cause)}`
+    : `search: ${e.message}`;
+
 /** The side a value is shown for: the player to move (player 0 at a chance node). */
 const moverOf = (game: Game<unknown>, s: unknown): Player => {
   const tm = game.toMove(s);
@@ -242,6 +255,8 @@ export class Room {
   private fork: (<A, E>(e: Effect.Effect<A, E>) => Fiber.Fiber<A, E>) | undefined;
   /** Effects to run in the room's scope once it runs. */
   private readonly waiting: Effect.Effect<unknown, unknown>[] = [];
+  /** The faults written to standard error (each once). */
+  private readonly reported: Set<string> = new Set();
 
   constructor(setup: RoomSetup) {
     this.id = setup.id;
@@ -334,6 +349,7 @@ export class Room {
           if (played.transcript.result.reason === "interrupted") delete self.session.result;
           else {
             self.stoppedAt = self.session.current;
+            if (played.fault !== undefined) self.report(played.fault);
             self.positionChanged();
           }
         } else {
@@ -348,6 +364,14 @@ export class Room {
   spawn(effect: Effect.Effect<unknown, unknown>): void {
     if (this.fork === undefined) this.waiting.push(effect);
     else this.fork(effect);
+  }
+
+  /** Writes a plugin's fault (or a search's error) to standard error, once per fault. */
+  private report(e: PluginFault | SearchError): void {
+    const line = `ply serve: room ${this.id}: ${faultLine(e)}`;
+    if (this.reported.has(line)) return;
+    this.reported.add(line);
+    console.error(line);
   }
 
   /** True when the runner has something to do: a browser watches and the game goes on. */
@@ -876,10 +900,11 @@ export class Room {
       return this.sharedView();
     } catch (e) {
       if (!(e instanceof PluginFault)) throw e;
+      this.report(e);
       const session = this.session;
       const result = session.result?.reason === "error"
         ? session.result
-        : { winner: null, margin: 0, reason: "error" as const, message: e.message };
+        : { winner: null, margin: 0, reason: "error" as const, error: e.message };
       return {
         tm: null,
         legal: [],
@@ -887,7 +912,7 @@ export class Room {
           ...this.roomFields(),
           text: `(the position cannot be shown: ${e.message})`,
           toMove: null,
-          result: { ...result, text: describeResult(this.game, result) },
+          result: { ...result, text: resultText(this.game, result) },
         },
       };
     }
@@ -925,9 +950,7 @@ export class Room {
         text: game.render(s, view),
         toMove: tm,
         ...(note ? { lastNote: note } : {}),
-        ...(result !== undefined
-          ? { result: { ...result, text: describeResult(game, result) } }
-          : {}),
+        ...(result !== undefined ? { result: { ...result, text: resultText(game, result) } } : {}),
       },
     };
   }
