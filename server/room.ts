@@ -417,6 +417,8 @@ export class Room {
       : { ...spec, timeMs: Math.min(spec.timeMs ?? this.limits.aiMs, this.limits.aiMs) };
     return agentFromSpec(capped, this.offered.strategies, {
       source: this.source,
+      // A person's opponent goes ahead of the searches of games between AIs.
+      priority: this.human(0) || this.human(1),
       onProgress: (progress: Progress) => {
         if (progress._tag !== "Iteration" || this.thinking !== p) return;
         this.lastIteration = progress.result;
