@@ -122,6 +122,9 @@ interface Shared {
   >;
 }
 
+/** What a view of the position says of the game (the rest is the room's own). */
+type GameFields = Pick<Shared["fields"], "svg" | "text" | "toMove" | "lastNote" | "result">;
+
 /** The bar's scale for values that are not decisive: `v / (|v| + BAR_SCALE)`. */
 const BAR_SCALE = 10;
 
@@ -255,6 +258,15 @@ export class Room {
   private fork: (<A, E>(e: Effect.Effect<A, E>) => Fiber.Fiber<A, E>) | undefined;
   /** Effects to run in the room's scope once it runs. */
   private readonly waiting: Effect.Effect<unknown, unknown>[] = [];
+  /** The game's answers for the last position viewed, and what they are of (`sharedView`). */
+  private lastView:
+    | {
+      readonly of: readonly unknown[];
+      readonly tm: Shared["tm"];
+      readonly legal: readonly LegalMove[];
+      readonly game: GameFields;
+    }
+    | undefined;
   /** The faults written to standard error (each once). */
   private readonly reported: Set<string> = new Set();
 
@@ -920,11 +932,20 @@ export class Room {
     }
   }
 
-  /** `shared`, asking the game. */
+  /**
+   * `shared`, asking the game once per position: a room broadcasts a position more than
+   * once (a move, then the AI's thinking), and each call into the game's plugin thread is a
+   * round trip the server's main thread waits for.
+   */
   private sharedView(): Shared {
     const game = this.game;
     const s = this.state;
     const session = this.session;
+    const of = [s, this.before, session.current, session.result, this.stoppedAt];
+    const known = this.lastView;
+    if (known !== undefined && known.of.every((k, i) => k === of[i])) {
+      return { tm: known.tm, legal: known.legal, fields: { ...this.roomFields(), ...known.game } };
+    }
     const node = session.nodes[session.current];
     const over = isOver(game, s);
     const tm = over ? null : game.toMove(s);
@@ -943,18 +964,15 @@ export class Room {
       : session.result !== undefined && session.current === this.stoppedAt
       ? session.result
       : undefined;
-    return {
-      tm,
-      legal,
-      fields: {
-        ...this.roomFields(),
-        ...(game.picture !== undefined ? { svg: game.picture.svg(s, view) } : {}),
-        text: game.render(s, view),
-        toMove: tm,
-        ...(note ? { lastNote: note } : {}),
-        ...(result !== undefined ? { result: { ...result, text: resultText(game, result) } } : {}),
-      },
+    const answers: GameFields = {
+      ...(game.picture !== undefined ? { svg: game.picture.svg(s, view) } : {}),
+      text: game.render(s, view),
+      toMove: tm,
+      ...(note ? { lastNote: note } : {}),
+      ...(result !== undefined ? { result: { ...result, text: resultText(game, result) } } : {}),
     };
+    this.lastView = { of, tm, legal, game: answers };
+    return { tm, legal, fields: { ...this.roomFields(), ...answers } };
   }
 
   /** What a view of the position says of the room, whatever the game answers. */
