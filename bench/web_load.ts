@@ -16,10 +16,11 @@
  *   new one when it ends, so the load lasts), a person's move round trip (the `Move` sent
  *   to the `Position` showing it), in a game between people and in one against an AI
  *   (`alphabeta:2`: the round trip of the person's own move, then the AI's answer minus its
- *   search), against the same with no load; bounded by the global timeout.
+ *   search), against the same with no load; bounded by the global timeout. `--speed MS`
+ *   is the AI games' pause between moves (default 0: none; the page's default is 400).
  *
  * `deno run -A bench/web_load.ts [--loads 10] [--moves 20] [--depth 8] [--open 200]
- * [--games 50] [--game kalah] [--timeout 600] [--only abcde] [--workers N]`
+ * [--games 50] [--game kalah] [--timeout 600] [--only abcde] [--workers N] [--speed 0]`
  *
  * @module
  */
@@ -34,7 +35,18 @@ import { waitMyTurn } from "../testing/page.ts";
 import { connect, type GameClient, isPosition, post } from "../testing/ws_client.ts";
 
 const args = parseArgs(Deno.args, {
-  string: ["loads", "moves", "depth", "open", "games", "game", "timeout", "only", "workers"],
+  string: [
+    "loads",
+    "moves",
+    "depth",
+    "open",
+    "games",
+    "game",
+    "timeout",
+    "only",
+    "workers",
+    "speed",
+  ],
   default: {
     loads: "10",
     moves: "20",
@@ -45,11 +57,13 @@ const args = parseArgs(Deno.args, {
     timeout: "600",
     only: "abcde",
     workers: "",
+    speed: "0",
   },
 });
 const LOADS = Number(args.loads), MOVES = Number(args.moves), DEPTH = Number(args.depth);
 const OPEN = Number(args.open), GAMES = Number(args.games), TIMEOUT_S = Number(args.timeout);
 const GAME = String(args.game), ONLY = String(args.only);
+const SPEED = Number(args.speed);
 const WORKERS = String(args.workers) === "" ? [] : ["--workers", String(args.workers)];
 
 // ---------------------------------------------------------------------------------
@@ -562,7 +576,7 @@ const underLoad = async () => {
         seed: 5000 + i * 1000 + k,
       });
       const c = await connect(server.url, g.game, g.seat);
-      c.send({ _tag: "Speed", ms: 0 });
+      c.send({ _tag: "Speed", ms: SPEED });
       if (k === 0) await c.next(isPosition((p) => p.current > 0 || p.result !== undefined), 0);
       if (k === 0) started();
       await Promise.race([c.next(isPosition((p) => p.result !== undefined), 0), stop.promise]);
@@ -599,7 +613,8 @@ const underLoad = async () => {
     await Promise.all(keepers);
     console.log(
       `(e) a person's move round trip (${GAME}; Move sent to the Position showing it), ` +
-        `quiet and with ${GAMES} AI-against-AI games playing (alphabeta:2 vs random, no pause; ` +
+        `quiet and with ${GAMES} AI-against-AI games playing (alphabeta:2 vs random, ` +
+        `${SPEED === 0 ? "no pause" : `${SPEED} ms between moves`}; ` +
         `${played} of them played meanwhile):`,
     );
     console.log(`    between people, quiet:      ${spread(quiet.person.own)}`);
