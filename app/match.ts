@@ -88,6 +88,8 @@ export interface Played<S> {
   readonly final: S;
   /** With reason `"error"`: the stack of the plugin's exception, for `--debug`. */
   readonly trace?: string;
+  /** With reason `"error"`: the plugin's fault or the search's error that stopped the game. */
+  readonly fault?: PluginFault | SearchError;
 }
 
 /** A plugin's exception or a failed search, as the reason a game stopped. */
@@ -156,8 +158,10 @@ export const runGame = <S, R1, R2, R = never>(
     const stream = countedStream(options.seed, session.draws ?? 0);
     // The fault's stack, for `--debug` (not part of the transcript).
     let trace: string | undefined;
+    let fault: PluginFault | SearchError | undefined;
     const errorResult = (e: PluginFault | SearchError): GameResult => {
       trace = faultTrace(e);
+      fault = e;
       return faultResult(e);
     };
     let state = stateAt(game, session);
@@ -283,7 +287,13 @@ export const runGame = <S, R1, R2, R = never>(
     }
     session.draws = stream.draws();
     const transcript = exportTranscript(session);
-    return { transcript, session, final: state, ...(trace !== undefined ? { trace } : {}) };
+    return {
+      transcript,
+      session,
+      final: state,
+      ...(trace !== undefined ? { trace } : {}),
+      ...(fault !== undefined ? { fault } : {}),
+    };
   });
 
 /**

@@ -11,10 +11,16 @@
  *   opening N games, each watched by one WebSocket; per game;
  * - (d) load: G concurrent AI-against-AI games (`alphabeta:2` against `random`, no pause
  *   between moves), each played to its end over WebSocket clients, bounded by a global
- *   timeout; every game must end normally and its transcript replay move by move.
+ *   timeout; every game must end normally and its transcript replay move by move;
+ * - (e) a person's move under load: while G AI-against-AI games play (each replaced by a
+ *   new one when it ends, so the load lasts), a person's move round trip (the `Move` sent
+ *   to the `Position` showing it), in a game between people and in one against an AI
+ *   (`alphabeta:2`: the round trip of the person's own move, then the AI's answer minus its
+ *   search), against the same with no load; bounded by the global timeout. `--speed MS`
+ *   is the AI games' pause between moves (default 0: none; the page's default is 400).
  *
  * `deno run -A bench/web_load.ts [--loads 10] [--moves 20] [--depth 8] [--open 200]
- * [--games 50] [--game kalah] [--timeout 600]`
+ * [--games 50] [--game kalah] [--timeout 600] [--only abcde] [--workers N] [--speed 0]`
  *
  * @module
  */
@@ -29,7 +35,18 @@ import { waitMyTurn } from "../testing/page.ts";
 import { connect, type GameClient, isPosition, post } from "../testing/ws_client.ts";
 
 const args = parseArgs(Deno.args, {
-  string: ["loads", "moves", "depth", "open", "games", "game", "timeout", "only"],
+  string: [
+    "loads",
+    "moves",
+    "depth",
+    "open",
+    "games",
+    "game",
+    "timeout",
+    "only",
+    "workers",
+    "speed",
+  ],
   default: {
     loads: "10",
     moves: "20",
@@ -38,12 +55,16 @@ const args = parseArgs(Deno.args, {
     games: "50",
     game: "kalah",
     timeout: "600",
-    only: "abcd",
+    only: "abcde",
+    workers: "",
+    speed: "0",
   },
 });
 const LOADS = Number(args.loads), MOVES = Number(args.moves), DEPTH = Number(args.depth);
 const OPEN = Number(args.open), GAMES = Number(args.games), TIMEOUT_S = Number(args.timeout);
 const GAME = String(args.game), ONLY = String(args.only);
+const SPEED = Number(args.speed);
+const WORKERS = String(args.workers) === "" ? [] : ["--workers", String(args.workers)];
 
 // ---------------------------------------------------------------------------------
 // Figures
@@ -73,7 +94,17 @@ const root = new URL("../", import.meta.url);
 
 const startServer = async (extra: readonly string[]): Promise<Server> => {
   const child = new Deno.Command("setsid", {
-    args: [Deno.execPath(), "task", "serve", "--port", "0", ...extra],
+    // Each server stores its games in a database of its own, as a user's would.
+    args: [
+      Deno.execPath(),
+      "task",
+      "serve",
+      "--port",
+      "0",
+      "--db",
+      `${Deno.makeTempDirSync()}/serve.db`,
+      ...extra,
+    ],
     cwd: root,
     stdout: "piped",
     stderr: "inherit",
@@ -411,7 +442,12 @@ const memory = async () => {
 // (d) concurrent AI-against-AI games
 
 const concurrent = async () => {
-  const server = await startServer(["--max-games", String(GAMES + 10)]);
+  const server = await startServer([
+    "--max-games",
+    String(GAMES + 10),
+    "--games-per-minute",
+    "100000",
+  ]);
   const { game } = await Effect.runPromise(openGame(GAME));
   const t0 = performance.now();
   let peak = rssMiB(server.pid);
@@ -470,6 +506,142 @@ const concurrent = async () => {
 };
 
 // ---------------------------------------------------------------------------------
+// (e) a person's move round trip while AI-against-AI games play
+
+/** The round trips of `n` moves by a person in a room (a new game when one ends). */
+const personMoves = async (
+  server: Server,
+  n: number,
+  against: "person" | "ai",
+  seed: number,
+): Promise<{ own: number[]; answer: number[] }> => {
+  const own: number[] = [], answer: number[] = [];
+  let c: GameClient | undefined;
+  try {
+    for (let game = 0; own.length < n; game++) {
+      const g = await created(server.url, {
+        game: GAME,
+        options: {},
+        players: [here, against === "person" ? here : ai("alphabeta:2")],
+        seed: seed + game,
+      });
+      c = await connect(server.url, g.game, g.seat);
+      while (own.length < n) {
+        // The person's turn (against the AI: once it has answered).
+        let p = c.position();
+        while (p.result === undefined && (p.legal.length === 0 || p.thinking !== null)) {
+          await c.next(isPosition());
+          p = c.position();
+        }
+        if (p.result !== undefined) break;
+        const from = c.received.length;
+        const t0 = performance.now();
+        c.send({ _tag: "Move", at: p.current, move: p.legal[own.length % p.legal.length].move });
+        const shown = await c.next(isPosition((q) => q.current !== p.current), from);
+        const t1 = performance.now();
+        own.push(t1 - t0);
+        if (against === "ai" && shown.toMove === 1 && shown.result === undefined) {
+          const back = await c.next(
+            isPosition((q) =>
+              q.result !== undefined || (q.toMove === 0 && q.thinking === null) ||
+              q.nodes.length > shown.nodes.length
+            ),
+            from,
+          );
+          const n1 = back.nodes[shown.nodes.length];
+          if (n1?.by === 1 && n1.search !== undefined) {
+            answer.push(performance.now() - t1 - n1.search.ms);
+          }
+        }
+      }
+      await c.close();
+      c = undefined;
+    }
+  } finally {
+    await c?.close();
+  }
+  return { own, answer };
+};
+
+const underLoad = async () => {
+  const server = await startServer([
+    "--max-games",
+    String(GAMES + 20),
+    "--games-per-minute",
+    "100000",
+    ...WORKERS,
+  ]);
+  let stopped = false;
+  const stop = Promise.withResolvers<void>();
+  let played = 0;
+  /** One AI-against-AI room after another, each to its end, until stopped. */
+  const keep = async (i: number, started: () => void) => {
+    for (let k = 0; !stopped; k++) {
+      const g = await created(server.url, {
+        game: GAME,
+        options: {},
+        players: i % 2 === 0
+          ? [ai("alphabeta:2"), ai("random")]
+          : [ai("random"), ai("alphabeta:2")],
+        seed: 5000 + i * 1000 + k,
+      });
+      const c = await connect(server.url, g.game, g.seat);
+      c.send({ _tag: "Speed", ms: SPEED });
+      if (k === 0) await c.next(isPosition((p) => p.current > 0 || p.result !== undefined), 0);
+      if (k === 0) started();
+      await Promise.race([c.next(isPosition((p) => p.result !== undefined), 0), stop.promise]);
+      await c.close();
+      played++;
+    }
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const quiet = {
+      person: await personMoves(server, MOVES, "person", 1),
+      ai: await personMoves(server, MOVES, "ai", 100),
+    };
+    let going = 0;
+    const allGoing = Promise.withResolvers<void>();
+    const keepers = Array.from({ length: GAMES }, (_, i) =>
+      keep(i, () => {
+        if (++going === GAMES) allGoing.resolve();
+      }));
+    const measured = Promise.race([
+      (async () => {
+        await allGoing.promise; // every AI room has played a move: the load is on
+        const person = await personMoves(server, MOVES, "person", 200);
+        const vsAi = await personMoves(server, MOVES, "ai", 300);
+        return { person, ai: vsAi };
+      })(),
+      new Promise<never>((_, reject) =>
+        timer = setTimeout(() => reject(new Error(`not done in ${TIMEOUT_S} s`)), TIMEOUT_S * 1000)
+      ),
+    ]);
+    const loaded = await measured;
+    stopped = true;
+    stop.resolve();
+    await Promise.all(keepers);
+    console.log(
+      `(e) a person's move round trip (${GAME}; Move sent to the Position showing it), ` +
+        `quiet and with ${GAMES} AI-against-AI games playing (alphabeta:2 vs random, ` +
+        `${SPEED === 0 ? "no pause" : `${SPEED} ms between moves`}; ` +
+        `${played} of them played meanwhile):`,
+    );
+    console.log(`    between people, quiet:      ${spread(quiet.person.own)}`);
+    console.log(`    between people, loaded:     ${spread(loaded.person.own)}`);
+    console.log(`    against an AI, quiet:       ${spread(quiet.ai.own)}`);
+    console.log(`    against an AI, loaded:      ${spread(loaded.ai.own)}`);
+    console.log(`    the AI's answer past its search, quiet:  ${spread(quiet.ai.answer)}`);
+    console.log(`    the AI's answer past its search, loaded: ${spread(loaded.ai.answer)}`);
+  } finally {
+    clearTimeout(timer);
+    stopped = true;
+    stop.resolve();
+    await server.stop();
+  }
+};
+
+// ---------------------------------------------------------------------------------
 
 if (import.meta.main) {
   console.log(
@@ -489,4 +661,5 @@ if (import.meta.main) {
   }
   if (ONLY.includes("c")) await memory();
   if (ONLY.includes("d")) await concurrent();
+  if (ONLY.includes("e")) await underLoad();
 }

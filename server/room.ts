@@ -20,7 +20,7 @@ import { type Agent, agentFromSpec, type Choice } from "../app/players/agents.ts
 import type { PlayerSpec } from "../app/players/spec.ts";
 import type { Terminal } from "../app/terminal.ts";
 import type { SearchResult } from "../core/search/types.ts";
-import { PluginFault, type SearchFailed } from "../core/errors.ts";
+import { PluginFault, type SearchError, type SearchFailed } from "../core/errors.ts";
 import type { GameSource } from "../core/source.ts";
 import { type Progress, search } from "../core/engine/engine.ts";
 import { alphabetaStrategy } from "../core/search/strategies.ts";
@@ -34,6 +34,7 @@ import {
   undo,
 } from "../app/session.ts";
 import { describeResult } from "../app/display.ts";
+import type { GameResult } from "../app/match.ts";
 import type { Offered } from "./catalog.ts";
 import type { ClientMessage, LegalMove, NodeView, SearchView, ServerMessage } from "./protocol.ts";
 import { exportTranscript, transcriptNumbers } from "../app/transcript.ts";
@@ -130,6 +131,9 @@ interface Shared {
   >;
 }
 
+/** What a view of the position says of the game (the rest is the room's own). */
+type GameFields = Pick<Shared["fields"], "svg" | "text" | "toMove" | "lastNote" | "result">;
+
 /** The bar's scale for values that are not decisive: `v / (|v| + BAR_SCALE)`. */
 const BAR_SCALE = 10;
 
@@ -168,6 +172,18 @@ const valueText = (v: number, exact: boolean): string => {
   if (exact && v === 0) return "draw";
   return `${v > 0 ? "+" : ""}${Number.isInteger(v) ? v : v.toFixed(2)}`;
 };
+
+/** How a game ended, for a person; a plugin's fault names the plugin, function and reason. */
+const resultText = (game: Game<unknown>, r: GameResult): string =>
+  r.reason === "error" && r.error !== undefined
+    ? `The game stops here: ${r.error}.`
+    : describeResult(game, r);
+
+/** A fault as the server's log line says it: `plugin NAME FUNCTION: REASON`. */
+const faultLine = (e: PluginFault | SearchError): string =>
+  e instanceof PluginFault
+    ? `plugin ${e.plugin} ${e.fn}: ${e.cause instanceof Error ? e.cause.message : String(e.cause)}`
+    : `search: ${e.message}`;
 
 /** The side a value is shown for: the player to move (player 0 at a chance node). */
 const moverOf = (game: Game<unknown>, s: unknown): Player => {
@@ -252,6 +268,17 @@ export class Room {
   /** Effects to run in the room's scope once it runs. */
   private readonly waiting: Effect.Effect<unknown, unknown>[] = [];
   private readonly onChange: () => void;
+  /** The game's answers for the last position viewed, and what they are of (`sharedView`). */
+  private lastView:
+    | {
+      readonly of: readonly unknown[];
+      readonly tm: Shared["tm"];
+      readonly legal: readonly LegalMove[];
+      readonly game: GameFields;
+    }
+    | undefined;
+  /** The faults written to standard error (each once). */
+  private readonly reported: Set<string> = new Set();
 
   constructor(setup: RoomSetup) {
     this.id = setup.id;
@@ -374,6 +401,7 @@ export class Room {
           if (played.transcript.result.reason === "interrupted") delete self.session.result;
           else {
             self.stoppedAt = self.session.current;
+            if (played.fault !== undefined) self.report(played.fault);
             self.positionChanged();
           }
         } else {
@@ -388,6 +416,14 @@ export class Room {
   spawn(effect: Effect.Effect<unknown, unknown>): void {
     if (this.fork === undefined) this.waiting.push(effect);
     else this.fork(effect);
+  }
+
+  /** Writes a plugin's fault (or a search's error) to standard error, once per fault. */
+  private report(e: PluginFault | SearchError): void {
+    const line = `ply serve: room ${this.id}: ${faultLine(e)}`;
+    if (this.reported.has(line)) return;
+    this.reported.add(line);
+    console.error(line);
   }
 
   /** True when the runner has something to do: a browser watches and the game goes on. */
@@ -433,6 +469,8 @@ export class Room {
       : { ...spec, timeMs: Math.min(spec.timeMs ?? this.limits.aiMs, this.limits.aiMs) };
     return agentFromSpec(capped, this.offered.strategies, {
       source: this.source,
+      // A person's opponent goes ahead of the searches of games between AIs.
+      priority: this.human(0) || this.human(1),
       onProgress: (progress: Progress) => {
         if (progress._tag !== "Iteration" || this.thinking !== p) return;
         this.lastIteration = progress.result;
@@ -918,10 +956,11 @@ export class Room {
       return this.sharedView();
     } catch (e) {
       if (!(e instanceof PluginFault)) throw e;
+      this.report(e);
       const session = this.session;
       const result = session.result?.reason === "error"
         ? session.result
-        : { winner: null, margin: 0, reason: "error" as const, message: e.message };
+        : { winner: null, margin: 0, reason: "error" as const, error: e.message };
       return {
         tm: null,
         legal: [],
@@ -929,17 +968,26 @@ export class Room {
           ...this.roomFields(),
           text: `(the position cannot be shown: ${e.message})`,
           toMove: null,
-          result: { ...result, text: describeResult(this.game, result) },
+          result: { ...result, text: resultText(this.game, result) },
         },
       };
     }
   }
 
-  /** `shared`, asking the game. */
+  /**
+   * `shared`, asking the game once per position: a room broadcasts a position more than
+   * once (a move, then the AI's thinking), and each call into the game's plugin thread is a
+   * round trip the server's main thread waits for.
+   */
   private sharedView(): Shared {
     const game = this.game;
     const s = this.state;
     const session = this.session;
+    const of = [s, this.before, session.current, session.result, this.stoppedAt];
+    const known = this.lastView;
+    if (known !== undefined && known.of.every((k, i) => k === of[i])) {
+      return { tm: known.tm, legal: known.legal, fields: { ...this.roomFields(), ...known.game } };
+    }
     const node = session.nodes[session.current];
     const over = isOver(game, s);
     const tm = over ? null : game.toMove(s);
@@ -958,20 +1006,15 @@ export class Room {
       : session.result !== undefined && session.current === this.stoppedAt
       ? session.result
       : undefined;
-    return {
-      tm,
-      legal,
-      fields: {
-        ...this.roomFields(),
-        ...(game.picture !== undefined ? { svg: game.picture.svg(s, view) } : {}),
-        text: game.render(s, view),
-        toMove: tm,
-        ...(note ? { lastNote: note } : {}),
-        ...(result !== undefined
-          ? { result: { ...result, text: describeResult(game, result) } }
-          : {}),
-      },
+    const answers: GameFields = {
+      ...(game.picture !== undefined ? { svg: game.picture.svg(s, view) } : {}),
+      text: game.render(s, view),
+      toMove: tm,
+      ...(note ? { lastNote: note } : {}),
+      ...(result !== undefined ? { result: { ...result, text: resultText(game, result) } } : {}),
     };
+    this.lastView = { of, tm, legal, game: answers };
+    return { tm, legal, fields: { ...this.roomFields(), ...answers } };
   }
 
   /** What a view of the position says of the room, whatever the game answers. */

@@ -3,13 +3,15 @@
  * The new-game form (`#new-game`): the game, its options (built from the server's
  * `OptionField`s, with their descriptions and expected values; the AI's own settings
  * under "advanced"), who plays each side, the seed. A refusal is shown next to the
- * fields it names, or in `#form-error`.
+ * fields it names, or in `#form-error`. A board much bigger than the game's default, with
+ * an AI playing, is warned of in `#form-warning` before the game starts (`cost.ts`).
  *
  * @module
  */
 import type { GameEntry, NewGameRequest, OptionField, SideSetup } from "../server/protocol.ts";
 import { gameUrl, keepInvite, newGame } from "./api.ts";
 import { byId, h, setText, show } from "./dom.ts";
+import { boardFactor, costWarning } from "./cost.ts";
 
 /** The value of the strength select that takes a player spec from the text field. */
 export const CUSTOM = "custom";
@@ -139,6 +141,18 @@ const problem = (
   target.textContent = target.textContent === "" ? text : `${target.textContent}; ${text}`;
 };
 
+/** Shows or hides the warning of an expensive board with an AI (`#form-warning`). */
+const warnCost = (form: HTMLFormElement, entry: GameEntry, warning: HTMLElement): void => {
+  const values = Object.fromEntries(
+    entry.options.map((o) => [o.name, value(form, `opt-${o.name}`)]),
+  );
+  const sides = entry.solo ? [0] : [0, 1];
+  const ai = sides.some((i) => value(form, `side-${i}`) === "ai");
+  const text = costWarning(boardFactor(entry, values), ai);
+  setText(warning, text ?? "");
+  show(warning, text !== undefined);
+};
+
 /**
  * The request the form stands for, or false after showing its problems (a side without
  * a spec, a seed that is not a number).
@@ -197,6 +211,7 @@ export const newGameForm = (
   const options = h("div", { class: "options" });
   const sides = h("div", { class: "sides" });
   const rules = h("details", { class: "rules" });
+  const warning = h("p", { id: "form-warning", role: "status", hidden: true });
   const entryOf = (): GameEntry | undefined => games.find((g) => g.id === pickGame.value);
 
   const build = (): void => {
@@ -222,6 +237,7 @@ export const newGameForm = (
     rules.replaceChildren(h("summary", {}, "rules"), h("pre", {}, entry.rules));
     show(rules, entry.rules !== "");
     clearErrors(form);
+    warnCost(form, entry, warning);
   };
 
   const start = byId<HTMLButtonElement>("start");
@@ -236,6 +252,7 @@ export const newGameForm = (
     rules,
     options,
     sides,
+    warning,
     h(
       "div",
       { class: "field" },
@@ -258,6 +275,12 @@ export const newGameForm = (
   );
   pickGame.addEventListener("change", build);
   build();
+  const warn = (): void => {
+    const entry = entryOf();
+    if (entry !== undefined) warnCost(form, entry, warning);
+  };
+  form.addEventListener("input", warn);
+  form.addEventListener("change", warn);
 
   form.addEventListener("submit", async (e) => {
     e.preventDefault();

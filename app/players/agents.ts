@@ -81,6 +81,8 @@ export interface AgentOptions {
   readonly tt?: TranspositionTable;
   /** Hears the search's progress while the player thinks (`play`'s status line). */
   readonly onProgress?: (p: Progress) => void;
+  /** True when someone waits for this player's moves: its searches go first in the pool. */
+  readonly priority?: boolean;
 }
 
 /** A seed for a search's own random choices, drawn from Effect's `Random`. */
@@ -138,7 +140,13 @@ export const searchAgent = <S>(
           game,
           source: options.source,
           state,
-          options: { ...budget, tt: tt ?? false, distance: true, seed },
+          options: {
+            ...budget,
+            tt: tt ?? false,
+            distance: true,
+            seed,
+            ...(options.priority === true ? { priority: true } : {}),
+          },
         }, options.onProgress);
         return move(r.move ?? game.moves(state)[0], r);
       }),

@@ -42,6 +42,8 @@ export interface EngineOptions
    * it is terminated and replaced (default 1000).
    */
   readonly graceMs?: number;
+  /** True for a search someone waits for: the pool runs it before others that are not. */
+  readonly priority?: boolean;
 }
 
 /** One search: a strategy, a game, a position and the options. */
@@ -93,7 +95,7 @@ export class Engine extends EngineKey {}
 
 /** `EngineOptions` as the synchronous searches take them. */
 const searchOptions = (o: EngineOptions, onProgress?: (p: Progress) => void): SearchOptions => {
-  const { seed, graceMs: _, ...rest } = o;
+  const { seed, graceMs: _, priority: __, ...rest } = o;
   return {
     ...rest,
     ...(seed !== undefined ? { rng: makeRng(seed) } : {}),
@@ -156,7 +158,7 @@ export const liveEngine: Layer.Layer<Engine, never, WorkerPool> = Layer.effect(
         if (strategy._tag === "Parallel" || source === undefined) {
           return Effect.provideService(inProcess(request, onProgress), WorkerPool, pool);
         }
-        const { tt, graceMs, ...rest } = options;
+        const { tt, graceMs, priority, ...rest } = options;
         const shared = tt !== undefined && tt !== false &&
             typeof SharedArrayBuffer !== "undefined" && tt.buffer instanceof SharedArrayBuffer
           ? tt.buffer
@@ -169,6 +171,7 @@ export const liveEngine: Layer.Layer<Engine, never, WorkerPool> = Layer.effect(
           options: { ...rest, ...(shared !== undefined ? { tt: shared } : {}) },
           ...(onProgress !== undefined ? { onProgress } : {}),
           ...(graceMs !== undefined ? { graceMs } : {}),
+          ...(priority === true ? { priority } : {}),
         });
       },
     })),

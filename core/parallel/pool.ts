@@ -50,6 +50,11 @@ export interface SearchTask {
   readonly onProgress?: (p: Progress) => void;
   /** Milliseconds past the time budget (or past a stop) before the worker is replaced. */
   readonly graceMs?: number;
+  /**
+   * True for a search someone waits for (a person's opponent on a server): it goes ahead
+   * of the queued searches that are not, behind the queued ones that are.
+   */
+  readonly priority?: boolean;
 }
 
 /** The pool's operations (the service's shape). */
@@ -107,6 +112,8 @@ interface Job {
   readonly progress?: (p: Progress) => void;
   /** Set once the job's answer no longer matters (interrupted, failed elsewhere). */
   cancelled: boolean;
+  /** Queued ahead of the jobs without it (`SearchTask.priority`). */
+  readonly priority?: boolean;
   /** Called when the worker that had the job is free again, or gone. */
   released?: () => void;
   /** Called when the worker has built the game and starts the job's tasks. */
@@ -331,7 +338,9 @@ class Pool {
       job.fail("the worker pool is closed");
       return;
     }
-    this.queue.push(job);
+    const at = job.priority === true ? this.queue.findIndex((j) => j.priority !== true) : -1;
+    if (at >= 0) this.queue.splice(at, 0, job);
+    else this.queue.push(job);
     this.pump();
   }
 
@@ -469,6 +478,7 @@ const searchOn = (pool: Pool, source: GameSource, task: SearchTask) =>
         stop,
       },
       cancelled: false,
+      ...(task.priority === true ? { priority: true } : {}),
       ...(task.onProgress !== undefined ? { progress: task.onProgress } : {}),
       done: (rs) => resume(Effect.succeed(rs[0] as SearchResult)),
       fail: (message, trace) => resume(Effect.fail(new SearchFailed({ message, trace }))),
