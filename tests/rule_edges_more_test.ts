@@ -6,7 +6,8 @@
  *
  * Mutants this file was proven against (each made by hand, seen failing, restored):
  * - 2048 `slideLines`: a merged tile merging again (`pending = 0` dropped); the score
- *   replaced by the slide's gain; a slide that only merges (gain 0 taken for "no move")
+ *   replaced by the slide's gain; a slide without a merge taken for no move (`>= 0` as
+ *   `> 0`)
  * - 2048 `canSlide`: the row or the column neighbour test dropped; `empty && tiles` as `||`;
  *   the game over on the computer's turn too; its margin not the score
  * - 2048 `tileChances`: 0.9 and 0.1 swapped, divided by the cells instead of the empty
@@ -19,8 +20,9 @@
  *   bottom twists as top ones (`t < 4` as `<= 4`), clockwise and anticlockwise swapped,
  *   the quadrant's slot; the turn not passed
  * - Domineering: V's top row (`r + 1 < h` dropped in `movesFor`, `hasMove`, `moveCounts`),
- *   H's or V's domino covering one cell, the turn not passed, `outcome` asking the
- *   opponent, the winner and margin swapped, `stateValue`'s win and turn term swapped
+ *   V's domino covering one cell, H's move needing one free cell, H's domino placed for
+ *   V, the turn not passed, `outcome` asking the opponent, its winner or margin swapped,
+ *   `stateValue`'s win (either test) and turn term swapped or dropped, V and H swapped
  * (Equivalent, not killable: 2048's `src[write] !== out` change test, Domineering's
  * `s >>> 1` pair count as `s << 1`.)
  */
