@@ -11,8 +11,10 @@ import { Result } from "../core/deps.ts";
 import type { Game, Player } from "../core/game.ts";
 import {
   goTo,
+  mainLine as mainLineOf,
   pathTo,
   redo,
+  type SearchInfo,
   type Session,
   type SessionResult,
   stateAt,
@@ -24,7 +26,7 @@ import {
   importTranscript,
   type Transcript,
 } from "../app/transcript.ts";
-import { build, GAMES, sessionArb } from "./tools/sessions.ts";
+import { build, GAMES, humansArb, opArb, sessionArb } from "./tools/sessions.ts";
 
 /** How a game stopped, as `runGame` records it; undefined for a game still going on. */
 const resultArb: fc.Arbitrary<SessionResult | undefined> = fc.oneof(
@@ -186,5 +188,341 @@ Deno.test("goTo: every node of the session, none beyond", () => {
       assertEquals(session.current, n - 1, "a refused goTo changes nothing");
     }),
     { numRuns: 100 },
+  );
+});
+
+// ---------------------------------------------------------------------------------------
+// Every refusal, by its exact message, and the round trip of a whole tree.
+
+/** The games of the round trip: tic-tac-toe, Nim and Kalah (no chance moves). */
+const TWO_PLAYER = [0, 1, 2] as const;
+
+/** A session of one of `TWO_PLAYER`'s games with at least `min` main-line moves. */
+const mainLineArb = (min: number) =>
+  fc.record({
+    g: fc.constantFrom(...TWO_PLAYER),
+    ops: fc.array(opArb, { maxLength: 80, size: "max" }),
+    humans: humansArb,
+  }).filter(({ g, ops, humans }) => transcriptOf(g, ops, humans).t.moves.length >= min);
+
+/** The failure of an import, or "imported" when it succeeded. */
+const failureOf = (game: Game<unknown>, t: Transcript): string => {
+  const r = importTranscript(game, t);
+  return Result.isFailure(r) ? r.failure : "imported";
+};
+
+/** The failure of reading a value as a transcript, or "read" when it was read. */
+const readFailure = (json: unknown): string => {
+  const r = decodeTranscript(json);
+  return Result.isFailure(r) ? r.failure : "read";
+};
+
+/** A move that breaks a record: the other player's, chance's, or a move the game has not. */
+const brokenArb = fc.constantFrom("mover", "chance", "number", "fraction", "negative");
+const breakMove = <M extends { readonly by: unknown; readonly move: number }>(
+  m: M,
+  how: string,
+): M =>
+  how === "mover"
+    ? { ...m, by: m.by === 0 ? 1 : 0 }
+    : how === "chance"
+    ? { ...m, by: "chance" }
+    : how === "number"
+    ? { ...m, move: 1000 }
+    : how === "fraction"
+    ? { ...m, move: m.move + 0.5 }
+    : { ...m, move: -1 };
+
+Deno.test("import: a main-line move that does not fit is refused by its number, the first one", () => {
+  fc.assert(
+    fc.property(mainLineArb(1), fc.nat(), brokenArb, fc.nat(), (s, pick, how, later) => {
+      const { game } = GAMES[s.g];
+      const { t } = transcriptOf(s.g, s.ops, s.humans);
+      const i = pick % t.moves.length;
+      const moves = t.moves.map((m, k) => (k === i ? breakMove(m, how) : m));
+      const expected = `move ${i + 1} (${t.moves[i].notation}) is not legal there`;
+      assertEquals(failureOf(game, { ...t, moves }), expected);
+      // A second broken move after it: the first is named.
+      const j = i + 1 + (later % Math.max(1, t.moves.length - i));
+      if (j < t.moves.length) {
+        const twice = moves.map((m, k) => (k === j ? breakMove(m, how) : m));
+        assertEquals(failureOf(game, { ...t, moves: twice }), expected);
+      }
+    }),
+    { numRuns: 200 },
+  );
+});
+
+Deno.test("import: a move after the end of the game is refused by its number", () => {
+  fc.assert(
+    fc.property(mainLineArb(0), ({ g, ops, humans }) => {
+      const { game } = GAMES[g];
+      const { t } = transcriptOf(g, ops, humans);
+      // A game played to its end, one more move after it.
+      let s = game.initial();
+      const moves = [];
+      while (game.moves(s).length > 0) {
+        const m = game.moves(s)[0];
+        moves.push({ by: game.toMove(s), move: m, notation: game.formatMove(s, m), ms: 0 });
+        s = game.play(s, m);
+      }
+      const full: Transcript = { ...t, moves, variations: [], current: undefined };
+      assert(Result.isSuccess(importTranscript(game, full)), "the whole game imports");
+      const extra = { ...moves[moves.length - 2], notation: "late" };
+      assertEquals(
+        failureOf(game, { ...full, moves: [...moves, extra] }),
+        `move ${moves.length + 1} (late) is not legal there`,
+      );
+    }),
+    { numRuns: 60 },
+  );
+});
+
+Deno.test("import: a variation move that does not fit is refused by its number", () => {
+  fc.assert(
+    fc.property(
+      sessionArb.filter(({ g, ops, humans }) =>
+        g !== 3 && (transcriptOf(g, ops, humans).t.variations?.length ?? 0) > 0
+      ),
+      fc.nat(),
+      brokenArb,
+      ({ g, ops, humans }, pick, how) => {
+        const { game } = GAMES[g];
+        const { t } = transcriptOf(g, ops, humans);
+        const variations = t.variations!;
+        const i = pick % variations.length;
+        const broken = variations.map((v, k) => (k === i ? breakMove(v, how) : v));
+        assertEquals(
+          failureOf(game, { ...t, variations: broken }),
+          `variation move ${i + 1} (${variations[i].notation}) is not legal there`,
+        );
+      },
+    ),
+    { numRuns: 150 },
+  );
+});
+
+Deno.test("import: another game's transcript is refused at its first move that does not fit", () => {
+  const [ttt, nim, kalah] = [GAMES[0].game, GAMES[1].game, GAMES[2].game];
+  const setup = { game: "tictactoe", options: {}, seed: 1, players: ["a", "b"] as const };
+  const t: Transcript = {
+    version: 2,
+    ...setup,
+    players: ["a", "b"],
+    // Tic-tac-toe's corners: 9 is no Kalah(3, 2) pit, and Nim's second player cannot
+    // open the game.
+    moves: [
+      { by: 0, move: 8, notation: "c3", ms: 0 },
+      { by: 1, move: 0, notation: "a1", ms: 0 },
+    ],
+    result: { winner: null, margin: 0, reason: "unfinished" },
+  };
+  assert(Result.isSuccess(importTranscript(ttt, t)));
+  assertEquals(failureOf(kalah, t), "move 1 (c3) is not legal there");
+  assertEquals(
+    failureOf(nim, { ...t, moves: [{ ...t.moves[0], by: 1 }] }),
+    "move 1 (c3) is not legal there",
+  );
+});
+
+Deno.test("decode: a wrong version, a negative or fractional number, each refused by name", () => {
+  const t: Transcript = {
+    version: 2,
+    game: "nim",
+    options: {},
+    seed: 1,
+    players: ["a", "b"],
+    moves: [],
+    result: { winner: null, margin: 0, reason: "unfinished" },
+  };
+  assertEquals(readFailure(t), "read");
+  for (const version of [1, 2]) assertEquals(readFailure({ ...t, version }), "read");
+  const { version: _, ...v1 } = t;
+  assertEquals(readFailure(v1), "read", "a version-1 file has no version");
+  for (const version of [0, 3]) {
+    assertEquals(
+      readFailure({ ...t, version }),
+      'not a ply transcript: Expected 1 | 2;   at ["version"]',
+    );
+  }
+  assertEquals(
+    readFailure({ ...t, version: "2" }),
+    'not a ply transcript: Expected 1 | 2 | undefined;   at ["version"]',
+  );
+  const negative = "Expected a value greater than or equal to 0";
+  for (const field of ["draws", "current", "seed"]) {
+    assertEquals(readFailure({ ...t, [field]: 0 }), "read", `${field} 0`);
+    assertEquals(
+      readFailure({ ...t, [field]: -1 }),
+      `not a ply transcript: ${negative};   at ["${field}"]`,
+    );
+    assertEquals(
+      readFailure({ ...t, [field]: 1.5 }),
+      `not a ply transcript: Expected an integer;   at ["${field}"]`,
+    );
+  }
+  assertEquals(
+    readFailure({ ...t, variations: [{ parent: -1, by: 0, move: 0, notation: "x", ms: 0 }] }),
+    `not a ply transcript: ${negative};   at ["variations"][0]["parent"]`,
+  );
+  assertEquals(
+    readFailure({ ...t, moves: [{ by: "x", move: 0, notation: "x", ms: 0 }] }),
+    'not a ply transcript: Expected 0 | 1 | "chance";   at ["moves"][0]["by"]',
+  );
+  assertEquals(
+    readFailure({ ...t, result: { winner: 2, margin: 0, reason: "end" } }),
+    'not a ply transcript: Expected 0 | 1;   at ["result"]["winner"]',
+  );
+  assertEquals(readFailure(7), "not a ply transcript: Expected object");
+  // All the problems are checked; the message names the first two.
+  assertEquals(
+    readFailure({ ...t, version: 3, draws: -1, game: 1 }),
+    'not a ply transcript: Expected 1 | 2;   at ["version"]; Expected string;   at ["game"]',
+  );
+  assertEquals(
+    readFailure({ ...t, version: 3, draws: -1 }),
+    'not a ply transcript: Expected 1 | 2;   at ["version"]; ' +
+      `${negative};   at ["draws"]`,
+  );
+});
+
+Deno.test("import: a version-1 transcript (main line only) ends at its last move", () => {
+  const game = GAMES[1].game;
+  let s = game.initial();
+  const moves = [];
+  for (let k = 0; k < 2; k++) {
+    const m = game.moves(s)[0];
+    moves.push({ by: game.toMove(s), move: m, notation: game.formatMove(s, m), ms: 3 });
+    s = game.play(s, m);
+  }
+  const r = importTranscript(game, {
+    game: "nim",
+    options: {},
+    seed: 4,
+    players: ["human", "random"],
+    moves,
+    result: { winner: null, margin: 0, reason: "unfinished" },
+  });
+  assert(Result.isSuccess(r));
+  assertEquals(r.success.current, 2);
+  assertEquals(r.success.nodes.map((n) => n.next), [1, 2, -1]);
+  assertEquals(r.success.seed, 4);
+  assertEquals(r.success.players, ["human", "random"]);
+  assertEquals(r.success.draws, undefined);
+  assertEquals(r.success.result, undefined);
+});
+
+/** A search record for an AI's move. */
+const searchArb = fc.record({
+  value: fc.integer({ min: -100, max: 100 }),
+  depth: fc.nat({ max: 9 }),
+  exact: fc.boolean(),
+  pv: fc.array(fc.constantFrom("1", "2", "a1"), { maxLength: 3 }),
+  nodes: fc.nat(),
+  timeMs: fc.nat(),
+  notes: fc.option(fc.array(fc.constantFrom("book", "solved"), { minLength: 1, maxLength: 2 }), {
+    nil: undefined,
+  }),
+});
+
+/** What an AI adds to a move: its spec and its search, either, both or none. */
+const extraArb = fc.record({
+  agent: fc.option(fc.constantFrom("alphabeta:4", "random", "human"), { nil: undefined }),
+  search: fc.option(searchArb, { nil: undefined }),
+  ms: fc.nat({ max: 5000 }),
+});
+
+/** A session with AI records on its moves and the draws of its random stream. */
+const richSessionArb = fc.record({
+  g: fc.constantFrom(...TWO_PLAYER),
+  ops: fc.array(opArb, { maxLength: 80, size: "max" }),
+  humans: humansArb,
+  extras: fc.array(extraArb, { maxLength: 40 }),
+  draws: fc.oneof(fc.constant(undefined), fc.constant(0), fc.nat({ max: 1000 })),
+  seed: fc.nat({ max: 2 ** 31 - 1 }),
+}).map(({ g, ops, humans, extras, draws, seed }) => {
+  const session = build(GAMES[g].game, ops, humans);
+  session.seed = seed;
+  session.players = ["alphabeta:4", "human"];
+  for (let id = 1; id < session.nodes.length; id++) {
+    const e = extras[id % Math.max(1, extras.length)];
+    if (e === undefined) continue;
+    const { agent: _a, search: _s, ...rest } = session.nodes[id];
+    const { notes, ...search } = e.search ?? { notes: undefined };
+    session.nodes[id] = {
+      ...rest,
+      ms: e.ms,
+      ...(e.agent !== undefined ? { agent: e.agent } : {}),
+      ...(e.search !== undefined
+        ? { search: { ...(search as SearchInfo), ...(notes !== undefined ? { notes } : {}) } }
+        : {}),
+    };
+  }
+  if (draws !== undefined) session.draws = draws;
+  return { g, session };
+});
+
+/** A node as a tree of what was played (numbering aside): its record and its children's. */
+interface Shape {
+  readonly record: Record<string, unknown>;
+  readonly children: readonly Shape[];
+}
+const shape = (session: Session, id = 0): Shape => {
+  const { parent: _p, children, next: _n, ...record } = session.nodes[id];
+  return { record, children: children.map((c) => shape(session, c)) };
+};
+
+/** Where `next` points in node terms: the moves from the start to each node, and to its next. */
+const nextByLine = (session: Session) =>
+  new Map(
+    session.nodes.map((n, id) => [
+      JSON.stringify(line(session, id)),
+      n.next === -1 ? null : line(session, n.next),
+    ]),
+  );
+
+Deno.test("round trip: tree, records, current node, next and draws; a second trip changes nothing", () => {
+  fc.assert(
+    fc.property(richSessionArb, ({ g, session }) => {
+      const { game } = GAMES[g];
+      const t = exportTranscript(session);
+      // The transcript's own fields: the current node only when off the main line's end,
+      // the draws only when some were drawn.
+      const main = mainLineOf(session);
+      assertEquals(t.current === undefined, session.current === main[main.length - 1]);
+      assertEquals(t.draws, (session.draws ?? 0) > 0 ? session.draws : undefined);
+      assertEquals("draws" in t, (session.draws ?? 0) > 0);
+      assertEquals(t.moves.length, main.length - 1);
+      assertEquals(1 + t.moves.length + (t.variations?.length ?? 0), session.nodes.length);
+      assertEquals("variations" in t, session.nodes.length > main.length);
+      const imported = reimport(game, session);
+      assertEquals(imported.nodes.length, session.nodes.length);
+      assertEquals(shape(imported), shape(session));
+      assertEquals(line(imported, imported.current), line(session, session.current));
+      assertEquals(imported.seed, session.seed);
+      assertEquals(imported.players, session.players);
+      assertEquals(imported.draws, (session.draws ?? 0) > 0 ? session.draws : undefined);
+      // Every node's parent holds it among its children, and nodes follow their parents.
+      for (const [id, n] of imported.nodes.entries()) {
+        if (id === 0) continue;
+        assert(n.parent < id, `node ${id} after its parent`);
+        assert(imported.nodes[n.parent].children.includes(id));
+      }
+      // Along the way to the current node, `next` is that way, as in the session after goTo.
+      const visited = structuredClone(session);
+      goTo(visited, session.current);
+      const want = nextByLine(visited);
+      const got = nextByLine(imported);
+      for (const id of pathTo(session, session.current).slice(0, -1)) {
+        const key = JSON.stringify(line(session, id));
+        assertEquals(got.get(key), want.get(key), `next of ${key}`);
+      }
+      // Exported again, the same transcript; imported again, the same session, `next` too.
+      const again = exportTranscript(imported);
+      assertEquals(again, t);
+      const twice = reimport(game, imported);
+      assertEquals(twice, imported);
+    }),
+    { numRuns: 300 },
   );
 });

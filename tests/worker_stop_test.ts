@@ -4,7 +4,22 @@
  * handshake the pool counts: `stopped`, and no worker `replaced`); and the worker's own
  * transposition table, per game and settings, kept between the tasks of one search and
  * emptied when another search starts (so every search starts cold), as the pool's shared
- * table is by the strategies.
+ * table is by the strategies. Then stops before a task starts (queued batches dropped),
+ * after it finished (nothing counted, a finished run's raised flag not reaching the next
+ * task on the same worker), and the grace period: a worker that does not answer is
+ * terminated at its end, and the period starts once the worker has built the game, also
+ * on a worker whose previous job had built one.
+ *
+ * Mutants the tests below were proven against (each made by hand, seen failing, restored):
+ * - `pump`: a cancelled queued job run anyway; `slot.started = false` dropped (a stale
+ *   "built" from the previous job)
+ * - `cancel`: the grace timer's termination dropped; the load allowance dropped; the
+ *   grace not restarted once the game is built; a built game's grace with the allowance
+ * - `reply`: the `stopped` count dropped; `run`'s interruption not raising the flag or
+ *   not waiting for the running jobs; `search`'s interruption not raising its flag
+ * (Not killed: `task.graceMs` ignored for the 1 s default, which only a wait on the
+ * clock could tell; `r.id !== slot.id`, which no reply reaches: a worker's messages
+ * for a job all come before its answer.)
  */
 import { assert, assertEquals } from "../testing/deps.ts";
 import { Deferred, Effect, Fiber } from "../core/deps.ts";
@@ -184,5 +199,172 @@ Deno.test("a whole search in a worker starts cold, its table or the pool's share
     const a = yield* parallel();
     const b = yield* parallel();
     assertEquals([b.value, b.nodes], [a.value, a.nodes]);
+  }));
+});
+
+// ---------------------------------------------------------------------------------------
+// Stops before, during and after a task, and the grace period, proven by the pool's
+// counts (`stopped`: the handshakes; `replaced`: the workers terminated) and by the order
+// the pool's one worker takes its tasks in (first come, first served).
+
+const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).href;
+
+/** A user's plugin from the fixtures, opened as a program opens it. */
+const fixtureGame = (name: string) =>
+  Effect.map(
+    openGameWith({}, fixture(name), {}).pipe(Effect.orDie),
+    (opened) => ({ game: opened.game as Game<unknown>, source: opened.source }),
+  );
+
+/**
+ * How long an interruption may take at most, for a test to fail instead of hanging: far
+ * beyond the grace periods given (at most 2 s after a 3 s build), and below the minute a
+ * worker is allowed for building its game.
+ */
+const LIVENESS = "45 seconds";
+
+/** A task that takes far longer than any test unless it is stopped. */
+const endless: Task = { kind: "minimax", state: BIG.game.initial(), depth: 40, ply: 0 };
+
+/** A small task, and its answer on a worker that was never stopped. */
+const small: Task = { kind: "minimax", state: SMALL.game.initial(), depth: 5, ply: 0 };
+
+Deno.test("a stop before a task starts: the queued tasks are dropped, never run", async () => {
+  await withWorker(Effect.gen(function* () {
+    const pool = yield* WorkerPool;
+    const [fresh] = yield* pool.run(SMALL.source, own(1), [small]);
+    yield* pool.run(BIG.source, own(2), [{ ...endless, depth: 1 }]);
+    const before = { stopped: pool.stopped(), replaced: pool.replaced() };
+    // Sixteen tasks on one worker: eight batches of two, the first handed over, seven
+    // queued behind it.
+    const fiber = yield* Effect.forkChild(pool.run(BIG.source, own(3), Array(16).fill(endless)));
+    yield* handedOver(pool);
+    yield* Fiber.interrupt(fiber);
+    // The next task comes after anything still queued: when it has answered, every batch
+    // of the stopped run that was going to run has run.
+    const [next] = yield* pool.run(SMALL.source, own(4), [small]);
+    assertEquals([next.value, next.nodes, next.depth], [fresh.value, fresh.nodes, fresh.depth]);
+    assertEquals(pool.stopped() - before.stopped, 1, "only the running batch answered stopped");
+    assertEquals(pool.replaced() - before.replaced, 0);
+    assertEquals(pool.busy(), 0);
+  }));
+});
+
+Deno.test("a stop after a task finished changes nothing; a finished run's raised flag stays its own", async () => {
+  await withWorker(Effect.gen(function* () {
+    const pool = yield* WorkerPool;
+    const [fresh] = yield* pool.run(SMALL.source, own(1), [small]);
+    const before = { stopped: pool.stopped(), replaced: pool.replaced() };
+    // A finished run, then interrupted: nothing to stop, nothing counted.
+    const done = yield* Effect.forkChild(pool.run(SMALL.source, own(2), [small]));
+    const [result] = yield* Fiber.join(done);
+    yield* Fiber.interrupt(done);
+    assertEquals([result.value, result.nodes], [fresh.value, fresh.nodes]);
+    // A Lazy SMP helper that completes its depth raises its run's flag itself (to end the
+    // other helpers); the same worker's next task, of another run, runs in full.
+    const [smp] = yield* pool.run(SMALL.source, own(3), [{
+      kind: "smp",
+      state: SMALL.game.initial(),
+      depth: 6,
+      timeMs: undefined,
+      helper: 0,
+    }]);
+    assertEquals(smp.depth, 6);
+    const [after] = yield* pool.run(SMALL.source, own(4), [small]);
+    assertEquals([after.value, after.nodes, after.depth], [fresh.value, fresh.nodes, 5]);
+    assertEquals(pool.stopped() - before.stopped, 0, "no task answered stopped");
+    assertEquals(pool.replaced() - before.replaced, 0);
+    assertEquals(pool.alive(), 1);
+  }));
+});
+
+Deno.test("the grace period: a worker that does not answer its stop is terminated, then replaced", async () => {
+  await withWorker(Effect.gen(function* () {
+    const pool = yield* WorkerPool;
+    const { game, source } = yield* fixtureGame("looping.ts");
+    // The worker builds the game with a search that stays above the loop.
+    yield* pool.search(source, {
+      strategy: "alphabeta",
+      state: game.initial(),
+      options: { depth: 1 },
+    });
+    const before = { stopped: pool.stopped(), replaced: pool.replaced() };
+    // With a time budget (no watchdog of silence): after its first iteration, the search's
+    // next one calls the looping moves() before it polls the flag.
+    const iterated = yield* Deferred.make<void>();
+    const fiber = yield* Effect.forkChild(pool.search(source, {
+      strategy: "alphabeta",
+      state: game.initial(),
+      options: { timeMs: 1e9 },
+      graceMs: 300,
+      onProgress: (p) => {
+        if (p._tag === "Iteration") Deferred.doneUnsafe(iterated, Effect.void);
+      },
+    }));
+    yield* Deferred.await(iterated);
+    // The interruption returns once the grace period is over and the worker terminated.
+    yield* Fiber.interrupt(fiber).pipe(Effect.timeout(LIVENESS), Effect.orDie);
+    assertEquals(pool.replaced() - before.replaced, 1, "the stuck worker was terminated");
+    assertEquals(pool.stopped() - before.stopped, 0, "it never answered");
+    assertEquals([pool.alive(), pool.busy()], [0, 0]);
+    // A new worker takes the next search.
+    const next = yield* pool.search(source, {
+      strategy: "alphabeta",
+      state: game.initial(),
+      options: { depth: 1 },
+    });
+    assertEquals(next.depth, 1);
+    assertEquals(pool.alive(), 1);
+  }));
+});
+
+Deno.test("the grace period counts from the built game, also on a worker that ran another job", async () => {
+  await withWorker(Effect.gen(function* () {
+    const pool = yield* WorkerPool;
+    const looping = yield* fixtureGame("looping.ts");
+    const slow = yield* fixtureGame("slow_load.ts");
+    // The worker (for plugins of the fixtures' folder) has built a game and run a job.
+    yield* pool.search(looping.source, {
+      strategy: "alphabeta",
+      state: looping.game.initial(),
+      options: { depth: 1 },
+    });
+    assertEquals(pool.alive(), 1);
+    const before = { stopped: pool.stopped(), replaced: pool.replaced() };
+    // Its next game takes 3 s to build; stopped at once, with 2 s of grace: the grace
+    // starts when the game is built, so the worker answers the stop, and is not
+    // terminated while it builds (as it would be 2 s after the stop).
+    const fiber = yield* Effect.forkChild(pool.search(slow.source, {
+      strategy: "alphabeta",
+      state: slow.game.initial(),
+      options: { depth: 40 },
+      graceMs: 2000,
+    }));
+    yield* handedOver(pool);
+    yield* Fiber.interrupt(fiber).pipe(Effect.timeout(LIVENESS), Effect.orDie);
+    assertEquals(pool.replaced() - before.replaced, 0, "terminated while building its game");
+    assertEquals(pool.stopped() - before.stopped, 1, "it answered the stop");
+    assertEquals([pool.alive(), pool.busy()], [1, 0]);
+  }));
+});
+
+Deno.test("a stop while the game builds: the grace period starts from the built game, then ends", async () => {
+  await withWorker(Effect.gen(function* () {
+    const pool = yield* WorkerPool;
+    const { game, source } = yield* fixtureGame("slow_looping.ts");
+    const before = { stopped: pool.stopped(), replaced: pool.replaced() };
+    // Stopped at once, while its game builds (3 s); once built, its search loops in
+    // moves() before it polls the flag: terminated 300 ms after the build, not a minute.
+    const fiber = yield* Effect.forkChild(pool.search(source, {
+      strategy: "alphabeta",
+      state: game.initial(),
+      options: { timeMs: 1e9 },
+      graceMs: 300,
+    }));
+    yield* handedOver(pool);
+    yield* Fiber.interrupt(fiber).pipe(Effect.timeout(LIVENESS), Effect.orDie);
+    assertEquals(pool.replaced() - before.replaced, 1, "terminated by the grace period's end");
+    assertEquals(pool.stopped() - before.stopped, 0);
+    assertEquals([pool.alive(), pool.busy()], [0, 0]);
   }));
 });
