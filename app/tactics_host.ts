@@ -41,8 +41,6 @@ export const TACTICS_CELL = { fn: 0, calls: 1, stop: 2, steps: 3, size: 4 } as c
 export interface TacticsThreadData {
   /** The plugin's module URL. */
   readonly url: string;
-  /** How messages name the plugin. */
-  readonly label: string;
   /** The game's options, as given (the thread decodes them). */
   readonly options: Readonly<Record<string, unknown>>;
   /** How to collect. */
@@ -174,7 +172,7 @@ export const collectInThread = (
     const startedAt = performance.now();
     yield* Effect.acquireRelease(
       Effect.sync(() => {
-        const data: TacticsThreadData = { url, label, options, tactics, cells: buffer };
+        const data: TacticsThreadData = { url, options, tactics, cells: buffer };
         const thread = spawnPluginThread(
           new URL("./tactics_thread.ts", import.meta.url),
           data,
