@@ -31,11 +31,10 @@ import type { TacticalPosition, TacticsOptions } from "./tactics.ts";
 
 /**
  * The cells of the shared progress (an `Int32Array`): `fn` and `calls` are the guard's
- * slot (`core/guard.ts`: the running function, a count of calls), `stop` is set by the
- * main thread to end the collection after the random game being played, `steps` counts
- * the random games.
+ * slot (`core/guard.ts`: the running function, a count of calls), and `stop` is set by
+ * the main thread to end the collection after the random game being played.
  */
-export const TACTICS_CELL = { fn: 0, calls: 1, stop: 2, steps: 3, size: 4 } as const;
+export const TACTICS_CELL = { fn: 0, calls: 1, stop: 2, size: 3 } as const;
 
 /** What the tactics thread is started with (its `workerData`). */
 export interface TacticsThreadData {

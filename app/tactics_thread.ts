@@ -38,14 +38,13 @@ const run = (opened: OpenedGame) => {
   const { game } = opened;
   try {
     const collector = tacticsCollector(game, tactics);
-    while (Atomics.load(progress, TACTICS_CELL.stop) === 0 && collector.step()) {
-      progress[TACTICS_CELL.steps] = (progress[TACTICS_CELL.steps] + 1) | 0;
-    }
+    let more = true;
+    while (more && Atomics.load(progress, TACTICS_CELL.stop) === 0) more = collector.step();
     post({
       type: "done",
       positions: collector.positions(),
       games: collector.games,
-      complete: Atomics.load(progress, TACTICS_CELL.stop) === 0,
+      complete: !more,
     });
   } catch (e) {
     if (e instanceof PluginFault) {
