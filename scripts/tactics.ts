@@ -11,7 +11,8 @@
  *
  * @module
  */
-import { openGame } from "../app/games.ts";
+import { openHostedGame } from "../app/games.ts";
+import { collectTactics } from "../app/tactics_host.ts";
 import { Effect, Option, Result } from "../core/deps.ts";
 import { search } from "../core/engine/engine.ts";
 import {
@@ -22,7 +23,6 @@ import {
   TACTIC_KINDS,
   type TacticKind,
   type TacticResult,
-  tacticsCollector,
   type TacticsSuite,
   type TacticState,
   tacticState,
@@ -102,9 +102,6 @@ const depthFlag = (text: string | undefined): Effect.Effect<number, UsageError> 
   );
 };
 
-/** Lets a pending Ctrl-C be heard between two pieces of work on this thread. */
-const breathe = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
-
 const generate = (
   positional: readonly string[],
   flags: Record<string, string | boolean | undefined>,
@@ -117,14 +114,7 @@ const generate = (
         message: "name one game to draw positions from (or give --check FILE)",
       });
     }
-    const opened = yield* openGame(positional[0], gameOptions);
-    const { game } = opened;
-    if (game.solo === true) {
-      return yield* new UsageError({
-        message: `${positional[0]} is played by one player against chance: ` +
-          "there is no opponent, so no tactics",
-      });
-    }
+    const from = positional[0];
     const seed = yield* intFlag(flags, "seed", 1, 0, 2 ** 31 - 1);
     const count = yield* intFlag(flags, "count", 20, 1, 100_000);
     const kinds = yield* kindsFlag(typeof flags.kinds === "string" ? flags.kinds : undefined);
@@ -132,39 +122,27 @@ const generate = (
     const last = flags.last === undefined ? undefined : yield* intFlag(flags, "last", 0, 0, 1e6);
     const games = yield* intFlag(flags, "games", 200 * count, 1, 1e9);
     const out = typeof flags.out === "string" ? userPath(flags.out) : undefined;
-    const collector = yield* Effect.try({
-      try: () =>
-        tacticsCollector(game, {
-          seed,
-          count,
-          kinds,
-          depth,
-          games,
-          exact: flags.exact === true,
-          ...(last !== undefined ? { lastPlies: last } : {}),
-        }),
-      catch: (e) => new UsageError({ message: (e as Error).message }),
-    });
-    // A random game at a time, so that Ctrl-C stops it (keeping what was found).
-    const run = Effect.gen(function* () {
-      let rested = performance.now();
-      for (;;) {
-        const more = yield* Effect.try({
-          try: () => collector.step(),
-          catch: (e) => new UsageError({ message: (e as Error).message }),
-        });
-        if (!more) return;
-        if (performance.now() - rested > 50) {
-          yield* breathe;
-          rested = performance.now();
-        }
-      }
-    });
-    const done = yield* untilInterrupted(run);
-    const positions = collector.positions();
+    // The game is opened and its positions collected in a plugin thread, watched from here.
+    const collected = yield* Effect.scoped(collectTactics(from, gameOptions, {
+      seed,
+      count,
+      kinds,
+      depth,
+      games,
+      exact: flags.exact === true,
+      ...(last !== undefined ? { lastPlies: last } : {}),
+    }, term.interruption));
+    if (collected._tag === "Solo") {
+      return yield* new UsageError({
+        message: `${from} is played by one player against chance: ` +
+          "there is no opponent, so no tactics",
+      });
+    }
+    if (collected._tag === "Invalid") return yield* new UsageError({ message: collected.message });
+    const { positions } = collected;
     const suite: TacticsSuite = {
-      game: opened.specifier,
-      options: opened.options as Record<string, unknown>,
+      game: from,
+      options: collected.options,
       seed,
       depth,
       positions,
@@ -178,8 +156,8 @@ const generate = (
       });
     } else yield* term.print(text);
     const counts = kinds.map((k) => `${positions.filter((p) => p.kind === k).length} ${k}`);
-    const summary = `${Option.isNone(done) ? "interrupted: " : ""}${opened.plugin.id}, seed ` +
-      `${seed}: ${counts.join(", ")} from ${collector.games} random games (labels: ` +
+    const summary = `${collected.complete ? "" : "interrupted: "}${collected.plugin.id}, seed ` +
+      `${seed}: ${counts.join(", ")} from ${collected.games} random games (labels: ` +
       `${depth === Infinity ? "to the end" : `${depth} plies`}${
         flags.exact === true ? ", exact" : ""
       })${out !== undefined ? `, written to ${flags.out}` : ""}\n`;
@@ -213,7 +191,8 @@ const check = (
       return yield* new UsageError({ message: `--check ${file}: ${parsed.failure}` });
     }
     const suite = parsed.success;
-    const opened = yield* openGame(suite.game, suite.options);
+    // The game runs in its plugin thread (its few calls here: replaying, judging).
+    const opened = yield* openHostedGame(suite.game, suite.options);
     const { game, plugin } = opened;
     const strategies = strategiesFor(plugin);
     const spec = yield* playerSpec(

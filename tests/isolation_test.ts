@@ -103,6 +103,27 @@ Deno.test("a user's plugin reads no file unless --plugin-allow read grants it", 
   );
 });
 
+Deno.test("tactics: a looping moves() or play(), a throw or a hoard ends the program, named", async () => {
+  // Nim 3,4,5 misbehaves with 10 stones or fewer left: every random game gets there.
+  for (const fn of ["moves", "play"]) {
+    const r = await runTask("tactics", [hostile(fn), "--count", "2", "--call-limit", "1"]);
+    failedIn(r, fn, "it did not return within 1 s (--call-limit changes it)");
+    assertEquals(r.stdout.includes('"format":"ply-tactics"'), false, r.stdout);
+  }
+  const threw = await runTask("tactics", [hostile("moves"), "--mode", "throw"]);
+  failedIn(threw, "moves", "boom");
+  const hoarded = await runTask("tactics", [
+    hostile("moves"),
+    "--mode",
+    "oom",
+    "--memory",
+    "128",
+    "--call-limit",
+    "600",
+  ]);
+  failedIn(hoarded, "moves", "it ran out of memory (limit 128 MB; --memory changes it)");
+});
+
 Deno.test("analyze --depth: a search stuck in moves() is found by its silence", async () => {
   const r = await runTask("analyze", [hostile("moves"), "--depth", "6", "--call-limit", "2"]);
   assertEquals(r.code, 1, r.stderr);
@@ -296,7 +317,7 @@ Deno.test("a search worker that runs out of memory in a later search is reported
   assertStringIncludes(second.failure.message, "ran out of memory (limit 128 MB");
 });
 
-Deno.test("a user's plugin module loads in its thread only: --help, analyze, play and serve's form", async () => {
+Deno.test("a user's plugin module loads in its thread only: --help, analyze, play, tactics and serve's form", async () => {
   // The fixture's module throws when it is loaded on a program's main thread.
   const plugin = hostile("main_thread");
   const help = await runTask("analyze", [plugin, "--help"]);
@@ -308,6 +329,19 @@ Deno.test("a user's plugin module loads in its thread only: --help, analyze, pla
   assertStringIncludes(analyzed.stdout, "nodes: ");
   const played = await runTask("play", [plugin, ...randoms]);
   assertEquals(played.code, 0, played.stderr);
+  // tactics writes a suite of it (the collection in its thread), then checks one on it.
+  const dir = await Deno.makeTempDir({ prefix: "ply-isolation-" });
+  try {
+    const suite = `${dir}/suite.jsonl`;
+    const made = await runTask("tactics", [plugin, "--count", "2", "--out", suite]);
+    assertEquals(made.code, 0, made.stderr);
+    assertStringIncludes(made.stdout, "main-thread, seed 1: 1 win1, 0 block, 1 win2");
+    const checked = await runTask("tactics", ["--check", suite, "--strategy", "alphabeta:2"]);
+    assertEquals(checked.code, 0, checked.stderr);
+    assertStringIncludes(checked.stdout, "all          2/2  100.0%");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
   await withServe([plugin], async (served) => {
     const games = await (await fetch(new URL("/api/games", served.url))).json() as {
       id: string;

@@ -510,6 +510,35 @@ Deno.test("tactics: deno task tactics writes a suite and checks strategies on it
   }
 });
 
+Deno.test("tactics: the same seed writes the same suite, another seed another", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ply-tactics-" });
+  try {
+    for (const game of [["tictactoe"], ["kalah", "--pits", "3", "--stones", "2", "--exact"]]) {
+      const write = async (seed: string, out?: string) => {
+        const r = await runTask("tactics", [
+          ...game,
+          "--seed",
+          seed,
+          "--count",
+          "4",
+          ...(out === undefined ? [] : ["--out", out]),
+        ]);
+        assertEquals(r.code, 0, r.stderr);
+        return out === undefined ? r.stdout : await Deno.readTextFile(out);
+      };
+      const first = await write("9", `${dir}/first.jsonl`);
+      // The second run writes to standard output: the same text, byte for byte.
+      const second = await write("9");
+      assertEquals(second, first, game[0]);
+      const suite = parseSuite(first);
+      assert(Result.isSuccess(suite) && suite.success.positions.length >= 8, first);
+      assert((await write("10")) !== first, `${game[0]}: seeds 9 and 10 gave one suite`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("tactics: Pentago's default AI (play's, its time spent) solves the Pentago suite", async () => {
   const { plugin, game } = await Effect.runPromise(openGame("pentago"));
   const strategies = { ...allStrategies, ...plugin.strategies };
