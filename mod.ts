@@ -94,7 +94,7 @@ export {
   OptionsError,
   PluginError,
 } from "./core/plugin.ts";
-export { ParallelUnavailable, type SearchError, SearchFailed } from "./core/errors.ts";
+export { ParallelUnavailable, PluginFault, type SearchError, SearchFailed } from "./core/errors.ts";
 export type {
   BudgetKind,
   ParallelStrategy,
