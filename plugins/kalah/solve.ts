@@ -54,19 +54,21 @@ export const spotDbStones = (pits: number, total: number, budget = SPOT_DB_POSIT
 /**
  * The solver a game keeps (made the first time; `ttMb` sizes its table then; made again
  * when its database is too small for `total`, the number of stones in play, which bounds
- * the database).
+ * the database). `tick` is called as each level of a database built on the spot is done:
+ * a search passes its stop test, whose heartbeats tell the watchdog it is alive.
  */
 export const solverFor = (
   game: KalahGame,
   total: number,
   ttMb: number,
   spotPositions = SPOT_DB_POSITIONS,
+  tick?: () => unknown,
 ): SolverSetup => {
   const { pits } = game.config, captureAlways = game.config.capture === "always";
   const wanted = spotDbStones(pits, total, spotPositions);
   return game.keep.get(
     SOLVER,
-    () => newSolver(pits, captureAlways, wanted, total, ttMb),
+    () => newSolver(pits, captureAlways, wanted, total, ttMb, tick),
     (known) => (known.db?.maxStones ?? -1) >= Math.min(wanted, total - 1),
   );
 };
@@ -78,13 +80,15 @@ const newSolver = (
   wanted: number,
   total: number,
   ttMb: number,
+  tick?: () => unknown,
 ): SolverSetup => {
   const t0 = performance.now();
   // A database file helps only when the spot database cannot cover the game.
   let db: EndgameDb | undefined = wanted >= total - 1 ? undefined : loadDb(pits, captureAlways);
   let dbSource: SolverSetup["dbSource"] = "file";
   if (db === undefined || db.maxStones < wanted) {
-    db = wanted > 0 ? buildDb(pits, captureAlways, wanted, undefined, db) : undefined;
+    // Each level built is a sign of progress for the search's watchdog (`tick`).
+    db = wanted > 0 ? buildDb(pits, captureAlways, wanted, tick && (() => tick()), db) : undefined;
     dbSource = db === undefined ? "none" : "built";
   }
   const solver = new KalahSolver({ pits, captureAlways, db, ttMb });
@@ -284,7 +288,7 @@ export const solveKalah = <S>(
   const tt = options.tt;
   const requested = tt === undefined || tt === false ? 0 : (tt.size * ENTRY_BYTES) / 2 ** 20;
   const ttMb = extras.ttMb ?? Math.max(DEFAULT_SOLVER_TT_MB, Math.round(requested));
-  const setup = solverFor(kalah, total, ttMb, extras.spotDbPositions);
+  const setup = solverFor(kalah, total, ttMb, extras.spotDbPositions, options.shouldStop);
   const solver = setup.solver;
   const deadline = options.timeMs === undefined ? Infinity : start + options.timeMs;
   const outer = options.shouldStop;
