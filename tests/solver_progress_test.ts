@@ -11,7 +11,7 @@ import { WIN } from "../core/game.ts";
 import type { SearchResult } from "../core/search/types.ts";
 import { kalahGame } from "../plugins/kalah/game.ts";
 import type { KalahState } from "../plugins/kalah/rules.ts";
-import { solveKalah } from "../plugins/kalah/solve.ts";
+import { solveKalah, solverFor } from "../plugins/kalah/solve.ts";
 import { KalahSolver } from "../plugins/kalah/solver.ts";
 import { buildDbParallel } from "../plugins/kalah/db_build.ts";
 import { domineeringGame, geometry } from "../plugins/domineering/board.ts";
@@ -280,4 +280,19 @@ Deno.test("analyze --solve on a terminal: an info line per pass, with its bounds
   assert(info.every((l) => line.test(l)), out);
   assertStringIncludes(info.at(-1)!, "bounds for south: +6..+6");
   assertStringIncludes(out, "value for south: +6");
+});
+
+Deno.test("kalah solve: a database built on the spot ticks once a level (the watchdog's heartbeat)", () => {
+  const g = kalahGame({ pits: 4, stones: 3, capture: "nonempty", eval: "util" });
+  let ticks = 0;
+  const setup = solverFor(g, 24, 8, undefined, () => ticks++);
+  assertEquals(setup.dbSource, "built");
+  assert(setup.db !== undefined);
+  // One tick per level built, from the first non-trivial level to the largest.
+  assert(ticks >= setup.db.maxStones - 1 && ticks <= setup.db.maxStones + 1, `${ticks}`);
+  // Searching with a stop test passes it as the tick: it is polled while the table is built.
+  let polls = 0;
+  const fresh = kalahGame({ pits: 4, stones: 3, capture: "nonempty", eval: "util" });
+  solveKalah(fresh, fresh.initial(), { shouldStop: () => (polls++, false), depth: 1 });
+  assert(polls >= ticks, `${polls} polls, ${ticks} levels`);
 });
