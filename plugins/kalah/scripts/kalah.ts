@@ -26,9 +26,9 @@ import type { Agent } from "../../../app/players/agents.ts";
 import type { SearchResult } from "../../../core/search/types.ts";
 import type { SearchError } from "../../../core/errors.ts";
 import type { GameSource } from "../../../core/source.ts";
-import { openGame } from "../../../app/games.ts";
+import { openHostedGame } from "../../../app/games.ts";
 import { Terminal, untilInterrupted } from "../../../app/terminal.ts";
-import kalahPlugin, { type KalahGame, type KalahState } from "../mod.ts";
+import kalahPlugin, { type KalahState } from "../mod.ts";
 import type { GamePlugin } from "../../../core/plugin.ts";
 import { WorkerPool } from "../../../core/parallel/pool.ts";
 import {
@@ -88,8 +88,8 @@ const parseMode = (mode: string, params: string) =>
 type Mode = Effect.Success<ReturnType<typeof parseMode>>;
 
 /** Seed 004's board index of the mover's house `move` (0-5 for player 0, 7-12 for 1). */
-const seedIndex = (game: Game<KalahState>, state: KalahState, move: number): number =>
-  game.toMove(state) === 0 ? move : (game as KalahGame).config.pits + 1 + move;
+const seedIndex = (game: Game<KalahState>, state: KalahState, move: number, n: number): number =>
+  game.toMove(state) === 0 ? move : n + 1 + move;
 
 /** Seed 004's score line. */
 const scoreText = (s: readonly number[], n: number): string => {
@@ -101,7 +101,7 @@ const scoreText = (s: readonly number[], n: number): string => {
 };
 
 /** An AI player: announces the turn, searches, and says which house it picked. */
-const aiAgent = (mode: Mode, source: GameSource): Agent<KalahState, Terminal> => ({
+const aiAgent = (mode: Mode, source: GameSource, n: number): Agent<KalahState, Terminal> => ({
   name: `${mode.spec.name} ${
     mode.params.parDepth === undefined
       ? mode.params.depth
@@ -113,7 +113,7 @@ const aiAgent = (mode: Mode, source: GameSource): Agent<KalahState, Terminal> =>
       yield* term.print(`Player ${game.toMove(state)}'s turn.\n`);
       const r: SearchResult = yield* mode.search(game, source, state, mode.params);
       const move = r.move ?? game.moves(state)[0];
-      yield* term.print(`AI picked ${seedIndex(game, state, move) + 1}.\n`);
+      yield* term.print(`AI picked ${seedIndex(game, state, move, n) + 1}.\n`);
       return { _tag: "Move", move, search: r } as const;
     }),
 });
@@ -228,20 +228,21 @@ const main = Effect.gen(function* () {
     return 0;
   }
   const runs = flags.runs === undefined ? undefined : yield* intFlag(flags, "runs", 5, 1, 1000);
-  // With its source, so that the engine's workers can open the same game.
-  const { game: made, source } = yield* openGame("kalah", gameOptions);
+  // Hosted in its plugin thread (never on this one), with its source, so that the
+  // engine's workers can open the same game.
+  const { game: made, source, options } = yield* openHostedGame("kalah", gameOptions);
   const game = made as Game<KalahState>;
-  const { pits: n, stones } = (made as KalahGame).config;
+  const { pits: n, stones } = options as { readonly pits: number; readonly stones: number };
   const [command, ...args] = positional;
   if (command === "pve" && args.length === 2) {
     const ai = yield* parseMode(args[0], args[1]);
-    yield* playOut(game, n, [humanAgent, aiAgent(ai, source)]);
+    yield* playOut(game, n, [humanAgent, aiAgent(ai, source, n)]);
     return 0;
   }
   if (command === "eve" && args.length === 4) {
     const ai1 = yield* parseMode(args[0], args[1]);
     const ai2 = yield* parseMode(args[2], args[3]);
-    yield* playOut(game, n, [aiAgent(ai1, source), aiAgent(ai2, source)]);
+    yield* playOut(game, n, [aiAgent(ai1, source, n), aiAgent(ai2, source, n)]);
     return 0;
   }
   if (command === "onemove" && args.length === 2) {
@@ -261,7 +262,7 @@ const main = Effect.gen(function* () {
     yield* term.print(
       r.move === undefined
         ? "Optimal move is -1 (the game is over: there is no move)\n"
-        : `Optimal move is ${seedIndex(game, s, r.move)}\n`,
+        : `Optimal move is ${seedIndex(game, s, r.move, n)}\n`,
     );
     return 0;
   }
@@ -313,7 +314,7 @@ const main = Effect.gen(function* () {
         USAGE.split("\n").slice(0, 4).join("\n")
       : `bad arguments for '${positional.join(" ")}'\n` + USAGE.split("\n").slice(0, 4).join("\n"),
   );
-});
+}).pipe(Effect.scoped);
 
 /**
  * Seed 004's error lines: `Error: ` and the message on standard error (the usage after a
