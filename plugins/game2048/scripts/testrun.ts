@@ -20,7 +20,7 @@ import { CHANCE, type Game } from "../../../core/game.ts";
 import { runGame } from "../../../app/match.ts";
 import type { Agent } from "../../../app/players/agents.ts";
 import { freshSeed } from "../../../app/players/agents.ts";
-import { openGame } from "../../../app/games.ts";
+import { openHostedGame } from "../../../app/games.ts";
 import type { GameSource } from "../../../core/source.ts";
 import { search } from "../../../core/engine/engine.ts";
 import { minimaxStrategy } from "../../../core/search/strategies.ts";
@@ -108,7 +108,8 @@ const main = Effect.gen(function* () {
     ? freshSeed()
     : yield* intFlag(flags, "seed", 0, 0, 2 ** 31 - 1);
   const evaluation = typeof flags.eval === "string" ? flags.eval : "gradient";
-  const opened = yield* openGame("2048", { width, height, eval: evaluation });
+  // Hosted in its plugin thread (never on this one); the searches run in the engine's workers.
+  const opened = yield* openHostedGame("2048", { width, height, eval: evaluation });
   const game = opened.game as Game<State2048>;
   const { options, source } = opened;
   const fast = flags.fast === true;
@@ -147,6 +148,6 @@ const main = Effect.gen(function* () {
       `${evaluation === "gradient" ? "" : ` --eval ${evaluation}`}${fast ? " --fast" : ""}\n`,
   );
   return 0;
-});
+}).pipe(Effect.scoped);
 
 if (import.meta.main) runMain(main, "deno task testrun");
