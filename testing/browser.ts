@@ -195,8 +195,13 @@ export interface Served {
   readonly port: number;
   /** Everything it printed so far. */
   readonly output: () => string;
-  /** Stops it (SIGINT to its process group) and waits for its end. */
-  readonly stop: () => Promise<{ code: number; out: string; err: string }>;
+  /**
+   * Stops it (`signal`, SIGINT unless named, to its process group; no other signal
+   * follows, so the server's exit code is that signal's) and waits for its end.
+   */
+  readonly stop: (
+    signal?: "INT" | "TERM" | "HUP",
+  ) => Promise<{ code: number; out: string; err: string }>;
   /** The task's process group (as `startTask` gives it). */
   readonly job: Job;
 }
@@ -219,8 +224,8 @@ export const startServe = async (args: readonly string[] = []): Promise<Served> 
     ended = true;
     return r;
   });
-  const stop = async () => {
-    if (!ended) await job.sigint();
+  const stop = async (signal: "INT" | "TERM" | "HUP" = "INT") => {
+    if (!ended) await job.signal(signal);
     return await done;
   };
   try {

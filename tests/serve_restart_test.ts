@@ -129,9 +129,8 @@ Deno.test("serve restart: SIGTERM stores the last changes; a game not offered is
       await playMoves(c, 0, 3);
       nodes = c.position().nodeCount;
       await c.close();
-      await first.job.signal("TERM");
     } finally {
-      const end = await first.stop();
+      const end = await first.stop("TERM");
       assertEquals(end.code, 143, end.err);
     }
     // No wait for the writer: the server stored the moves before it ended.
@@ -170,10 +169,10 @@ Deno.test("serve restart: on PostgreSQL (--db postgres://...), a game goes on af
       await playMoves(c, 0, 3);
       nodes = c.position().nodeCount;
       await c.close();
-      // The writer's handshake: the server stores the moves before SIGTERM ends it.
-      await first.job.signal("TERM");
     } finally {
-      await first.stop();
+      // The writer's handshake: the server stores the moves before SIGTERM ends it.
+      const end = await first.stop("TERM");
+      assertEquals(end.code, 143, end.err);
     }
     const second = await startServe(["--db", pg.url]);
     try {
