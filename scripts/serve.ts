@@ -206,7 +206,7 @@ const main = Effect.gen(function* () {
   yield* Effect.promise(() => server.shutdown());
   yield* Effect.promise(() => app.dispose());
   // What changed since the writer's last turn is stored before the database closes.
-  const last = yield* Effect.result(rooms.flush());
+  const last = yield* Effect.result(rooms.flushAll());
   if (Result.isFailure(last)) console.error(`ply serve: cannot store the games: ${last.failure}`);
   return 0;
 }).pipe(Effect.scoped);

@@ -6,12 +6,11 @@
  *
  * @module
  */
-import { Effect, Exit, Scope } from "../core/deps.ts";
+import { Effect } from "../core/deps.ts";
 import { hostGame } from "../core/host/game.ts";
-import { Limits, type PluginLimits } from "../core/host/thread.ts";
+import { Limits } from "../core/host/thread.ts";
 import { isBuiltinUrl, pluginLabel } from "../core/source.ts";
 import {
-  coerceOption,
   declaredPlugin,
   DEFAULT_OPPONENT,
   DEFAULT_STRENGTHS,
@@ -19,7 +18,6 @@ import {
   loadPlugin,
   looksLikeModule,
   makeGame,
-  type OpenedGame,
   optionHelp,
   type OptionsError,
   PluginError,
@@ -135,53 +133,3 @@ export const catalog = (
     }
     return games;
   });
-
-/** A room's game: opened in its plugin thread, which lives until `close`. */
-export interface RoomGame {
-  /** The game (a stand-in: see `core/host/game.ts`), its options and source. */
-  readonly opened: OpenedGame;
-  /** Ends the game's plugin thread (when the room closes). */
-  readonly close: () => Promise<void>;
-}
-
-/**
- * Opens a game from the form's options (texts as the command line reads them) in its own
- * plugin thread, watched and bounded by `limits` (a user's plugin sandboxed); the error
- * names each bad option.
- */
-export const createGame = (
-  offered: Offered,
-  raw: Readonly<Record<string, string | number | boolean>>,
-  limits: PluginLimits,
-): Effect.Effect<RoomGame, OptionsError> =>
-  Effect.gen(function* () {
-    const scope = yield* Scope.make();
-    const options = Object.fromEntries(
-      Object.entries(raw)
-        .filter(([, v]) => v !== "")
-        .map(([k, v]) => [k, typeof v === "string" ? coerceOption(v) : v]),
-    );
-    const source = { url: offered.url, options };
-    const hosted = yield* Effect.onError(
-      Scope.provide(scope)(
-        hostGame({
-          source,
-          label: pluginLabel(offered.url),
-          trusted: isBuiltinUrl(offered.url),
-          limits,
-        }),
-      ),
-      (cause) => Scope.close(scope, Exit.failCause(cause)),
-    );
-    const opened: OpenedGame = {
-      plugin: offered.plugin,
-      specifier: offered.specifier,
-      options: hosted.options,
-      game: hosted.game,
-      source,
-    };
-    return {
-      opened,
-      close: () => Effect.runPromise(Scope.close(scope, Exit.void)),
-    };
-  }) as Effect.Effect<RoomGame, OptionsError>;

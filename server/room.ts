@@ -36,6 +36,7 @@ import {
 import { describeResult } from "../app/display.ts";
 import type { GameResult } from "../app/match.ts";
 import type { Offered } from "./catalog.ts";
+import type { GameEntry } from "./protocol.ts";
 import type { ClientMessage, LegalMove, NodeView, SearchView, ServerMessage } from "./protocol.ts";
 import { exportTranscript, transcriptNumbers } from "../app/transcript.ts";
 import type { SavedRoom } from "./store.ts";
@@ -79,8 +80,8 @@ export interface RoomLimits {
 export interface RoomSetup {
   /** The room's id (in links). */
   readonly id: string;
-  /** The game offered. */
-  readonly offered: Offered;
+  /** The game offered: its id on the server and the strategies its AIs may use. */
+  readonly offered: RoomOffer;
   /** The game. */
   readonly game: Game<unknown>;
   /** Where the game came from: its searches run in the engine's workers, which open it. */
@@ -95,10 +96,20 @@ export interface RoomSetup {
   readonly limits: RoomLimits;
   /** The clock (ms since the epoch; default `Date.now`), for the idle and open times. */
   readonly now?: () => number;
+  /** When the room was made (default: now, or when the stored room was). */
+  readonly createdAt?: number;
   /** What a room opened again after a restart was (its annotations by node id). */
   readonly restored?: Restored;
   /** Called whenever what the room stores (`saved`) may have changed. */
   readonly onChange?: () => void;
+}
+
+/** What a room uses of the game offered: its id, and its AIs' strategies by name. */
+export interface RoomOffer {
+  /** The form's entry (its `id` names the game on the server). */
+  readonly entry: Pick<GameEntry, "id">;
+  /** Every strategy its AIs may use, by name. */
+  readonly strategies: Offered["strategies"];
 }
 
 /** The state of a stored room besides its game and seats, as `Room` takes it back. */
@@ -199,7 +210,7 @@ export class Room {
   /** The room's id. */
   readonly id: string;
   /** The game offered. */
-  readonly offered: Offered;
+  readonly offered: RoomOffer;
   /** The game. */
   readonly game: Game<unknown>;
   /** Where the game came from (its searches run in the engine's workers). */
@@ -292,7 +303,7 @@ export class Room {
     this.now = setup.now ?? Date.now;
     this.onChange = setup.onChange ?? (() => {});
     const r = setup.restored;
-    this.createdAt = r?.createdAt ?? this.now();
+    this.createdAt = r?.createdAt ?? setup.createdAt ?? this.now();
     this.idleSince = this.now();
     this.opened = r?.opened ?? false;
     this.ended = r?.ended ?? false;

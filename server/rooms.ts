@@ -13,20 +13,13 @@
  * @module
  */
 import { Deferred, Effect, Result } from "../core/deps.ts";
-import { isOver } from "../core/game.ts";
 import { freshSeed } from "../app/players/agents.ts";
 import { formatSpec, parseSpec } from "../app/players/spec.ts";
-import { mainLine, newSession, type Session, stateAt } from "../app/session.ts";
-import {
-  decodeTranscript,
-  exportTranscript,
-  importTranscript,
-  type Transcript,
-} from "../app/transcript.ts";
-import { DEFAULT_STRENGTHS } from "../core/plugin.ts";
-import { alphabetaStrategy } from "../core/search/strategies.ts";
-import { analyseMove, lineOf } from "../app/review.ts";
-import { createGame, type Offered, type RoomGame } from "./catalog.ts";
+import { decodeTranscript, type Transcript } from "../app/transcript.ts";
+import { DEFAULT_STRENGTHS, type OptionsError, type PluginError } from "../core/plugin.ts";
+import type { Offered } from "./catalog.ts";
+import { type OpenedRoom, openRoom, type RoomHandle } from "./room_handle.ts";
+import type { RoomStart } from "./room_link.ts";
 import { DEFAULT_LIMITS as PLUGIN_LIMITS, type PluginLimits } from "../core/host/thread.ts";
 import type {
   GameEntry,
@@ -35,7 +28,7 @@ import type {
   NewGameResponse,
   SideSetup,
 } from "./protocol.ts";
-import { type Restored, Room, type RoomLimits, type Seat, type Side } from "./room.ts";
+import type { RoomLimits, Seat, Side } from "./room.ts";
 import type { RoomStore, SavedRoom } from "./store.ts";
 
 /** The server's limits (flags of `deno task serve`). */
@@ -95,15 +88,13 @@ const RETRY_STORE_MS = 1000;
 
 /** The games open on a server, and (with a store) the games kept while nobody watches. */
 export class Rooms {
-  private readonly rooms = new Map<string, Room>();
-  /** Each room's way to end its game's plugin thread. */
-  private readonly threads = new Map<string, () => Promise<void>>();
+  private readonly rooms = new Map<string, RoomHandle>();
   /** The rooms whose stored record is behind: `flush` stores their state as it is then. */
   private readonly dirty = new Set<string>();
   /** Rooms put to sleep whose last state the store does not hold yet. */
   private readonly sleeping = new Map<string, SavedRoom>();
   /** Stored rooms being opened again (each once, whoever asks). */
-  private readonly waking = new Map<string, Deferred.Deferred<Room, string>>();
+  private readonly waking = new Map<string, Deferred.Deferred<RoomHandle, string>>();
   /** Completes when there is something to store (the writer waits for it). */
   private pending: Deferred.Deferred<void> = Deferred.makeUnsafe<void>();
 
@@ -153,6 +144,21 @@ export class Rooms {
   }
 
   /**
+   * Stores every room as it is now: each open room's record brought up to date by its
+   * thread first (what the last moment changed is kept at a stop).
+   */
+  flushAll(): Effect.Effect<void, string> {
+    return Effect.forEach(
+      [...this.rooms.values()],
+      (room) => Effect.andThen(room.sync(), Effect.sync(() => this.changed(room.id))),
+      {
+        concurrency: "unbounded",
+        discard: true,
+      },
+    ).pipe(Effect.andThen(this.flush()));
+  }
+
+  /**
    * The writer: stores the rooms as they change, for as long as it runs. When the store
    * fails (a full disk, a database away), it says so once on standard error, keeps every
    * game in memory, and tries again every second until the store takes them.
@@ -186,7 +192,7 @@ export class Rooms {
    * The room of an id: open, or opened again from the store (a game nobody watched, or
    * one from before a restart) at its position; or why there is none.
    */
-  find(id: string): Effect.Effect<Result.Result<Room, string>> {
+  find(id: string): Effect.Effect<Result.Result<RoomHandle, string>> {
     return Effect.gen({ self: this }, function* () {
       const open = this.rooms.get(id);
       if (open !== undefined) return Result.succeed(open);
@@ -194,7 +200,7 @@ export class Rooms {
       if (store === undefined || !/^[0-9a-f]{32}$/.test(id)) return Result.fail(NO_SUCH_GAME);
       const already = this.waking.get(id);
       if (already !== undefined) return yield* Effect.result(Deferred.await(already));
-      const woken = Deferred.makeUnsafe<Room, string>();
+      const woken = Deferred.makeUnsafe<RoomHandle, string>();
       this.waking.set(id, woken);
       const r = yield* Effect.result(Effect.gen({ self: this }, function* () {
         const kept = this.sleeping.get(id);
@@ -219,8 +225,8 @@ export class Rooms {
     });
   }
 
-  /** Opens a stored room again (its game's thread started, its moves replayed). */
-  private reopen(saved: SavedRoom): Effect.Effect<Room, string> {
+  /** Opens a stored room again (its thread started, its moves replayed there). */
+  private reopen(saved: SavedRoom): Effect.Effect<RoomHandle, string> {
     return Effect.gen({ self: this }, function* () {
       const t = saved.transcript;
       const offered = this.games.get(saved.game) ??
@@ -242,23 +248,33 @@ export class Rooms {
         else sides.push({ kind: "ai", spec: spec.success });
       }
       const made = yield* Effect.mapError(
-        createGame(
-          offered,
-          t.options as Record<string, string | number | boolean>,
-          this.limits.plugins,
-        ),
+        this.openThread(offered, t.options as Record<string, string | number | boolean>),
         (e) => e.message,
       );
-      const imported = importTranscript(made.opened.game, t);
-      if (Result.isFailure(imported)) {
-        yield* Effect.promise(made.close);
-        return yield* Effect.fail(`its moves no longer fit the game: ${imported.failure}`);
-      }
-      const { id, game: _game, transcript: _t, seats, ...restored } = saved;
-      return this.open(offered, made, imported.success, [sides[0], sides[1]], seats, {
+      const { id, game: _game, transcript, seats, ...restored } = saved;
+      const room = yield* this.open(offered, made, {
         id,
+        sides: [sides[0], sides[1]],
+        seats,
+        createdAt: restored.createdAt,
+        session: { _tag: "Transcript", transcript },
         restored,
       });
+      if (Result.isFailure(room)) {
+        return yield* Effect.fail(`its moves no longer fit the game: ${room.failure}`);
+      }
+      return room.success;
+    });
+  }
+
+  /** Opens a room's thread on a game (the server's limits for it). */
+  private openThread(
+    offered: Offered,
+    options: Readonly<Record<string, unknown>>,
+  ): Effect.Effect<OpenedRoom, OptionsError | PluginError> {
+    return openRoom(offered, options, this.limits.plugins, {
+      aiMs: this.limits.aiMs,
+      analysisMs: this.limits.analysisMs,
     });
   }
 
@@ -298,7 +314,7 @@ export class Rooms {
   }
 
   /** The room with this id, if open. */
-  get(id: string): Room | undefined {
+  get(id: string): RoomHandle | undefined {
     return this.rooms.get(id);
   }
 
@@ -311,7 +327,7 @@ export class Rooms {
    * True when a room counts against `maxGames`: its game goes on, and a browser opened
    * it (or it is younger than `openMs`).
    */
-  counts(room: Room, now: number = this.now()): boolean {
+  counts(room: RoomHandle, now: number = this.now()): boolean {
     if (room.finished()) return false;
     return room.opened || now - room.createdAt < this.limits.openMs;
   }
@@ -334,10 +350,8 @@ export class Rooms {
       this.changed(id);
     }
     this.rooms.delete(id);
+    // The room's thread ends with its fiber.
     this.runner.stop(id);
-    // The game's plugin thread ends with its room.
-    void this.threads.get(id)?.();
-    this.threads.delete(id);
   }
 
   /** Closes (with a store: puts to sleep) the rooms nobody watched for `idleMs`; their ids. */
@@ -360,6 +374,12 @@ export class Rooms {
     if (Result.isFailure(r)) return Result.fail(`${who}: ${r.failure}`);
     const spec = r.success;
     if (spec.kind === "human") return Result.fail(`${who}: choose "here" or "remote" for a person`);
+    if (spec.kind === "search" && offered.strategies[spec.strategy]?._tag === "Parallel") {
+      return Result.fail(
+        `${who}: ${spec.strategy} searches on several workers at once, which this server does ` +
+          "not offer (each game's AI has one worker); deno task play runs it",
+      );
+    }
     if (spec.kind === "search" && spec.timeMs !== undefined && spec.timeMs > this.limits.aiMs) {
       return Result.fail(
         `${who}: ${formatSpec(spec)} thinks ${spec.timeMs / 1000} s per move; this server ` +
@@ -390,34 +410,38 @@ export class Rooms {
     return undefined;
   }
 
-  /** Opens a room (a new one, or a stored one again): its fiber started, its seats made. */
+  /**
+   * Starts a room in its thread (a new one, or a stored one again) and its fiber here; or
+   * why it could not start (its moves no longer fit the game).
+   */
   private open(
     offered: Offered,
-    { opened: { game, source }, close }: RoomGame,
-    session: Session,
-    sides: readonly [Side, Side],
-    seats: readonly Seat[],
-    again?: { readonly id: string; readonly restored: Restored },
-  ): Room {
-    const id = again?.id ?? token();
-    const room = new Room({
-      id,
-      offered,
-      game,
-      source,
-      session,
-      sides,
-      seats,
-      limits: this.limits,
-      now: this.now,
-      ...(again !== undefined ? { restored: again.restored } : {}),
-      onChange: () => this.changed(id),
+    made: OpenedRoom,
+    start: Omit<RoomStart, "id" | "createdAt"> & {
+      readonly id?: string;
+      readonly createdAt?: number;
+    },
+  ): Effect.Effect<Result.Result<RoomHandle, string>> {
+    return Effect.gen({ self: this }, function* () {
+      const id = start.id ?? token();
+      const started = yield* made.start(
+        { ...start, id, createdAt: start.createdAt ?? this.now() },
+        {
+          changed: () => this.changed(id),
+          ended: (why) => {
+            console.error(`ply serve: room ${id}: plugin ${offered.specifier}: ${why}`);
+            if (this.rooms.get(id) === room) this.close(id);
+          },
+          now: this.now,
+        },
+      );
+      if (Result.isFailure(started)) return started;
+      const room = started.success;
+      this.rooms.set(id, room);
+      this.changed(id);
+      this.runner.start(id, room.run());
+      return started;
     });
-    this.rooms.set(id, room);
-    this.changed(id);
-    this.threads.set(id, close);
-    this.runner.start(id, room.run());
-    return room;
   }
 
   /** A new game from the form. */
@@ -433,36 +457,39 @@ export class Rooms {
       }
       const busy = this.full();
       if (busy !== undefined) return refused(busy);
-      const made = yield* Effect.result(createGame(offered, request.options, this.limits.plugins));
+      const made = yield* Effect.result(this.openThread(offered, request.options));
       if (Result.isFailure(made)) {
         const e = made.failure;
-        return { _tag: "Refused", message: e.message, problems: e.problems } as const;
+        return {
+          _tag: "Refused",
+          message: e.message,
+          problems: "problems" in e ? e.problems : [],
+        } as const;
       }
-      const { game, options } = made.success.opened;
-      const solo = game.solo === true;
+      const solo = made.success.solo;
       const setups = solo ? [request.players[0], request.players[0]] : request.players;
       const sides: Side[] = [];
       for (const [i, setup] of setups.entries()) {
         const side = this.side(offered, setup, i);
         if (Result.isFailure(side)) {
-          yield* Effect.promise(made.success.close);
+          made.success.close();
           return refused(side.failure);
         }
         sides.push(side.success);
       }
       const name = (s: Side) => s.kind === "human" ? "human" : formatSpec(s.spec);
       const seed = request.seed ?? freshSeed();
-      const session = newSession({
-        game: offered.specifier,
-        options,
-        seed,
-        players: [name(sides[0]), name(sides[1])],
-      });
       const here = setups.map((s) => s._tag === "Here") as [boolean, boolean];
       const remote = setups.map((s) => s._tag === "Remote") as [boolean, boolean];
       const seats: Seat[] = [{ token: token(), sides: here }];
       if (remote[0] || remote[1]) seats.push({ token: token(), sides: remote });
-      const room = this.open(offered, made.success, session, [sides[0], sides[1]], seats);
+      const opened = yield* this.open(offered, made.success, {
+        sides: [sides[0], sides[1]],
+        seats,
+        session: { _tag: "New", seed, players: [name(sides[0]), name(sides[1])] },
+      });
+      if (Result.isFailure(opened)) return refused(opened.failure);
+      const room = opened.success;
       return {
         _tag: "Created",
         game: room.id,
@@ -499,50 +526,21 @@ export class Rooms {
       const busy = this.full();
       if (busy !== undefined) return refused(busy);
       const made = yield* Effect.result(
-        createGame(
-          offered,
-          transcript.options as Record<string, string | number | boolean>,
-          this.limits.plugins,
-        ),
+        this.openThread(offered, transcript.options as Record<string, string | number | boolean>),
       );
       if (Result.isFailure(made)) return refused(made.failure.message);
-      const { game } = made.success.opened;
-      const imported = importTranscript(game, transcript);
-      if (Result.isFailure(imported)) {
-        yield* Effect.promise(made.success.close);
-        return refused(`the saved game does not fit: ${imported.failure}`);
-      }
       const seat: Seat = { token: token(), sides: [true, true] };
-      const room = this.open(offered, made.success, imported.success, [{ kind: "human" }, {
-        kind: "human",
-      }], [seat]);
-      room.spawn(this.review(room));
-      return { _tag: "Created", game: room.id, seat: seat.token } as const;
-    });
-  }
-
-  /** The review pass of a loaded game: each person's move judged, shown as found. */
-  private review(room: Room): Effect.Effect<void> {
-    const game = room.game;
-    const ids = mainLine(room.session).slice(1);
-    const settings = {
-      strategy: { name: "alphabeta", strategy: alphabetaStrategy, params: {} },
-      source: room.source,
-      timeMs: this.limits.reviewMs,
-      margin: room.offered.plugin.mistakeMargin ?? 1,
-    };
-    return Effect.gen(function* () {
-      for (const [i, step] of lineOf(game, room.session).entries()) {
-        const a = yield* analyseMove(game, step, settings);
-        if (a === undefined) continue;
-        room.annotate(ids[i], {
-          best: a.bestNotation,
-          loss: a.loss,
-          mistake: a.mistake !== undefined,
-          text: a.mistake ?? (a.loss === 0 ? "best" : `${a.loss} worse than ${a.bestNotation}`),
-        });
+      const opened = yield* this.open(offered, made.success, {
+        sides: [{ kind: "human" }, { kind: "human" }],
+        seats: [seat],
+        session: { _tag: "Transcript", transcript },
+        review: { ms: this.limits.reviewMs, margin: offered.plugin.mistakeMargin ?? 1 },
+      });
+      if (Result.isFailure(opened)) {
+        return refused(`the saved game does not fit: ${opened.failure}`);
       }
-    }).pipe(Effect.ignore);
+      return { _tag: "Created", game: opened.success.id, seat: seat.token } as const;
+    });
   }
 
   /**
@@ -561,14 +559,7 @@ export class Rooms {
           ? saved.success.transcript
           : undefined;
       }
-      const t = exportTranscript(room.session);
-      if (t.result.reason !== "unfinished") return t;
-      // A game whose main line reached the end is finished, whatever interrupted it.
-      const final = stateAt(room.game, room.session, mainLine(room.session).at(-1));
-      const o = isOver(room.game, final) ? room.game.outcome(final) : undefined;
-      return o === undefined
-        ? t
-        : { ...t, result: { winner: o.winner, margin: o.margin, reason: "end" } };
+      return yield* room.transcript();
     });
   }
 }

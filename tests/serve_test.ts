@@ -52,6 +52,13 @@ Deno.test("serve: games, options refused per field, strict bodies, same-origin o
     });
     assertEquals(badSpec._tag, "Refused");
     if (badSpec._tag === "Refused") assertMatch(badSpec.message, /at most 30 s/);
+    const parallel = await post(served.url, "/api/new", {
+      game: "nim",
+      options: {},
+      players: [here, ai("lazy_smp:4")],
+    });
+    assertEquals(parallel._tag, "Refused");
+    if (parallel._tag === "Refused") assertMatch(parallel.message, /lazy_smp searches on several/);
     const cross = await post(served.url, "/api/new", {
       game: "nim",
       options: {},

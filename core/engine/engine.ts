@@ -19,7 +19,7 @@
 import { Context, Effect, Layer, Option, Queue, Stream } from "../deps.ts";
 import { faultTrace, PluginFault, type SearchError, SearchFailed } from "../errors.ts";
 import type { Game } from "../game.ts";
-import { WorkerPool } from "../parallel/pool.ts";
+import { type SearchTask, WorkerPool } from "../parallel/pool.ts";
 import type { Progress } from "../parallel/protocol.ts";
 import type { GameSource } from "../source.ts";
 import { makeRng } from "../rng.ts";
@@ -129,6 +129,31 @@ export const inProcessEngine: Layer.Layer<Engine> = Layer.succeed(
 );
 
 /**
+ * A sequential search as the pool runs it (`WorkerPool.search`), plain data that a
+ * message can carry: a player's table goes with it only when it lives in shared memory.
+ */
+export const poolTask = (
+  strategy: string,
+  state: unknown,
+  options: EngineOptions = {},
+): Omit<SearchTask, "onProgress"> => {
+  const { tt, graceMs, priority, ...rest } = options;
+  const shared = tt !== undefined && tt !== false &&
+      typeof SharedArrayBuffer !== "undefined" && tt.buffer instanceof SharedArrayBuffer
+    ? tt.buffer
+    : tt === false
+    ? false
+    : undefined;
+  return {
+    strategy,
+    state,
+    options: { ...rest, ...(shared !== undefined ? { tt: shared } : {}) },
+    ...(graceMs !== undefined ? { graceMs } : {}),
+    ...(priority === true ? { priority } : {}),
+  };
+};
+
+/**
  * The engine that searches in the pool's workers, which open the game from the request's
  * `source`. A request without a source runs its sequential search in process; a parallel
  * strategy coordinates here and searches on the pool.
@@ -158,20 +183,9 @@ export const liveEngine: Layer.Layer<Engine, never, WorkerPool> = Layer.effect(
         if (strategy._tag === "Parallel" || source === undefined) {
           return Effect.provideService(inProcess(request, onProgress), WorkerPool, pool);
         }
-        const { tt, graceMs, priority, ...rest } = options;
-        const shared = tt !== undefined && tt !== false &&
-            typeof SharedArrayBuffer !== "undefined" && tt.buffer instanceof SharedArrayBuffer
-          ? tt.buffer
-          : tt === false
-          ? false
-          : undefined;
         return pool.search(source, {
-          strategy: strategy.name,
-          state,
-          options: { ...rest, ...(shared !== undefined ? { tt: shared } : {}) },
+          ...poolTask(strategy.name, state, options),
           ...(onProgress !== undefined ? { onProgress } : {}),
-          ...(graceMs !== undefined ? { graceMs } : {}),
-          ...(priority === true ? { priority } : {}),
         });
       },
     })),
