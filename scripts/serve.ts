@@ -208,6 +208,7 @@ const main = Effect.gen(function* () {
   // What changed since the writer's last turn is stored before the database closes.
   const last = yield* Effect.result(rooms.flushAll());
   if (Result.isFailure(last)) console.error(`ply serve: cannot store the games: ${last.failure}`);
+  rooms.shutdown();
   return 0;
 }).pipe(Effect.scoped);
 

@@ -170,10 +170,11 @@ export const connection = (
     const out = yield* Queue.unbounded<string>();
     // A browser that does not read its messages is dropped (it reconnects to a fresh
     // position) rather than let them pile up in the server.
-    const say = (m: ServerMessage) => {
+    const sayText = (text: string) => {
       if (Queue.sizeUnsafe(out) >= MAX_BACKLOG) ws.close(1008, "too many unread messages");
-      else Queue.offerUnsafe(out, JSON.stringify(m));
+      else Queue.offerUnsafe(out, text);
     };
+    const say = (m: ServerMessage) => sayText(JSON.stringify(m));
     yield* Effect.forkScoped(
       Effect.forever(Effect.flatMap(Queue.take(out), (text) => writer.write(text))),
     );
@@ -189,7 +190,7 @@ export const connection = (
     if (seatToken !== null && seatToken !== "" && seat === undefined) {
       say({ _tag: "Error", message: "this link's seat is not in the game; you are watching" });
     }
-    const conn: Conn = { seat, send: say };
+    const conn: Conn = { seat, send: say, sendText: sayText };
     const decode = decodeStrict(ClientMessage);
     room.join(conn);
     yield* Effect.gen(function* () {

@@ -63,6 +63,11 @@ export interface Conn {
   readonly seat: Seat | undefined;
   /** Sends a message to it (never blocks; a closed connection drops it). */
   readonly send: (m: ServerMessage) => void;
+  /**
+   * Sends a message already written as JSON (a room's thread writes its messages; the
+   * main thread passes them on as they are). Without it, `send` gets the message read.
+   */
+  readonly sendText?: (text: string) => void;
 }
 
 /** A review's verdict on a move (from `deno task review`'s analysis pass). */

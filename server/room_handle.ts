@@ -12,13 +12,14 @@ import { Effect, Fiber, Result } from "../core/deps.ts";
 import { FiberSet } from "./deps.ts";
 import { SearchFailed } from "../core/errors.ts";
 import { type GameSource, isBuiltinUrl, pluginLabel } from "../core/source.ts";
-import { type PluginLimits, spawnPluginThread } from "../core/host/thread.ts";
+import type { PluginLimits } from "../core/host/thread.ts";
 import { coerceOption, OptionsError, PluginError } from "../core/plugin.ts";
 import { WorkerPool } from "../core/parallel/pool.ts";
 import type { Transcript } from "../app/transcript.ts";
 import type { Offered } from "./catalog.ts";
-import type { ClientMessage } from "./protocol.ts";
+import type { ClientMessage, ServerMessage } from "./protocol.ts";
 import type { Conn, RoomLimits, Seat } from "./room.ts";
+import type { RoomThreads } from "./room_threads.ts";
 import type {
   FromRoom,
   RoomRecord,
@@ -61,8 +62,9 @@ export interface RoomHooks {
  * the command line reads them); fails as opening the game would, naming each bad option.
  */
 export const openRoom = (
+  threads: RoomThreads,
   offered: Offered,
-  raw: Readonly<Record<string, string | number | boolean | unknown>>,
+  raw: Readonly<Record<string, unknown>>,
   plugins: PluginLimits,
   limits: RoomLimits,
 ): Effect.Effect<OpenedRoom, OptionsError | PluginError> =>
@@ -86,24 +88,18 @@ export const openRoom = (
     let listener: (m: FromRoom) => void = () => {};
     let exited: (why: string) => void = () => {};
     let ended = false;
-    const thread = spawnPluginThread(
-      new URL("./room_thread.ts", import.meta.url),
-      data,
-      // The room's thread is ply's own code; its heap is bounded as a plugin's.
-      { plugin: offered.url, trusted: true, limits: plugins },
-      {
-        message: (m) => listener(m as FromRoom),
-        exit: (e) => {
-          ended = true;
-          exited(
-            e.oom ? `its thread ran out of memory (limit ${plugins.memoryMb} MB)` : e.message,
-          );
-        },
+    const thread = threads.acquire();
+    thread.listen({
+      message: (m) => listener(m),
+      exit: (why) => {
+        ended = true;
+        exited(why);
       },
-    );
+    });
     const close = () => {
+      if (ended) return;
       ended = true;
-      thread.terminate();
+      thread.release();
     };
     return Effect.callback<OpenedRoom, OptionsError | PluginError>((resume) => {
       exited = (why) =>
@@ -134,7 +130,7 @@ export const openRoom = (
                   s.record,
                   offered,
                   { url: offered.url, options },
-                  (t) => thread.post(t),
+                  thread.post,
                   close,
                   hooks,
                 );
@@ -142,10 +138,11 @@ export const openRoom = (
                 exited = (why) => handle.died(why);
                 started(Effect.succeed(Result.succeed(handle)));
               };
-              thread.post({ type: "start", start } satisfies ToRoom);
+              thread.post({ type: "start", start });
             }),
         }));
       };
+      thread.post({ type: "open", data });
       return Effect.sync(close);
     });
   });
@@ -279,8 +276,11 @@ export class RoomHandle {
   /** A message from the room's thread. */
   hear(m: FromRoom): void {
     switch (m.type) {
-      case "send":
-        return this.byId.get(m.conn)?.send(m.message);
+      case "send": {
+        const conn = this.byId.get(m.conn);
+        if (conn?.sendText !== undefined) return conn.sendText(m.text);
+        return conn?.send(JSON.parse(m.text) as ServerMessage);
+      }
       case "record":
         this.record = m.record;
         return this.hooks.changed();

@@ -15,11 +15,11 @@ import type { SearchTask } from "../core/parallel/pool.ts";
 import type { Progress } from "../core/parallel/protocol.ts";
 import type { SearchResult } from "../core/search/types.ts";
 import type { Transcript } from "../app/transcript.ts";
-import type { ClientMessage, ServerMessage } from "./protocol.ts";
+import type { ClientMessage } from "./protocol.ts";
 import type { Restored, RoomLimits, Seat, Side } from "./room.ts";
 import type { SavedRoom } from "./store.ts";
 
-/** What a room's thread is started with: the game to open and the limits. */
+/** What a room's thread opens a room with: the game to open and the limits. */
 export interface RoomThreadData {
   /** The plugin's module URL. */
   readonly url: string;
@@ -66,6 +66,11 @@ export type WireError =
     Record<string, unknown>
   >;
 
+/** What the main thread says to a room's thread between rooms: the next room's game, or its end. */
+export type RoomControl =
+  | { readonly type: "open"; readonly data: RoomThreadData }
+  | { readonly type: "close" };
+
 /** What the main thread says to a room's thread. */
 export type ToRoom =
   | { readonly type: "start"; readonly start: RoomStart }
@@ -95,9 +100,12 @@ export type FromRoom =
   /** The room started, with its record (or `why` it could not: moves that no longer fit). */
   | { readonly type: "started"; readonly record: RoomRecord }
   | { readonly type: "unstarted"; readonly why: string }
-  | { readonly type: "send"; readonly conn: number; readonly message: ServerMessage }
+  /** A message for a browser, as JSON (`ServerMessage`). */
+  | { readonly type: "send"; readonly conn: number; readonly text: string }
   /** The room changed: its record now. */
   | { readonly type: "record"; readonly record: RoomRecord }
   | { readonly type: "answer"; readonly id: number; readonly value: RoomRecord | Transcript }
   | { readonly type: "search"; readonly id: number; readonly task: Omit<SearchTask, "onProgress"> }
-  | { readonly type: "cancel"; readonly id: number };
+  | { readonly type: "cancel"; readonly id: number }
+  /** The room ended and the thread can hold another (unless it keeps a lower priority). */
+  | { readonly type: "closed"; readonly reusable: boolean };

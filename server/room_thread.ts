@@ -9,13 +9,14 @@
  *
  * @module
  */
-import { Effect, Exit, Result, Scope } from "../core/deps.ts";
+import { setPriority } from "node:os";
+import { Effect, Exit, Fiber, Result, Scope } from "../core/deps.ts";
 import { Engine, poolTask } from "../core/engine/engine.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
 import { ParallelUnavailable, type SearchError, SearchFailed } from "../core/errors.ts";
 import { isOver } from "../core/game.ts";
 import { hostGame } from "../core/host/game.ts";
-import { ownerPort, threadData } from "../core/host/inside.ts";
+import { ownerPort } from "../core/host/inside.ts";
 import { declaredPlugin, type GamePlugin, openGameWith } from "../core/plugin.ts";
 import type { Progress } from "../core/parallel/protocol.ts";
 import type { SearchResult } from "../core/search/types.ts";
@@ -26,6 +27,7 @@ import { analyseMove, lineOf } from "../app/review.ts";
 import { type Conn, Room } from "./room.ts";
 import type {
   FromRoom,
+  RoomControl,
   RoomRecord,
   RoomStart,
   RoomThreadData,
@@ -33,7 +35,6 @@ import type {
   WireError,
 } from "./room_link.ts";
 
-const data = threadData<RoomThreadData>();
 const owner = ownerPort();
 const post = (m: FromRoom) => owner.post(m);
 
@@ -84,36 +85,63 @@ const engine = Engine.of({
       }),
 });
 
-// ---------------------------------------------------------------------------------
-// The game
+/** The main thread's word on a search: its progress, its result or its failure. */
+const answered = (m: Extract<ToRoom, { type: "progress" | "done" | "failed" }>): void => {
+  const asked = searches.get(m.id);
+  if (asked === undefined) return;
+  if (m.type === "progress") return asked.onProgress?.(m.progress);
+  searches.delete(m.id);
+  if (m.type === "done") return asked.resume(Effect.succeed(m.result));
+  const { _tag, message, trace, strategy } = m.error;
+  asked.resume(Effect.fail(
+    _tag === "ParallelUnavailable"
+      ? new ParallelUnavailable({ strategy: String(strategy), message })
+      : new SearchFailed({ message, ...(typeof trace === "string" ? { trace } : {}) }),
+  ));
+};
 
-const scope = Effect.runSync(Scope.make());
-const opened = await Effect.runPromise(Effect.result(
-  data.trusted
-    ? Effect.map(openGameWith({}, data.url, data.options), (o) => ({
-      game: o.game,
-      options: o.options,
-      plugin: o.plugin,
-    }))
-    : Effect.map(
-      Scope.provide(scope)(
-        hostGame({
-          source: { url: data.url, options: data.options },
-          label: data.label,
-          trusted: false,
-          limits: data.plugins,
+// ---------------------------------------------------------------------------------
+// The rooms, one at a time
+
+/** A room this thread holds: its messages, and how it ends. */
+interface Hosted {
+  /** Handles a message for the room. */
+  readonly handle: (m: ToRoom) => void;
+  /** Ends the room: its fibers interrupted, its game's plugin thread ended. */
+  readonly close: () => Promise<void>;
+}
+
+/** Opens the game of `data` and holds its room; undefined (said) when it cannot be opened. */
+const host = async (data: RoomThreadData): Promise<Hosted | undefined> => {
+  const scope = Effect.runSync(Scope.make());
+  const opened = await Effect.runPromise(Effect.result(
+    data.trusted
+      ? Effect.map(openGameWith({}, data.url, data.options), (o) => ({
+        game: o.game,
+        options: o.options,
+        plugin: o.plugin,
+      }))
+      : Effect.map(
+        Scope.provide(scope)(
+          hostGame({
+            source: { url: data.url, options: data.options },
+            label: data.label,
+            trusted: false,
+            limits: data.plugins,
+          }),
+        ),
+        (h) => ({
+          game: h.game,
+          options: h.options,
+          plugin: declaredPlugin(h.plugin, data.label) as GamePlugin<unknown, unknown>,
         }),
       ),
-      (h) => ({
-        game: h.game,
-        options: h.options,
-        plugin: declaredPlugin(h.plugin, data.label) as GamePlugin<unknown, unknown>,
-      }),
-    ),
-));
-if (Result.isFailure(opened)) {
-  post({ type: "unopened", error: wire(opened.failure) });
-} else {
+  ));
+  if (Result.isFailure(opened)) {
+    await Effect.runPromise(Scope.close(scope, Exit.void));
+    post({ type: "unopened", error: wire(opened.failure) });
+    return undefined;
+  }
   const { game, options, plugin } = opened.success;
   const source = { url: data.url, options: data.options };
   const offer = {
@@ -121,9 +149,9 @@ if (Result.isFailure(opened)) {
     strategies: { ...allStrategies, ...plugin.strategies },
   };
   let room: Room | undefined;
+  let running: Fiber.Fiber<never> | undefined;
+  let closed = false;
   const conns = new Map<number, Conn>();
-  /** Joins and messages that came before the room started (none, as the main thread waits). */
-  const early: ToRoom[] = [];
 
   /** The room's record now. */
   const record = (r: Room): RoomRecord => ({ saved: r.saved(), finished: r.finished() });
@@ -135,7 +163,7 @@ if (Result.isFailure(opened)) {
   const postRecord = () => {
     if (!recordDue) return;
     recordDue = false;
-    if (room !== undefined) post({ type: "record", record: record(room) });
+    if (room !== undefined && !closed) post({ type: "record", record: record(room) });
   };
   const changed = () => {
     if (recordDue) return;
@@ -177,7 +205,8 @@ if (Result.isFailure(opened)) {
     }).pipe(Effect.ignore);
   };
 
-  const start = (s: RoomStart): string | undefined => {
+  /** Makes the room (a new session, or a transcript's); why it cannot, if it cannot. */
+  const start = (s: RoomStart): Room | string => {
     let session: Session;
     if (s.session._tag === "New") {
       session = newSession({
@@ -204,51 +233,32 @@ if (Result.isFailure(opened)) {
       ...(s.restored !== undefined ? { restored: s.restored } : {}),
       onChange: changed,
     });
-    room = r;
     if (s.review !== undefined) r.spawn(review(r, s.review));
-    return undefined;
+    return r;
   };
 
   const handle = (m: ToRoom): void => {
-    switch (m.type) {
-      case "start": {
-        const why = start(m.start);
-        if (why !== undefined || room === undefined) {
-          return post({ type: "unstarted", why: why ?? "it did not start" });
-        }
-        post({ type: "started", record: record(room) });
-        // The room runs once the main thread holds it: what it asks for reaches the room.
-        Effect.runFork(Effect.provideService(room.run(), Engine, engine));
-        for (const e of early.splice(0)) handle(e);
-        return;
-      }
-      case "progress":
-        return searches.get(m.id)?.onProgress?.(m.progress);
-      case "done":
-      case "failed": {
-        const asked = searches.get(m.id);
-        if (asked === undefined) return;
-        searches.delete(m.id);
-        if (m.type === "done") return asked.resume(Effect.succeed(m.result));
-        const { _tag, message, trace, strategy } = m.error;
-        return asked.resume(Effect.fail(
-          _tag === "ParallelUnavailable"
-            ? new ParallelUnavailable({ strategy: String(strategy), message })
-            : new SearchFailed({ message, ...(typeof trace === "string" ? { trace } : {}) }),
-        ));
-      }
-    }
-    if (room === undefined) {
-      early.push(m);
+    if (closed) return;
+    if (m.type === "start") {
+      const made = start(m.start);
+      if (typeof made === "string") return post({ type: "unstarted", why: made });
+      room = made;
+      post({ type: "started", record: record(made) });
+      // A game between AIs gives way to the games people wait for: its thread runs at a
+      // lower priority (Linux and macOS keep one per thread).
+      if (m.start.sides.every((side) => side.kind === "ai")) nice(AI_GAMES_NICE);
+      // The room runs once the main thread holds it: what it asks for reaches the room.
+      running = Effect.runFork(Effect.provideService(made.run(), Engine, engine));
       return;
     }
+    if (room === undefined) return;
     switch (m.type) {
       case "join": {
         const conn: Conn = {
           seat: room.seat(m.seat),
           send: (message) => {
             postRecord();
-            post({ type: "send", conn: m.conn, message });
+            if (!closed) post({ type: "send", conn: m.conn, text: JSON.stringify(message) });
           },
         };
         conns.set(m.conn, conn);
@@ -273,9 +283,54 @@ if (Result.isFailure(opened)) {
         });
     }
   };
-  owner.listen((m) => handle(m as ToRoom));
   post({ type: "opened", options, solo: game.solo === true });
-}
+  return {
+    handle,
+    close: async () => {
+      closed = true;
+      if (running !== undefined) await Effect.runPromise(Fiber.interrupt(running));
+      await Effect.runPromise(Scope.close(scope, Exit.void));
+      nice(0);
+    },
+  };
+};
 
-/** Ends the game's plugin thread, if any, when this thread ends. */
-addEventListener("unload", () => Effect.runFork(Scope.close(scope, Exit.void)));
+/** How much lower a game between AIs runs than the games people play (a `nice` value). */
+const AI_GAMES_NICE = 10;
+
+/** This thread's priority now (a `nice` value). */
+let priority = 0;
+
+/** Sets this thread's priority, where it can be set (else it stays as it is). */
+const nice = (value: number): void => {
+  if (value === priority) return;
+  try {
+    setPriority(value);
+    priority = value;
+  } catch {
+    // not allowed (raising a priority needs a privilege): it stays as it is
+  }
+};
+
+// One room at a time: `open` makes one, `close` ends it, and the thread is ready for the
+// next (`closed`; `reusable` false when its priority could not be raised again).
+let current: Promise<Hosted | undefined> | undefined;
+const ready = (m: FromRoom) => post(m);
+owner.listen((message) => {
+  const m = message as ToRoom | RoomControl;
+  if (m.type === "open") {
+    current = host(m.data);
+    return;
+  }
+  if (m.type === "close") {
+    const ending = current;
+    current = undefined;
+    void (async () => {
+      await (await ending)?.close();
+      ready({ type: "closed", reusable: priority === 0 });
+    })();
+    return;
+  }
+  if (m.type === "progress" || m.type === "done" || m.type === "failed") return answered(m);
+  void current?.then((hosted) => hosted?.handle(m));
+});

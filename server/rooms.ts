@@ -19,6 +19,7 @@ import { decodeTranscript, type Transcript } from "../app/transcript.ts";
 import { DEFAULT_STRENGTHS, type OptionsError, type PluginError } from "../core/plugin.ts";
 import type { Offered } from "./catalog.ts";
 import { type OpenedRoom, openRoom, type RoomHandle } from "./room_handle.ts";
+import { RoomThreads } from "./room_threads.ts";
 import type { RoomStart } from "./room_link.ts";
 import { DEFAULT_LIMITS as PLUGIN_LIMITS, type PluginLimits } from "../core/host/thread.ts";
 import type {
@@ -97,6 +98,8 @@ export class Rooms {
   private readonly waking = new Map<string, Deferred.Deferred<RoomHandle, string>>();
   /** Completes when there is something to store (the writer waits for it). */
   private pending: Deferred.Deferred<void> = Deferred.makeUnsafe<void>();
+  /** The rooms' threads. */
+  private readonly threads: RoomThreads;
 
   constructor(
     /** The games offered, by id. */
@@ -111,7 +114,14 @@ export class Rooms {
      * nobody watches is closed for good).
      */
     private readonly store?: RoomStore,
-  ) {}
+  ) {
+    this.threads = new RoomThreads(limits.plugins);
+  }
+
+  /** Ends the rooms' threads that wait for a room (when the server stops). */
+  shutdown(): void {
+    this.threads.shutdown();
+  }
 
   /** Notes that a room's stored record is behind. */
   private changed(id: string): void {
@@ -272,7 +282,7 @@ export class Rooms {
     offered: Offered,
     options: Readonly<Record<string, unknown>>,
   ): Effect.Effect<OpenedRoom, OptionsError | PluginError> {
-    return openRoom(offered, options, this.limits.plugins, {
+    return openRoom(this.threads, offered, options, this.limits.plugins, {
       aiMs: this.limits.aiMs,
       analysisMs: this.limits.analysisMs,
     });

@@ -18,9 +18,14 @@ import type { ServerMessage } from "../server/protocol.ts";
 type Position = Extract<ServerMessage, { readonly _tag: "Position" }>;
 
 /** Rooms' fibers, each run on its own and interrupted when stopped. */
-const runner = (): RoomRunner & { readonly stopAll: () => Promise<void> } => {
+const runner = (): RoomRunner & {
+  readonly stopAll: () => Promise<void>;
+  readonly onStop: (f: () => void) => void;
+} => {
   const fibers = new Map<string, Fiber.Fiber<never>>();
+  const last: (() => void)[] = [];
   return {
+    onStop: (f) => void last.push(f),
     start: (id, effect) => fibers.set(id, Effect.runFork(effect)),
     stop: (id) => {
       const f = fibers.get(id);
@@ -33,6 +38,7 @@ const runner = (): RoomRunner & { readonly stopAll: () => Promise<void> } => {
         fibers.delete(id);
         await Effect.runPromise(Fiber.interrupt(f));
       }
+      for (const f of last.splice(0)) f();
     },
   };
 };
@@ -71,6 +77,7 @@ Deno.test("rooms: an idle room sleeps in the store and wakes where it was, once 
       const games = yield* catalog([]);
       let now = 1_000_000;
       const rooms = new Rooms(games, { ...DEFAULT_LIMITS, idleMs: 1000 }, run, () => now, store);
+      run.onStop(() => rooms.shutdown());
       const made = yield* rooms.create({
         game: "tictactoe",
         options: {},
@@ -139,6 +146,7 @@ Deno.test("rooms: without a store an idle room closes for good", async () => {
       const games = yield* catalog([]);
       let now = 0;
       const rooms = new Rooms(games, { ...DEFAULT_LIMITS, idleMs: 10 }, run, () => now);
+      run.onStop(() => rooms.shutdown());
       const made = yield* rooms.create({
         game: "nim",
         options: {},
@@ -180,6 +188,7 @@ Deno.test("rooms: what the store could not take is stored when it can again, the
         purge: () => Effect.succeed(0),
       };
       const rooms = new Rooms(games, DEFAULT_LIMITS, run, Date.now, store);
+      run.onStop(() => rooms.shutdown());
       const made = yield* rooms.create({
         game: "nim",
         options: {},
