@@ -419,9 +419,6 @@ export const timeFlag = (text: string): Effect.Effect<number, UsageError> => {
     : Effect.fail(new UsageError({ message: `--time must be like 500ms or 2s, got '${text}'` }));
 };
 
-/** A count with thousands separators. */
-export const num = (n: number): string => Math.round(n).toLocaleString("en-US");
-
 /** The list of games and the spec grammar, for help texts. */
 export const gamesHelp = (): string =>
   `Games: ${builtinIds.join(", ")}, or a plugin module's path or URL.\n` +

@@ -7,7 +7,9 @@ import { type Game, type Player, WIN, WIN_THRESHOLD } from "../core/game.ts";
 import type { GameResult } from "./match.ts";
 import type { SearchResult } from "../core/search/types.ts";
 import type { Progress } from "../core/engine/engine.ts";
-import { num } from "./cli.ts";
+
+/** A count with thousands separators. */
+export const num = (n: number): string => Math.round(n).toLocaleString("en-US");
 
 /** One line saying how a game ended. */
 export const describeResult = (game: Game<unknown>, r: GameResult): string => {

@@ -17,12 +17,11 @@ import { MCTS_SCALE } from "../core/search/mcts.ts";
 import type { SearchResult } from "../core/search/types.ts";
 import { Terminal, untilInterrupted, writeStdout } from "../app/terminal.ts";
 import type { EngineOptions } from "../core/engine/engine.ts";
-import { isDecisive, sideValue, StatusLine } from "../app/display.ts";
+import { isDecisive, num, sideValue, StatusLine } from "../app/display.ts";
 import {
   checkSearchFlags,
   formatValue,
   intFlag,
-  num,
   parseCommandLine,
   parseMoves,
   printHelp,

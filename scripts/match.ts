@@ -21,7 +21,8 @@ import { tallyResults } from "../app/tournament/results.ts";
 import { type GameRecord, OPENING_AGENT } from "../app/tournament/runner.ts";
 import { pairings, schedule, soloSchedule } from "../app/tournament/schedule.ts";
 import { scoreFromElo } from "../app/tournament/stats.ts";
-import { intFlag, num, parseCommandLine, printHelp, runMain, UsageError } from "../app/cli.ts";
+import { intFlag, parseCommandLine, printHelp, runMain, UsageError } from "../app/cli.ts";
+import { num } from "../app/display.ts";
 import * as series from "../app/series.ts";
 
 const USAGE = `Usage: deno task match GAME [--OPTION VALUE ...] --p1 SPEC --p2 SPEC
