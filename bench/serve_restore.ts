@@ -17,6 +17,7 @@
 import { parseArgs } from "jsr:@std/cli@^1.0.32/parse-args";
 import { DatabaseSync } from "node:sqlite";
 import { type Served, startServe } from "../testing/browser.ts";
+import { programPid, rssMiB } from "../testing/process.ts";
 import { connect, isPosition, post } from "../testing/ws_client.ts";
 
 const args = parseArgs(Deno.args, {
@@ -24,20 +25,6 @@ const args = parseArgs(Deno.args, {
   default: { games: "50", moves: "10", game: "kalah" },
 });
 const GAMES = Number(args.games), MOVES = Number(args.moves), GAME = String(args.game);
-
-/** The resident memory (MiB) of the process serving with the database `db`. */
-const serverRss = (db: string): number => {
-  for (const e of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(e.name)) continue;
-    try {
-      const cmd = Deno.readTextFileSync(`/proc/${e.name}/cmdline`).split("\0");
-      if (!cmd.some((a) => a.endsWith("scripts/serve.ts")) || !cmd.includes(db)) continue;
-      const status = Deno.readTextFileSync(`/proc/${e.name}/status`);
-      return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
-    } catch { /* gone */ }
-  }
-  throw new Error(`no server on ${db}`);
-};
 
 /** Starts a server on `db`; how long it took until it listened (ms). */
 const timedStart = async (db: string): Promise<{ served: Served; ms: number }> => {
@@ -52,7 +39,7 @@ const empty = await timedStart(`${dir}/empty.db`);
 await empty.served.stop();
 
 const { served: first } = await timedStart(db);
-const rss0 = serverRss(db);
+const rss0 = rssMiB(programPid(first.job.pid, "scripts/serve.ts"));
 const played: { game: string; seat: string; nodes: number }[] = [];
 for (let g = 0; g < GAMES; g++) {
   const made = await post(first.url, "/api/new", {
@@ -79,7 +66,7 @@ for (let g = 0; g < GAMES; g++) {
   game.nodes = c.position().nodeCount;
   await c.close();
 }
-const rss1 = serverRss(db);
+const rss1 = rssMiB(programPid(first.job.pid, "scripts/serve.ts"));
 await first.stop();
 
 const d = new DatabaseSync(db, { readOnly: true });
@@ -104,7 +91,7 @@ for (const [i, g] of played.entries()) {
   if (c.position().nodeCount !== g.nodes) throw new Error(`game ${g.game} came back elsewhere`);
   await c.close();
 }
-const rss2 = serverRss(db);
+const rss2 = rssMiB(programPid(again.served.job.pid, "scripts/serve.ts"));
 await again.served.stop();
 await Deno.remove(dir, { recursive: true });
 

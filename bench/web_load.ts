@@ -31,6 +31,7 @@ import { decodeTranscript } from "../app/transcript.ts";
 import { openGame } from "../app/games.ts";
 import type { NodeView, ServerMessage } from "../server/protocol.ts";
 import { withBrowser } from "../testing/browser.ts";
+import { programPid, rssMiB } from "../testing/process.ts";
 import { waitMyTurn } from "../testing/page.ts";
 import { connect, type GameClient, isPosition, post } from "../testing/ws_client.ts";
 
@@ -124,7 +125,7 @@ const startServer = async (extra: readonly string[]): Promise<Server> => {
   (async () => {
     while (!(await reader.read()).done) { /* drained */ }
   })();
-  const pid = serverPid(child.pid);
+  const pid = programPid(child.pid, "scripts/serve.ts");
   const stop = async () => {
     running.delete(stop);
     await new Deno.Command("kill", { args: ["-INT", "--", `-${child.pid}`] }).output();
@@ -142,26 +143,6 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     Deno.exit(130);
   });
 }
-
-/** The `deno run` child of the task process `task` (the process that serves). */
-const serverPid = (task: number): number => {
-  for (const e of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(e.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      const cmd = Deno.readTextFileSync(`/proc/${e.name}/cmdline`);
-      if (ppid === task && cmd.includes("scripts/serve.ts")) return Number(e.name);
-    } catch { /* gone */ }
-  }
-  throw new Error(`no server process under ${task}`);
-};
-
-/** A process's resident memory in MiB (`VmRSS`). */
-const rssMiB = (pid: number): number => {
-  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
-};
 
 const here = { _tag: "Here" } as const;
 const ai = (spec: string) => ({ _tag: "AI", spec }) as const;

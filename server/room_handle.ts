@@ -67,6 +67,8 @@ export const openRoom = (
   raw: Readonly<Record<string, unknown>>,
   plugins: PluginLimits,
   limits: RoomLimits,
+  /** True when the room is likely a game between AIs (see `RoomThreads.acquire`). */
+  low = false,
 ): Effect.Effect<OpenedRoom, OptionsError | PluginError> =>
   Effect.suspend(() => {
     const options = Object.fromEntries(
@@ -88,7 +90,7 @@ export const openRoom = (
     let listener: (m: FromRoom) => void = () => {};
     let exited: (why: string) => void = () => {};
     let ended = false;
-    const thread = threads.acquire();
+    const thread = threads.acquire(low);
     thread.listen({
       message: (m) => listener(m),
       exit: (why) => {
@@ -138,6 +140,8 @@ export const openRoom = (
                 exited = (why) => handle.died(why);
                 started(Effect.succeed(Result.succeed(handle)));
               };
+              // A game between AIs lowers its thread's priority (see `room_thread.ts`).
+              if (start.sides.every((side) => side.kind === "ai")) thread.lower();
               thread.post({ type: "start", start });
             }),
         }));
@@ -170,6 +174,7 @@ export class RoomHandle {
   private readonly byId = new Map<number, Conn>();
   private nextConn = 0;
   private readonly asks = new Map<number, (v: RoomRecord | Transcript) => void>();
+  private readonly kinds = new Map<number, "saved" | "transcript">();
   private nextAsk = 0;
   private readonly searches = new Map<number, Fiber.Fiber<void>>();
   /** Runs an effect in the room's scope (set when `run` starts). */
@@ -256,8 +261,12 @@ export class RoomHandle {
       }
       const id = this.nextAsk++;
       this.asks.set(id, (v) => resume(Effect.succeed(v as T)));
+      this.kinds.set(id, what);
       this.post({ type: "ask", id, what });
-      return Effect.sync(() => this.asks.delete(id));
+      return Effect.sync(() => {
+        this.asks.delete(id);
+        this.kinds.delete(id);
+      });
     });
   }
 
@@ -287,6 +296,7 @@ export class RoomHandle {
       case "answer": {
         const reply = this.asks.get(m.id);
         this.asks.delete(m.id);
+        this.kinds.delete(m.id);
         if (m.value !== undefined && "saved" in m.value) this.record = m.value;
         return reply?.(m.value);
       }
@@ -344,9 +354,17 @@ export class RoomHandle {
     this.ended = true;
     const message = `this game has stopped: ${why}; its moves are kept`;
     for (const conn of this.conns) conn.send({ _tag: "Error", message });
-    for (const reply of this.asks.values()) reply(this.record);
-    this.asks.clear();
+    this.unanswered();
     this.hooks.ended(why);
+  }
+
+  /** What was asked of the room's thread and will not be answered: its last record. */
+  private unanswered(): void {
+    for (const [id, reply] of this.asks) {
+      reply(this.kinds.get(id) === "saved" ? this.record : this.record.saved.transcript);
+    }
+    this.asks.clear();
+    this.kinds.clear();
   }
 
   /**
@@ -361,6 +379,7 @@ export class RoomHandle {
     }).pipe(
       Effect.ensuring(Effect.sync(() => {
         this.ended = true;
+        this.unanswered();
         this.end();
       })),
       Effect.scoped,

@@ -106,6 +106,4 @@ export type FromRoom =
   | { readonly type: "record"; readonly record: RoomRecord }
   | { readonly type: "answer"; readonly id: number; readonly value: RoomRecord | Transcript }
   | { readonly type: "search"; readonly id: number; readonly task: Omit<SearchTask, "onProgress"> }
-  | { readonly type: "cancel"; readonly id: number }
-  /** The room ended and the thread can hold another (unless it keeps a lower priority). */
-  | { readonly type: "closed"; readonly reusable: boolean };
+  | { readonly type: "cancel"; readonly id: number };

@@ -290,7 +290,6 @@ const host = async (data: RoomThreadData): Promise<Hosted | undefined> => {
       closed = true;
       if (running !== undefined) await Effect.runPromise(Fiber.interrupt(running));
       await Effect.runPromise(Scope.close(scope, Exit.void));
-      nice(0);
     },
   };
 };
@@ -301,21 +300,21 @@ const AI_GAMES_NICE = 10;
 /** This thread's priority now (a `nice` value). */
 let priority = 0;
 
-/** Sets this thread's priority, where it can be set (else it stays as it is). */
+/** Lowers this thread's priority, where it can be set (else it stays as it is). */
 const nice = (value: number): void => {
-  if (value === priority) return;
+  if (value <= priority) return;
   try {
     setPriority(value);
     priority = value;
   } catch {
-    // not allowed (raising a priority needs a privilege): it stays as it is
+    // not allowed here: the thread keeps the program's priority
   }
 };
 
 // One room at a time: `open` makes one, `close` ends it, and the thread is ready for the
-// next (`closed`; `reusable` false when its priority could not be raised again).
+// next at once (the main thread's messages come in order; the room that ends says nothing
+// more).
 let current: Promise<Hosted | undefined> | undefined;
-const ready = (m: FromRoom) => post(m);
 owner.listen((message) => {
   const m = message as ToRoom | RoomControl;
   if (m.type === "open") {
@@ -325,10 +324,7 @@ owner.listen((message) => {
   if (m.type === "close") {
     const ending = current;
     current = undefined;
-    void (async () => {
-      await (await ending)?.close();
-      ready({ type: "closed", reusable: priority === 0 });
-    })();
+    void ending?.then((hosted) => hosted?.close());
     return;
   }
   if (m.type === "progress" || m.type === "done" || m.type === "failed") return answered(m);

@@ -24,34 +24,48 @@ export interface RoomThread {
   readonly post: (m: ToRoom | RoomControl) => void;
   /** Sets who hears it (the room it holds). */
   readonly listen: (events: RoomEvents) => void;
+  /** Notes that it holds a game between AIs: its priority is lowered for good. */
+  readonly lower: () => void;
   /** Gives it back: its room ends there, and it waits for the next (or ends). */
   readonly release: () => void;
 }
 
-/** How many threads wait ready at most. */
+/** How many threads wait ready at most, of each priority. */
 const KEEP = 2;
 
 interface Entry {
   readonly thread: PluginThread;
   events: RoomEvents | undefined;
   dead: boolean;
+  /** True once it held a game between AIs: it runs at a lower priority from then on. */
+  low: boolean;
 }
 
 /** The pool of the rooms' threads. */
 export class RoomThreads {
-  private readonly idle: Entry[] = [];
+  /** The threads that wait, by priority: a person's game takes a thread never lowered. */
+  private readonly idle: { readonly normal: Entry[]; readonly low: Entry[] } = {
+    normal: [],
+    low: [],
+  };
   private readonly all = new Set<Entry>();
   private shut = false;
+  private started = 0;
 
   constructor(
     /** The threads' heap limit (and the plugins' limits, which the rooms pass on). */
     private readonly limits: PluginLimits,
   ) {}
 
-  /** A thread for a room: one that waits ready, or a new one; another is readied behind it. */
-  acquire(): RoomThread {
-    const entry = this.idle.pop() ?? this.spawn();
-    if (this.idle.length === 0 && !this.shut) this.idle.push(this.spawn());
+  /**
+   * A thread for a room (`low`: likely a game between AIs, which may take a thread whose
+   * priority is lowered already): one that waits ready, or a new one; another is readied
+   * behind it.
+   */
+  acquire(low = false): RoomThread {
+    const entry = (low ? this.idle.low.pop() : undefined) ?? this.idle.normal.pop() ??
+      this.spawn();
+    if (this.idle.normal.length === 0 && !this.shut) this.idle.normal.push(this.spawn());
     return {
       post: (m) => {
         if (!entry.dead) entry.thread.post(m);
@@ -59,23 +73,28 @@ export class RoomThreads {
       listen: (events) => {
         entry.events = events;
       },
+      lower: () => {
+        entry.low = true;
+      },
       release: () => this.release(entry),
     };
   }
 
-  /** Ends every thread that waits, and every thread given back from now on. */
+  /** How many threads were started so far (the rest of the rooms reused one). */
+  spawned(): number {
+    return this.started;
+  }
+
+  /** Ends every thread, and every thread given back from now on. */
   shutdown(): void {
     this.shut = true;
     for (const e of this.all) this.end(e);
-    this.idle.length = 0;
+    this.idle.normal.length = 0;
+    this.idle.low.length = 0;
   }
 
   private spawn(): Entry {
-    const entry: Entry = {
-      thread: undefined as unknown as PluginThread,
-      events: undefined,
-      dead: false,
-    };
+    const entry = { events: undefined, dead: false, low: false } as unknown as Entry;
     const memoryMb = this.limits.memoryMb;
     (entry as { thread: PluginThread }).thread = spawnPluginThread(
       new URL("./room_thread.ts", import.meta.url),
@@ -83,16 +102,14 @@ export class RoomThreads {
       // A room's thread is ply's own code; its heap is bounded as a plugin's.
       { plugin: import.meta.url, trusted: true, limits: this.limits },
       {
-        message: (m) => {
-          const r = m as FromRoom;
-          if (r.type === "closed") return this.closed(entry, r.reusable);
-          entry.events?.message(r);
-        },
+        message: (m) => entry.events?.message(m as FromRoom),
         exit: (e) => {
           entry.dead = true;
           this.all.delete(entry);
-          const i = this.idle.indexOf(entry);
-          if (i >= 0) this.idle.splice(i, 1);
+          for (const list of [this.idle.normal, this.idle.low]) {
+            const i = list.indexOf(entry);
+            if (i >= 0) list.splice(i, 1);
+          }
           entry.events?.exit(
             e.oom ? `its thread ran out of memory (limit ${memoryMb} MB)` : e.message,
           );
@@ -100,20 +117,19 @@ export class RoomThreads {
       },
     );
     this.all.add(entry);
+    this.started++;
     return entry;
   }
 
+  /** A room gave its thread back: its room ends there, and it waits for the next (or ends). */
   private release(entry: Entry): void {
     entry.events = undefined;
     if (entry.dead) return;
-    if (this.shut) return this.end(entry);
+    const idle = entry.low ? this.idle.low : this.idle.normal;
+    if (this.shut || idle.length >= KEEP) return this.end(entry);
+    // The thread ends its room before it reads the next room's first message.
     entry.thread.post({ type: "close" } satisfies RoomControl);
-  }
-
-  /** A thread's room has ended: it waits for the next, or ends. */
-  private closed(entry: Entry, reusable: boolean): void {
-    if (reusable && !this.shut && this.idle.length < KEEP) this.idle.push(entry);
-    else this.end(entry);
+    idle.push(entry);
   }
 
   private end(entry: Entry): void {

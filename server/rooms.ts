@@ -258,7 +258,11 @@ export class Rooms {
         else sides.push({ kind: "ai", spec: spec.success });
       }
       const made = yield* Effect.mapError(
-        this.openThread(offered, t.options as Record<string, string | number | boolean>),
+        this.openThread(
+          offered,
+          t.options as Record<string, string | number | boolean>,
+          sides.every((s) => s.kind === "ai"),
+        ),
         (e) => e.message,
       );
       const { id, game: _game, transcript, seats, ...restored } = saved;
@@ -281,11 +285,12 @@ export class Rooms {
   private openThread(
     offered: Offered,
     options: Readonly<Record<string, unknown>>,
+    ais = false,
   ): Effect.Effect<OpenedRoom, OptionsError | PluginError> {
     return openRoom(this.threads, offered, options, this.limits.plugins, {
       aiMs: this.limits.aiMs,
       analysisMs: this.limits.analysisMs,
-    });
+    }, ais);
   }
 
   /** How many games the store holds, by game (none without a store). */
@@ -467,7 +472,9 @@ export class Rooms {
       }
       const busy = this.full();
       if (busy !== undefined) return refused(busy);
-      const made = yield* Effect.result(this.openThread(offered, request.options));
+      const made = yield* Effect.result(
+        this.openThread(offered, request.options, request.players.every((p) => p._tag === "AI")),
+      );
       if (Result.isFailure(made)) {
         const e = made.failure;
         return {

@@ -53,6 +53,8 @@ export const runTask = (
 
 /** A program started in its own process group (as a terminal's foreground job). */
 export interface Job {
+  /** The process id of `deno task` (the group's leader). */
+  readonly pid: number;
   /** Resolves once the output contains `text`. */
   readonly waitFor: (text: string) => Promise<void>;
   /** Sends SIGINT to the whole group, as a terminal's Ctrl-C does. */
@@ -122,6 +124,7 @@ export const startTask = (
     return { code: status.code, out, err };
   })();
   return {
+    pid: child.pid,
     waitFor: (text) =>
       (out + err).includes(text) ? Promise.resolve() : Promise.race([
         new Promise<void>((resolve) => waiters.push({ text, resolve })),
