@@ -29,7 +29,6 @@ import { loadWeights, saveWeights, type TrainMeta, WeightsError } from "../weigh
 import { curveSvg } from "../train_chart.ts";
 import {
   intFlag,
-  num,
   numberFlag,
   parseCommandLine,
   runMain,
@@ -37,7 +36,7 @@ import {
   userPath,
   workersFromArgs,
 } from "../../../app/cli.ts";
-import { StatusLine } from "../../../app/display.ts";
+import { num, StatusLine } from "../../../app/display.ts";
 
 const USAGE = `Usage: deno task train 2048 [--net NAME] [--games N] [--hours H] [--workers W]
                         [--out FILE] [--seed S] [--alpha A] [--checkpoint MIN]

@@ -42,13 +42,13 @@ import {
 import {
   gameHelp,
   intFlag,
-  num,
   parseCommandLine,
   runMain,
   UsageError,
   type UserError,
   workersFromArgs,
 } from "../../../app/cli.ts";
+import { num } from "../../../app/display.ts";
 
 const USAGE = `Usage: deno task kalah pve AI_1_mode AI_1_params
 Usage: deno task kalah eve AI_1_mode AI_1_params AI_2_mode AI_2_params

@@ -15,12 +15,12 @@ import { buildDbParallel, type BuildTick } from "../db_build.ts";
 import { dbFileName, defaultDbDir, loadDb, saveDb } from "../db_file.ts";
 import {
   intFlag,
-  num,
   parseCommandLine,
   runMain,
   UsageError,
   workersFromArgs,
 } from "../../../app/cli.ts";
+import { num } from "../../../app/display.ts";
 import { defaultWorkers } from "../../../core/parallel/pool.ts";
 import { userCwd } from "../../../core/source.ts";
 
