@@ -22,4 +22,7 @@ export { FetchHttpClient, HttpEffect } from "npm:effect@4.1.0/http";
 export { Digest } from "npm:effect@4.1.0/crypto";
 export { SqlClient, SqlError } from "npm:effect@4.1.0/sql";
 export { PgClient } from "npm:@effect/sql-pg@4.0.5";
-export { Logger, Redacted, References, Semaphore } from "npm:effect@4.1.0";
+export * as Logger from "npm:effect@4.1.0/Logger";
+export * as Redacted from "npm:effect@4.1.0/Redacted";
+export * as References from "npm:effect@4.1.0/References";
+export * as Semaphore from "npm:effect@4.1.0/Semaphore";

@@ -7,4 +7,5 @@
  */
 export { HttpRouter, HttpServerRequest, HttpServerResponse } from "npm:effect@4.1.0/http";
 export { Socket } from "npm:effect@4.1.0/socket";
-export { FiberMap, FiberSet } from "npm:effect@4.1.0";
+export * as FiberMap from "npm:effect@4.1.0/FiberMap";
+export * as FiberSet from "npm:effect@4.1.0/FiberSet";

@@ -1,9 +1,12 @@
 /**
  * Seed 003's pictures (`plugins/domineering/svg.ts`, `plugins/domineering/scripts/render.ts`): the SVG is
  * well-formed XML with the expected elements (cells, dominoes by player and round, tree
- * nodes, edges, labels and pruned marks).
+ * nodes, edges, labels and pruned marks), and `deno task render` makes them in a plugin
+ * thread, its heap bounded, none of the plugin's modules loaded on its main thread.
  */
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "../testing/deps.ts";
+import { root, runTask } from "../testing/task.ts";
+import { runCommand } from "../testing/run.ts";
 import { mapTree } from "../core/tree.ts";
 import {
   alphabeta,
@@ -134,23 +137,8 @@ Deno.test("deno task render writes the seed's pictures", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const run = async (...args: string[]) => {
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "--allow-read",
-          "--allow-write",
-          "--allow-import",
-          "plugins/domineering/scripts/render.ts",
-          "domineering",
-          ...args,
-        ],
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      return {
-        code: out.code,
-        text: new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr),
-      };
+      const r = await runTask("render", ["domineering", ...args]);
+      return { code: r.code, text: r.stdout + r.stderr };
     };
     const a = await run("--example", "alphadom-leesedom", "--out", `${dir}/a.svg`);
     assertEquals(a.code, 0, a.text);
@@ -170,7 +158,75 @@ Deno.test("deno task render writes the seed's pictures", async () => {
     const bad = await run("--board", "3x3", "--tree", "x");
     assertEquals(bad.code, 2);
     assertStringIncludes(bad.text, "--tree must be a depth");
+    // A move refused where the board is made (the plugin thread) is the user's mistake too.
+    const illegal = await run("--moves", "b1,b1");
+    assertEquals(illegal.code, 2);
+    assertStringIncludes(illegal.text, "error: --moves: move 2 'b1': V cannot play at (2,1)");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+/** The modules a module imports statically, itself included, as `deno info --json` lists them. */
+const staticGraph = async (file: string): Promise<Set<string>> => {
+  const r = await runCommand(Deno.execPath(), ["info", "--json", file], {
+    cwd: root,
+    env: { NO_COLOR: "1" },
+    stdin: "",
+  });
+  assertEquals(r.code, 0, r.stderr);
+  const info = JSON.parse(r.stdout) as {
+    roots: string[];
+    modules: {
+      specifier: string;
+      dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
+    }[];
+  };
+  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const walk = (s: string): void => {
+    if (seen.has(s)) return;
+    seen.add(s);
+    for (const d of bySpecifier.get(s)?.dependencies ?? []) {
+      if (d.code !== undefined && d.isDynamic !== true) walk(d.code.specifier);
+    }
+  };
+  walk(info.roots[0]);
+  return seen;
+};
+
+Deno.test("deno task render makes its pictures in a plugin thread, not on the main thread", async () => {
+  // The main thread's modules: none of the plugin's own (the seed's trees, the SVG).
+  const main = await staticGraph("plugins/domineering/scripts/render.ts");
+  const thread = await staticGraph("plugins/domineering/scripts/render_thread.ts");
+  const plugin = (graph: Set<string>) =>
+    [...graph].filter((s) => s.includes("/plugins/domineering/") && !s.includes("/scripts/"))
+      .map((s) => s.slice(s.indexOf("/plugins/") + 1)).sort();
+  assertEquals(plugin(main), []);
+  assertEquals(plugin(thread).filter((s) => /seed003|svg/.test(s)), [
+    "plugins/domineering/seed003.ts",
+    "plugins/domineering/svg.ts",
+  ]);
+  // The work runs where the heap is bounded: a picture of 78 million characters (871
+  // boards of 900 cells) cannot be made in 64 MB, and the program says so in one line.
+  const r = await runTask("render", [
+    "domineering",
+    "--board",
+    "30x30",
+    "--tree",
+    "1",
+    "--memory",
+    "64",
+    "--out=-",
+  ]);
+  assertEquals(r.code, 1, r.stderr);
+  assertEquals(r.stdout, "");
+  // After the line of `deno task` (the command it runs): one line, no stack trace.
+  assertEquals(
+    r.stderr.trim().split("\n").filter((l) => !l.startsWith("Task render ")),
+    [
+      "error: plugin ./plugins/domineering/mod.ts failed in gametreeSVG(): it ran out of memory " +
+      "(limit 64 MB; --memory changes it)",
+    ],
+  );
 });

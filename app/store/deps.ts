@@ -7,6 +7,7 @@
  * @module
  */
 export { SqlClient, SqlConnection, SqlError, Statement } from "npm:effect@4.1.0/sql";
-export { Redacted, Semaphore } from "npm:effect@4.1.0";
+export * as Redacted from "npm:effect@4.1.0/Redacted";
+export * as Semaphore from "npm:effect@4.1.0/Semaphore";
 export { Reactivity } from "npm:effect@4.1.0/reactivity";
 export { PgClient } from "npm:@effect/sql-pg@4.0.5";
