@@ -243,10 +243,10 @@ const host = async (data: RoomThreadData): Promise<Hosted | undefined> => {
       const made = start(m.start);
       if (typeof made === "string") return post({ type: "unstarted", why: made });
       room = made;
-      post({ type: "started", record: record(made) });
       // A game between AIs gives way to the games people wait for: its thread runs at a
-      // lower priority (Linux and macOS keep one per thread).
+      // lower priority (Linux and macOS keep one per thread), set before it says it started.
       if (m.start.sides.every((side) => side.kind === "ai")) nice(AI_GAMES_NICE);
+      post({ type: "started", record: record(made) });
       // The room runs once the main thread holds it: what it asks for reaches the room.
       running = Effect.runFork(Effect.provideService(made.run(), Engine, engine));
       return;
