@@ -22,6 +22,10 @@ export const describeResult = (game: Game<unknown>, r: GameResult): string => {
     case "quit":
     case "gave up":
       return `${name(r.by!)} gave up; ${name(r.winner!)} wins.`;
+    case "time":
+      return game.solo === true || r.winner === null
+        ? `${name(r.by!)} ran out of time; the game stops here.`
+        : `${name(r.by!)} ran out of time; ${name(r.winner)} wins.`;
     case "illegal move":
       return `${name(r.by!)} made an illegal move; ${name(r.winner!)} wins.`;
     case "end of input":

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { Effect, Option, Random } from "../core/deps.ts";
+import { Effect, Random } from "../core/deps.ts";
 import { faultTrace, PluginFault, type SearchError } from "../core/errors.ts";
 import { CHANCE, type Game, movesOf, pickChance, type Player, type ToMove } from "../core/game.ts";
 import type { Agent, Choice } from "./players/agents.ts";
@@ -23,6 +23,7 @@ import {
   undo,
 } from "./session.ts";
 import { exportTranscript, type GameResult, type Transcript } from "./transcript.ts";
+import { afterMove, type ClockView, type TimeControl, timeLeft } from "./clock.ts";
 
 export type { GameResult, Transcript, TranscriptMove } from "./transcript.ts";
 
@@ -57,6 +58,11 @@ export interface RunOptions<S, R> {
   readonly options?: unknown;
   /** The seed for chance moves and random players. */
   readonly seed: number;
+  /**
+   * The time control of a new session (a given `session` keeps its own): a side whose
+   * time runs out loses, reason `"time"`; AI players think within their time.
+   */
+  readonly clock?: TimeControl;
   /**
    * Stop after this many plies, chance moves included (default 100000), recorded as
    * `"move limit"`; a game that ends on its last ply ends as usual.
@@ -152,6 +158,7 @@ export const runGame = <S, R1, R2, R = never>(
       options: options.options ?? {},
       seed: options.seed,
       players: [players[0].name, players[1].name],
+      ...(options.clock !== undefined ? { clock: options.clock } : {}),
     });
     const human = (p: Player) => players[p].human === true;
     // The seed's random stream, from where the session left it.
@@ -166,16 +173,32 @@ export const runGame = <S, R1, R2, R = never>(
     };
     let state = stateAt(game, session);
     let ply = plyOf(session, session.current);
-    /** A player's choice; `None` when the game was interrupted while it thought. */
-    const choose = (p: Player): Effect.Effect<Option.Option<Choice>, SearchError, R1 | R2 | R> => {
+    /**
+     * A player's choice; `"interrupted"` when the game was interrupted while it thought,
+     * `"flag"` when its time ran out first.
+     */
+    const choose = (
+      p: Player,
+      clock: ClockView | undefined,
+    ): Effect.Effect<Choice | "interrupted" | "flag", SearchError, R1 | R2 | R> => {
       const agent: Agent<S, R1 | R2> = players[p];
-      const move = Effect.map(agent.choose(game, state), (c) => Option.some(c));
+      let move: Effect.Effect<Choice | "interrupted" | "flag", SearchError, R1 | R2 | R> = agent
+        .choose(game, state, clock);
+      if (clock !== undefined) {
+        move = Effect.raceFirst(move, Effect.as(Effect.sleep(clock.leftMs), "flag" as const));
+      }
       return options.interruption === undefined
         ? move
-        : Effect.raceFirst(move, Effect.as(options.interruption, Option.none<Choice>()));
+        : Effect.raceFirst(move, Effect.as(options.interruption, "interrupted" as const));
     };
     /** Plays a move into the session and reports it. */
-    const played = (by: ToMove, m: number, ms: number, search?: SearchResult) => {
+    const played = (
+      by: ToMove,
+      m: number,
+      ms: number,
+      search?: SearchResult,
+      clock?: number,
+    ) => {
       const before = state;
       const notation = game.formatMove(state, m);
       playMove(session, {
@@ -185,6 +208,7 @@ export const runGame = <S, R1, R2, R = never>(
         ms,
         ...(by === CHANCE ? {} : { agent: players[by].name }),
         ...(search !== undefined ? { search: searchInfo(game, state, search) } : {}),
+        ...(clock !== undefined ? { clock } : {}),
       });
       state = game.play(state, m);
       ply++;
@@ -223,13 +247,25 @@ export const runGame = <S, R1, R2, R = never>(
           return { winner: o.winner, margin: o.margin, reason: "end" };
         }
         if (ply >= maxPlies) return limit;
+        const control = session.clock;
+        const clock = control === undefined
+          ? undefined
+          : { control, leftMs: timeLeft(session, tm) };
         const t0 = performance.now();
-        const chosen = yield* choose(tm);
+        const choice = yield* choose(tm, clock);
         const ms = performance.now() - t0;
-        if (Option.isNone(chosen)) {
+        if (choice === "interrupted") {
           return { winner: null, margin: 0, reason: "interrupted", by: tm };
         }
-        const choice = chosen.value;
+        // Out of time, whether the clock fell first or the move came too late.
+        if (choice === "flag" || (clock !== undefined && ms > clock.leftMs)) {
+          return {
+            winner: game.solo === true ? null : tm === 0 ? 1 : 0,
+            margin: 0,
+            reason: "time",
+            by: tm,
+          };
+        }
         switch (choice._tag) {
           case "Stop": {
             const gaveUp = choice.reason === "quit" || choice.reason === "gave up";
@@ -254,7 +290,13 @@ export const runGame = <S, R1, R2, R = never>(
         if (!legal.includes(choice.move)) {
           return { winner: tm === 0 ? 1 : 0, margin: 0, reason: "illegal move", by: tm };
         }
-        yield* played(tm, choice.move, ms, choice.search);
+        yield* played(
+          tm,
+          choice.move,
+          ms,
+          choice.search,
+          clock === undefined ? undefined : afterMove(clock.control, clock.leftMs, ms),
+        );
         return undefined;
       },
     ).pipe(

@@ -19,6 +19,7 @@
  */
 import { CHANCE, type Game, movesOf, type Player, type ToMove } from "../core/game.ts";
 import type { SearchResult } from "../core/search/types.ts";
+import type { TimeControl } from "./clock.ts";
 
 /** What an AI's search said about the move it chose (kept with the move). */
 export interface SearchInfo {
@@ -52,6 +53,11 @@ export interface MoveRecord {
   readonly agent?: string;
   /** The search behind an AI's move. */
   readonly search?: SearchInfo;
+  /**
+   * In a clocked game, the mover's time left after the move in milliseconds (its
+   * increment added): the clocks at a node are read off its path (`timeLeft`, `clock.ts`).
+   */
+  readonly clock?: number;
 }
 
 /**
@@ -104,6 +110,8 @@ export interface Session {
    * players, searches' seeds), so that a resumed game continues the stream; absent: 0.
    */
   draws?: number;
+  /** The time control, in a clocked game. */
+  readonly clock?: TimeControl;
 }
 
 /** What `newSession` needs. */
@@ -116,6 +124,8 @@ export interface SessionSetup {
   readonly seed: number;
   /** The players' specs, player 0 first. */
   readonly players: readonly [string, string];
+  /** The time control, for a clocked game. */
+  readonly clock?: TimeControl;
 }
 
 const startNode = (): SessionNode => ({
@@ -136,6 +146,7 @@ export const newSession = (setup: SessionSetup): Session => ({
   players: [setup.players[0], setup.players[1]],
   nodes: [startNode()],
   current: 0,
+  ...(setup.clock !== undefined ? { clock: setup.clock } : {}),
 });
 
 /** The node ids from the start to `id`, both included. */
@@ -228,6 +239,7 @@ export const playMove = (session: Session, m: NewMove): number => {
     ms: m.ms ?? 0,
     ...(m.agent !== undefined ? { agent: m.agent } : {}),
     ...(m.search !== undefined ? { search: m.search } : {}),
+    ...(m.clock !== undefined ? { clock: m.clock } : {}),
     children: [],
     next: -1,
   });

@@ -12,6 +12,7 @@
  */
 import { Result, Schema } from "../core/deps.ts";
 import { CHANCE, type Game, movesOf } from "../core/game.ts";
+import type { TimeControl } from "./clock.ts";
 import {
   mainLine,
   type MoveRecord,
@@ -63,6 +64,8 @@ export interface Transcript {
    * game to continue it (absent in older files: the stream starts again).
    */
   readonly draws?: number;
+  /** The time control of a clocked game (each move then records its mover's time left). */
+  readonly clock?: TimeControl;
 }
 
 const ByField = Schema.Union([Schema.Literals([0, 1]), Schema.Literal(CHANCE)]);
@@ -83,7 +86,13 @@ const moveFields = {
   ms: Schema.Number,
   agent: Schema.optional(Schema.String),
   search: Schema.optional(SearchField),
+  clock: Schema.optional(Count),
 };
+const Millis = Schema.Int.check(Schema.isGreaterThan(0));
+const ClockField = Schema.Union([
+  Schema.Struct({ kind: Schema.Literal("fischer"), baseMs: Millis, incrementMs: Count }),
+  Schema.Struct({ kind: Schema.Literal("move"), moveMs: Millis }),
+]);
 const TranscriptShape = Schema.Struct({
   version: Schema.optional(Schema.Literals([1, 2])),
   game: Schema.String,
@@ -102,6 +111,7 @@ const TranscriptShape = Schema.Struct({
   variations: Schema.optional(Schema.Array(Schema.Struct({ parent: Count, ...moveFields }))),
   current: Schema.optional(Count),
   draws: Schema.optional(Count),
+  clock: Schema.optional(ClockField),
 });
 
 const UNFINISHED: GameResult = { winner: null, margin: 0, reason: "unfinished" };
@@ -113,6 +123,7 @@ const moveOf = (n: Session["nodes"][number]): TranscriptMove => ({
   ms: n.ms,
   ...(n.agent !== undefined ? { agent: n.agent } : {}),
   ...(n.search !== undefined ? { search: n.search } : {}),
+  ...(n.clock !== undefined ? { clock: n.clock } : {}),
 });
 
 /**
@@ -159,6 +170,7 @@ export const exportTranscript = (session: Session): Transcript => {
     ...(variations.length > 0 ? { variations } : {}),
     ...(current !== main.length - 1 ? { current } : {}),
     ...(session.draws !== undefined && session.draws > 0 ? { draws: session.draws } : {}),
+    ...(session.clock !== undefined ? { clock: session.clock } : {}),
   };
 };
 

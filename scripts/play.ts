@@ -32,6 +32,7 @@ import {
 import { newSession, playMove, plyOf, type Session } from "../app/session.ts";
 import { decodeTranscript, exportTranscript, importTranscript } from "../app/transcript.ts";
 import { Terminal, untilInterrupted } from "../app/terminal.ts";
+import { describeClock, formatTime, parseClock, timeLeft } from "../app/clock.ts";
 import { userCwd } from "../core/source.ts";
 import { createAutosave, gamesFolder, makeFolderFor, writeFileAtomic } from "../app/files.ts";
 import { type Progress, search } from "../core/engine/engine.ts";
@@ -69,6 +70,9 @@ At a terminal, the sides not given are asked for (Enter takes the default).
   --load FILE    resume a saved game at its current position; its players and seed
                  unless --p1, --p2 or --seed are given
   --save FILE    where the game is saved (default: a new file in the games folder)
+  --clock TC     a time control: 5+3 (5 minutes each, 3 seconds added after each move)
+                 or 10s (10 seconds a move); a side whose time runs out loses, and the
+                 AI thinks within its time (a loaded game keeps its own)
   --tt-mb N      transposition table size per AI player in MB (default 64)
   --help         this text; GAME --help lists the game's options
 In a game, type a move in the game's notation, or a command: help lists them (undo,
@@ -80,7 +84,7 @@ save FILE); the last line says how to resume and review it.
 `;
 
 const FLAGS = {
-  string: ["p1", "p2", "seed", "save", "tt-mb", "workers", "moves", "load"],
+  string: ["p1", "p2", "seed", "save", "tt-mb", "workers", "moves", "load", "clock"],
   boolean: [],
 } as const;
 
@@ -128,7 +132,14 @@ const playGame = (setup: Setup, ttMb: number, save: string | undefined) =>
       game.render(state, {
         color,
         ...(node.parent === -1 ? {} : { last: { move: node.move, by: node.by } }),
-      });
+      }) + clocks();
+    // In a clocked game, each side's time left under every board.
+    const clocks = () => {
+      if (session.clock === undefined) return "";
+      const sides = (game.solo === true ? [0] : [0, 1]) as Player[];
+      return "\nClock: " +
+        sides.map((p) => `${game.players[p]} ${formatTime(timeLeft(session, p))}`).join(", ");
+    };
     // While an AI thinks, its latest iteration on a status line (a terminal only).
     const status = Deno.stderr.isTerminal() ? new StatusLine() : undefined;
     let last: SearchResult | undefined;
@@ -180,7 +191,8 @@ const playGame = (setup: Setup, ttMb: number, save: string | undefined) =>
       (game.solo === true
         ? `${plugin.name}: ${game.players[0]} (${names[0]}) against chance`
         : `${plugin.name}: ${game.players[0]} (${names[0]}) vs ${game.players[1]} (${names[1]})`) +
-        `, seed ${seed}\n`,
+        `, seed ${seed}` +
+        (session.clock !== undefined ? `, clock ${describeClock(session.clock)}` : "") + "\n",
     );
     if (failed !== undefined) console.error(`warning: ${failed}`);
     else if (human && target !== undefined) {
@@ -227,8 +239,13 @@ const playGame = (setup: Setup, ttMb: number, save: string | undefined) =>
               ),
             );
           }
-          case "End":
-            return term.print(`${describeResult(game, e.result)}\n`);
+          case "End": {
+            // A person's time runs out at the prompt: the answer goes on a line of its own.
+            const r = e.result;
+            const atPrompt = r.reason === "time" && r.by !== undefined &&
+              specs[r.by].kind === "human";
+            return term.print(`${atPrompt ? "\n" : ""}${describeResult(game, r)}\n`);
+          }
         }
       },
     });
@@ -561,6 +578,13 @@ const main = Effect.gen(function* () {
   if (load !== undefined && flags.moves !== undefined) {
     return yield* new UsageError({ message: "--load and --moves: give one of them" });
   }
+  const clock = typeof flags.clock === "string" ? parseClock(flags.clock) : undefined;
+  if (clock !== undefined && Result.isFailure(clock)) {
+    return yield* new UsageError({ message: `--clock: ${clock.failure}` });
+  }
+  if (clock !== undefined && load !== undefined) {
+    return yield* new UsageError({ message: "--clock: a loaded game keeps its own clock" });
+  }
   let setup: { opened: OpenedGame; specs?: [PlayerSpec, PlayerSpec]; session?: Session };
   if (load !== undefined) {
     const t = yield* readSaved(load);
@@ -621,6 +645,7 @@ const main = Effect.gen(function* () {
       options: opened.options,
       seed,
       players: [formatSpec(specs[0]), formatSpec(specs[1])],
+      ...(clock !== undefined ? { clock: clock.success } : {}),
     });
     if (typeof flags.moves === "string") {
       const { game } = opened;

@@ -15,6 +15,7 @@ import { type Progress, search } from "../../core/engine/engine.ts";
 import type { SearchError } from "../../core/errors.ts";
 import type { GameSource } from "../../core/source.ts";
 import { Terminal } from "../terminal.ts";
+import { type ClockView, thinkingTime } from "../clock.ts";
 import { formatSpec, type PlayerSpec, searchOptionsOf } from "./spec.ts";
 
 /** What a player decided. */
@@ -46,8 +47,15 @@ export interface Agent<S, R = never> {
   readonly name: string;
   /** True for a person: `undo` goes back to a position where a person is to move. */
   readonly human?: boolean;
-  /** Chooses a move for the player to move in `state`. */
-  readonly choose: (game: Game<S>, state: S) => Effect.Effect<Choice, SearchError, R>;
+  /**
+   * Chooses a move for the player to move in `state`; in a clocked game `clock` says its
+   * time left (a search player thinks within it).
+   */
+  readonly choose: (
+    game: Game<S>,
+    state: S,
+    clock?: ClockView,
+  ) => Effect.Effect<Choice, SearchError, R>;
 }
 
 const move = (m: number, search?: SearchResult): Choice =>
@@ -101,9 +109,27 @@ export interface Budget {
 }
 
 /**
+ * The budget of a search under a clock: its own, with a time budget no longer than the
+ * clock allows (`thinkingTime`); a depth or an iteration count stays a bound of its own.
+ *
+ * @example
+ * ```ts
+ * import { clockedBudget } from "./agents.ts";
+ * const b = clockedBudget({ depth: 9 }, { control: { kind: "move", moveMs: 1000 }, leftMs: 1000 });
+ * if (b.depth !== 9 || b.timeMs === undefined || b.timeMs >= 1000) throw new Error();
+ * ```
+ */
+export const clockedBudget = (budget: Budget, clock: ClockView | undefined): Budget => {
+  if (clock === undefined) return budget;
+  const allowed = thinkingTime(clock);
+  return { ...budget, timeMs: Math.min(budget.timeMs ?? Infinity, allowed) };
+};
+
+/**
  * A search player: runs the strategy with the budget through the engine service (in
  * process when none is provided), preferring quick wins, and keeps one bounded
- * transposition table for the whole game.
+ * transposition table for the whole game. In a clocked game it thinks within its time
+ * (`clockedBudget`).
  *
  * @example
  * ```ts
@@ -126,7 +152,7 @@ export const searchAgent = <S>(
   let tt: TranspositionTable | undefined = options.tt;
   return {
     name: options.name ?? formatSpec({ kind: "search", strategy: strategy.name, ...budget }),
-    choose: (game, state) =>
+    choose: (game, state, clock) =>
       Effect.gen(function* () {
         if (game.moves(state).length === 0) {
           return { _tag: "Stop", reason: "no legal move" } as const;
@@ -141,7 +167,7 @@ export const searchAgent = <S>(
           source: options.source,
           state,
           options: {
-            ...budget,
+            ...clockedBudget(budget, clock),
             tt: tt ?? false,
             distance: true,
             seed,
