@@ -113,6 +113,8 @@ export const NewGameRequest = Schema.Struct({
   players: Schema.Tuple([SideSetup, SideSetup]),
   /** The seed of chance moves and random players (default: a fresh one, shown). */
   seed: Schema.optionalKey(Count.check(Schema.isBetween({ minimum: 0, maximum: 2 ** 31 }))),
+  /** A time control (`5+3`, `10s`: `parseClock` in `app/clock.ts`); none: no clock. */
+  clock: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(20))),
 });
 /** A decoded new-game request. */
 export type NewGameRequest = typeof NewGameRequest.Type;
@@ -234,6 +236,18 @@ export interface NodeView {
   };
 }
 
+/** The clocks of a clocked game, as a page shows them. */
+export interface ClockState {
+  /** The time control in words (`5 min + 3 s a move`). */
+  readonly text: string;
+  /** Each side's time left at the start of the current turn, in milliseconds. */
+  readonly left: readonly [number, number];
+  /** The side whose clock runs now; null when none does (the game is over, or waits). */
+  readonly running: 0 | 1 | null;
+  /** How long the running clock has run this turn when the message was sent (ms). */
+  readonly elapsed: number;
+}
+
 /** A legal move at the current node, with the ways to point at it. */
 export interface LegalMove {
   /** The move's number. */
@@ -302,6 +316,8 @@ export type ServerMessage =
     readonly analysing: boolean;
     /** How many browsers watch (players and spectators). */
     readonly watchers: number;
+    /** The clocks, in a clocked game. */
+    readonly clock?: ClockState;
   }
   | {
     /** The thinking AI's search so far. */

@@ -37,7 +37,15 @@ import { describeResult } from "../app/display.ts";
 import type { GameResult } from "../app/match.ts";
 import type { Offered } from "./catalog.ts";
 import type { GameEntry } from "./protocol.ts";
-import type { ClientMessage, LegalMove, NodeView, SearchView, ServerMessage } from "./protocol.ts";
+import type {
+  ClientMessage,
+  ClockState,
+  LegalMove,
+  NodeView,
+  SearchView,
+  ServerMessage,
+} from "./protocol.ts";
+import { type ClockView, describeClock, timeLeft } from "../app/clock.ts";
 import { exportTranscript, transcriptNumbers } from "../app/transcript.ts";
 import type { SavedRoom } from "./store.ts";
 
@@ -295,6 +303,8 @@ export class Room {
     | undefined;
   /** The faults written to standard error (each once). */
   private readonly reported: Set<string> = new Set();
+  /** In a clocked game, the turn whose clock runs: its node and when it began. */
+  private turn: { readonly node: number; readonly side: Player; readonly at: number } | undefined;
 
   constructor(setup: RoomSetup) {
     this.id = setup.id;
@@ -455,14 +465,21 @@ export class Room {
     const name = this.session.players[p];
     const ai = this.ais[p];
     if (ai === undefined) {
-      return { name, human: true, choose: (_game, state) => this.takeMove(p, state) };
+      return {
+        name,
+        human: true,
+        choose: (_game, state) =>
+          Effect.andThen(Effect.sync(() => this.clockStarts(p)), this.takeMove(p, state)),
+      };
     }
     return {
       name,
-      choose: (game, state) =>
+      choose: (game, state, clock) =>
         Effect.gen({ self: this }, function* () {
-          // AIs against each other play at the speed the watchers set.
-          if (!this.human(0) && !this.human(1) && this.speed > 0) {
+          this.clockStarts(p);
+          // AIs against each other play at the speed the watchers set (in a clocked game,
+          // the clocks set it: a pause would be the AI's own time).
+          if (!this.human(0) && !this.human(1) && this.speed > 0 && clock === undefined) {
             yield* Effect.sleep(this.speed);
           }
           if (this.paused) {
@@ -473,8 +490,32 @@ export class Room {
             );
             if (Option.isSome(first)) return first.value;
           }
-          return yield* this.think(p, game, state, ai);
+          return yield* this.think(p, game, state, ai, clock);
         }),
+    };
+  }
+
+  /** A side's turn begins: in a clocked game its clock runs from now (shown to everyone). */
+  private clockStarts(p: Player): void {
+    if (this.session.clock === undefined) return;
+    this.turn = { node: this.session.current, side: p, at: this.now() };
+    this.broadcast();
+  }
+
+  /** The clocks as a page shows them, in a clocked game. */
+  private clockState(): ClockState | undefined {
+    const control = this.session.clock;
+    if (control === undefined) return undefined;
+    const turn = this.turn;
+    const running = turn !== undefined && turn.node === this.session.current &&
+        this.session.result === undefined
+      ? turn
+      : undefined;
+    return {
+      text: describeClock(control),
+      left: [timeLeft(this.session, 0), timeLeft(this.session, 1)],
+      running: running?.side ?? null,
+      elapsed: running === undefined ? 0 : Math.max(0, this.now() - running.at),
     };
   }
 
@@ -506,6 +547,7 @@ export class Room {
     game: Game<unknown>,
     state: unknown,
     player: Agent<unknown, Terminal>,
+    clock: ClockView | undefined,
   ): Effect.Effect<Choice, SearchFailed> {
     return Effect.gen({ self: this }, function* () {
       this.thinking = p;
@@ -518,7 +560,7 @@ export class Room {
         return last === undefined ? { _tag: "Move", move } : { _tag: "Move", move, search: last };
       });
       // The AI never reads the terminal: its choice needs no Terminal service.
-      const choose = player.choose(game, state) as Effect.Effect<Choice, SearchFailed>;
+      const choose = player.choose(game, state, clock) as Effect.Effect<Choice, SearchFailed>;
       const choice = yield* Effect.raceFirst(choose, now);
       this.thinking = null;
       return choice;
@@ -683,6 +725,9 @@ export class Room {
       case "GoTo":
         return this.control({ _tag: "GoTo", conn, node: m.node });
       case "Stop":
+        if (this.session.clock !== undefined) {
+          return refuse("a clocked game cannot be stopped: the clock would run on");
+        }
         this.paused = true;
         this.resumed = Deferred.makeUnsafe<void>();
         if (this.thinking !== null) Deferred.doneUnsafe(this.interrupt, Effect.void);
@@ -1048,6 +1093,7 @@ export class Room {
       speed: this.speed,
       analysing: this.analysing,
       watchers: this.conns.size,
+      ...(this.session.clock !== undefined ? { clock: this.clockState() } : {}),
     };
   }
 

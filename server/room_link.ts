@@ -10,6 +10,7 @@
  *
  * @module
  */
+import type { TimeControl } from "../app/clock.ts";
 import type { PluginLimits } from "../core/host/thread.ts";
 import type { SearchTask } from "../core/parallel/pool.ts";
 import type { Progress } from "../core/parallel/protocol.ts";
@@ -51,7 +52,13 @@ export interface RoomStart {
   readonly createdAt: number;
   /** A new game (its seed and players' names), or a saved game's moves. */
   readonly session:
-    | { readonly _tag: "New"; readonly seed: number; readonly players: readonly [string, string] }
+    | {
+      readonly _tag: "New";
+      readonly seed: number;
+      readonly players: readonly [string, string];
+      /** The time control, for a clocked game. */
+      readonly clock?: TimeControl;
+    }
     | { readonly _tag: "Transcript"; readonly transcript: Transcript };
   /** A stored room's own state, when it is opened again. */
   readonly restored?: Restored;

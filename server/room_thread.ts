@@ -214,6 +214,7 @@ const host = async (data: RoomThreadData): Promise<Hosted | undefined> => {
         options,
         seed: s.session.seed,
         players: [...s.session.players],
+        ...(s.session.clock !== undefined ? { clock: s.session.clock } : {}),
       });
     } else {
       const imported = importTranscript(game, s.session.transcript);

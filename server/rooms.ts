@@ -15,6 +15,7 @@
 import { Deferred, Effect, Result } from "../core/deps.ts";
 import { freshSeed } from "../app/players/agents.ts";
 import { formatSpec, parseSpec } from "../app/players/spec.ts";
+import { parseClock } from "../app/clock.ts";
 import { decodeTranscript, type Transcript } from "../app/transcript.ts";
 import { DEFAULT_STRENGTHS, type OptionsError, type PluginError } from "../core/plugin.ts";
 import type { Offered } from "./catalog.ts";
@@ -472,6 +473,16 @@ export class Rooms {
       }
       const busy = this.full();
       if (busy !== undefined) return refused(busy);
+      const clock = request.clock === undefined || request.clock.trim() === ""
+        ? undefined
+        : parseClock(request.clock);
+      if (clock !== undefined && Result.isFailure(clock)) {
+        return {
+          _tag: "Refused",
+          message: `clock: ${clock.failure}`,
+          problems: [{ option: "clock", problem: clock.failure }],
+        };
+      }
       const made = yield* Effect.result(
         this.openThread(offered, request.options, request.players.every((p) => p._tag === "AI")),
       );
@@ -503,7 +514,12 @@ export class Rooms {
       const opened = yield* this.open(offered, made.success, {
         sides: [sides[0], sides[1]],
         seats,
-        session: { _tag: "New", seed, players: [name(sides[0]), name(sides[1])] },
+        session: {
+          _tag: "New",
+          seed,
+          players: [name(sides[0]), name(sides[1])],
+          ...(clock !== undefined ? { clock: clock.success } : {}),
+        },
       });
       if (Result.isFailure(opened)) return refused(opened.failure);
       const room = opened.success;

@@ -45,6 +45,8 @@ export interface Setup {
   readonly sides: readonly [string, string];
   /** The seed (fixed, so that a run is repeatable). */
   readonly seed: number;
+  /** A time control for the clock field (`5+3`, `10s`); none: no clock. */
+  readonly clock?: string;
 }
 
 /** A game the page opened. */
@@ -105,6 +107,7 @@ export const startFromForm = async (page: Page, base: string, setup: Setup): Pro
     }
   }
   await setField(page, '#new-game input[name="seed"]', String(setup.seed));
+  if (setup.clock !== undefined) await setField(page, '#new-game input[name="clock"]', setup.clock);
   await navigates(page, () => page.click("#start"));
   assert(new URL(page.url()).searchParams.has("game"), "the form opened a game");
   return routeOf(page.url());
@@ -484,4 +487,32 @@ export const eachAgainstTheAi = async (
         });
       }
     }));
+};
+
+/** Clicks the move button with this notation (once the move buttons are there). */
+export const clickMove = async (page: Page, notation: string): Promise<void> => {
+  await page.waitForSelector("#move-buttons button[data-move]");
+  const buttons = await page.$$("#move-buttons button[data-move]");
+  for (const b of buttons) {
+    if ((await b.evaluate((e) => e.textContent)) === notation) return await b.click();
+  }
+  throw new Error(`no move button ${notation}`);
+};
+
+/** The page's document, as the functions run in the page see it. */
+type Doc = {
+  document: {
+    querySelector(s: string): { textContent: string | null; disabled?: boolean } | null;
+  };
+};
+
+/** Waits until the text of `selector` includes `part`. */
+export const waitIncludes = async (page: Page, selector: string, part: string): Promise<void> => {
+  await page.waitForFunction(
+    (s: string, t: string) =>
+      ((globalThis as unknown as Doc).document.querySelector(s)?.textContent ?? "").includes(t),
+    {},
+    selector,
+    part,
+  );
 };

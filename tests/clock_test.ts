@@ -30,6 +30,7 @@ import { kalahGame } from "../plugins/kalah/game.ts";
 import { createGame } from "../plugins/game2048/rules.ts";
 import tictactoe from "../plugins/tictactoe/mod.ts";
 import { runTask, startTask } from "../testing/task.ts";
+import { clockText, leftNow } from "../web/clock.ts";
 
 const ttt = tictactoe.create({});
 const kalah = kalahGame({ pits: 3, stones: 2, capture: "nonempty", eval: "util" });
@@ -98,6 +99,17 @@ Deno.test("clock: times on a clock", () => {
   assertEquals(formatTime(20_000), "0:20");
   assertEquals(formatTime(299_200), "4:59");
   assertEquals(formatTime(3_723_000), "1:02:03");
+});
+
+Deno.test("clock: the page shows a time as the terminal does, and counts down the running side only", () => {
+  fc.assert(fc.property(fc.integer({ min: -1000, max: 100 * 3_600_000 }), (ms) => {
+    assertEquals(clockText(ms), formatTime(ms));
+  }));
+  const c = { text: "", left: [60_000, 50_000] as const, running: 1 as const, elapsed: 2_000 };
+  assertEquals(leftNow(c, 0, 5_000), 60_000);
+  assertEquals(leftNow(c, 1, 5_000), 43_000);
+  assertEquals(leftNow(c, 1, 60_000), 0);
+  assertEquals(leftNow({ ...c, running: null }, 1, 5_000), 50_000);
 });
 
 Deno.test("clock: the time left after a move, and an AI's share of it", () => {

@@ -19,7 +19,7 @@ import {
   withServe,
 } from "../testing/browser.ts";
 import { post } from "../testing/ws_client.ts";
-import { setField, startFromForm } from "../testing/page.ts";
+import { clickMove as play, setField, startFromForm, waitIncludes } from "../testing/page.ts";
 
 /** Collects the text of every WebSocket frame the page receives (through CDP). */
 const framesOf = async (page: Page): Promise<string[]> => {
@@ -28,34 +28,6 @@ const framesOf = async (page: Page): Promise<string[]> => {
   cdp.on("Network.webSocketFrameReceived", (e) => frames.push(e.response.payloadData));
   await cdp.send("Network.enable");
   return frames;
-};
-
-/** Clicks the move button with this notation. */
-const play = async (page: Page, notation: string): Promise<void> => {
-  await page.waitForSelector("#move-buttons button[data-move]");
-  const buttons = await page.$$("#move-buttons button[data-move]");
-  for (const b of buttons) {
-    if ((await b.evaluate((e) => e.textContent)) === notation) return await b.click();
-  }
-  throw new Error(`no move button ${notation}`);
-};
-
-/** The page's document, as the functions run in the page see it. */
-type Doc = {
-  document: {
-    querySelector(s: string): { textContent: string | null; disabled?: boolean } | null;
-  };
-};
-
-/** Waits until the text of `selector` includes `part`. */
-const waitIncludes = async (page: Page, selector: string, part: string): Promise<void> => {
-  await page.waitForFunction(
-    (s: string, t: string) =>
-      ((globalThis as unknown as Doc).document.querySelector(s)?.textContent ?? "").includes(t),
-    {},
-    selector,
-    part,
-  );
 };
 
 const visible = (page: Page, selector: string): Promise<boolean> =>

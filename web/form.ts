@@ -153,6 +153,9 @@ const warnCost = (form: HTMLFormElement, entry: GameEntry, warning: HTMLElement)
   show(warning, text !== undefined);
 };
 
+/** The time controls the clock field suggests. */
+const CLOCKS = ["1+0", "3+2", "5+3", "10+5", "15+10", "10s", "30s"];
+
 /**
  * The request the form stands for, or false after showing its problems (a side without
  * a spec, a seed that is not a number).
@@ -185,11 +188,13 @@ const request = (
     ok = false;
   }
   if (!ok || typeof s0 === "string" || typeof s1 === "string") return false;
+  const clock = value(form, "clock").trim();
   return {
     game: entry.id,
     options,
     players: [s0, s1],
     ...(seedText !== "" ? { seed } : {}),
+    ...(clock !== "" ? { clock } : {}),
   };
 };
 
@@ -256,6 +261,27 @@ export const newGameForm = (
     h(
       "div",
       { class: "field" },
+      h("label", { for: "clock" }, "clock"),
+      h("input", {
+        name: "clock",
+        id: "clock",
+        list: "clocks",
+        autocomplete: "off",
+        spellcheck: "false",
+        placeholder: "none",
+      }),
+      h("datalist", { id: "clocks" }, ...CLOCKS.map((c) => h("option", { value: c }))),
+      h(
+        "small",
+        { class: "help" },
+        "5+3: 5 minutes each and 3 seconds more after every move; 10s: 10 seconds a move; " +
+          "empty: no clock. Whoever runs out of time loses.",
+      ),
+      h("div", { class: "field-error", "data-option": "clock", role: "alert" }),
+    ),
+    h(
+      "div",
+      { class: "field" },
       h("label", { for: "seed" }, "seed"),
       h("input", {
         name: "seed",
@@ -300,7 +326,7 @@ export const newGameForm = (
     const known = new Set(entry.options.map((o) => o.name));
     for (const p of answer.problems) {
       const text = p.item !== undefined ? `item ${p.item}: ${p.problem}` : p.problem;
-      if (p.option !== undefined && known.has(p.option)) {
+      if (p.option !== undefined && (known.has(p.option) || p.option === "clock")) {
         problem(form, p.option, text);
       } else {problem(
           form,

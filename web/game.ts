@@ -22,6 +22,7 @@ import { KEY_PREFIX, keysOf, nextTokens, pick, targetVerdicts, type Verdict } fr
 import { drawBar, drawSearch, idleSearch } from "./search.ts";
 import { type Link, openSocket, socketUrl } from "./socket.ts";
 import { transcriptOfTree } from "./transcript.ts";
+import { clocks } from "./clock.ts";
 
 type Analysis = Extract<ServerMessage, { readonly _tag: "Analysis" }>;
 type View = Extract<ServerMessage, { readonly _tag: "View" }>;
@@ -182,6 +183,9 @@ export const gameView = (
     show(byId("verdict-legend"), p.legal.some((m) => v.has(m.move)));
   };
 
+  /** The clocks beside the players' names, ticking (a clocked game). */
+  const ticking = clocks(byId("players"));
+
   const drawPlayers = (p: Position): void => {
     const sides: (0 | 1)[] = entry?.solo === true ? [0] : [0, 1];
     byId("players").replaceChildren(
@@ -197,8 +201,10 @@ export const gameView = (
           h("b", {}, sideName(names(), s)),
           " ",
           playerOf(p, s),
+          p.clock !== undefined ? h("span", { class: "clock", "data-clock": s }) : "",
         )
       ),
+      p.clock !== undefined ? h("div", { class: "clock-control" }, `clock: ${p.clock.text}`) : "",
       entry?.solo === true ? h("div", { class: "player" }, h("b", {}, "chance"), " the tiles") : "",
       p.watchers > 1 ? h("div", { class: "watchers" }, `${p.watchers} watching`) : "",
     );
@@ -295,6 +301,7 @@ export const gameView = (
     setText(byId("status"), statusText(p, names()));
     byId("status").classList.toggle("over", p.result !== undefined);
     drawPlayers(p);
+    ticking.set(p.clock);
     drawControls(p);
     if (p.thinking === null && analysis === undefined) idleSearch();
     if (!searched) drawBar(mover(), 0);
