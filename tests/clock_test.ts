@@ -30,7 +30,7 @@ import { kalahGame } from "../plugins/kalah/game.ts";
 import { createGame } from "../plugins/game2048/rules.ts";
 import tictactoe from "../plugins/tictactoe/mod.ts";
 import { runTask, startTask } from "../testing/task.ts";
-import { clockText, leftNow } from "../web/clock.ts";
+import { clockText, leftNow } from "../web/clock_time.ts";
 
 const ttt = tictactoe.create({});
 const kalah = kalahGame({ pits: 3, stones: 2, capture: "nonempty", eval: "util" });
