@@ -14,24 +14,9 @@
  */
 import { Result } from "../core/deps.ts";
 import type { Player } from "../core/game.ts";
-import { pathTo, type Session } from "./session.ts";
+import { pathTo, type Session, type TimeControl } from "./session.ts";
 
-/** A game's time control. */
-export type TimeControl =
-  | {
-    /** Fischer's: a base time each, and an increment after every move. */
-    readonly kind: "fischer";
-    /** Each side's time at the start, in milliseconds. */
-    readonly baseMs: number;
-    /** Milliseconds added to the mover's clock after each of its moves. */
-    readonly incrementMs: number;
-  }
-  | {
-    /** A fixed time for every move. */
-    readonly kind: "move";
-    /** Milliseconds each move may take. */
-    readonly moveMs: number;
-  };
+export type { TimeControl } from "./session.ts";
 
 /** The grammar of a time control, for help and messages. */
 export const CLOCK_GRAMMAR =

@@ -19,7 +19,23 @@
  */
 import { CHANCE, type Game, movesOf, type Player, type ToMove } from "../core/game.ts";
 import type { SearchResult } from "../core/search/types.ts";
-import type { TimeControl } from "./clock.ts";
+
+/** A game's time control (`app/clock.ts` reads, writes and keeps it). */
+export type TimeControl =
+  | {
+    /** Fischer's: a base time each, and an increment after every move. */
+    readonly kind: "fischer";
+    /** Each side's time at the start, in milliseconds. */
+    readonly baseMs: number;
+    /** Milliseconds added to the mover's clock after each of its moves. */
+    readonly incrementMs: number;
+  }
+  | {
+    /** A fixed time for every move. */
+    readonly kind: "move";
+    /** Milliseconds each move may take. */
+    readonly moveMs: number;
+  };
 
 /** What an AI's search said about the move it chose (kept with the move). */
 export interface SearchInfo {
