@@ -114,6 +114,23 @@ export const routes = (
       HttpRouter.route("GET", path as HttpRouter.PathInput, Effect.sync(() => file(path)))
     ),
     HttpRouter.route("GET", "/api/games", Effect.sync(() => json(rooms.entries()))),
+    HttpRouter.route("GET", "/api/lobby", Effect.sync(() => json(rooms.lobby()))),
+    HttpRouter.route(
+      "POST",
+      "/api/lobby/:id/join",
+      (request) =>
+        Effect.gen(function* () {
+          if (!sameOrigin(request)) {
+            return json(
+              { _tag: "Refused", message: "requests must come from this server's page" },
+              403,
+            );
+          }
+          const params = yield* HttpRouter.params;
+          const joined = rooms.joinFromLobby(params.id ?? "");
+          return json(joined, joined._tag === "Joined" ? 200 : 409);
+        }),
+    ),
     HttpRouter.route(
       "POST",
       "/api/new",

@@ -94,6 +94,11 @@ export const SideSetup = Schema.Union([
   Schema.TaggedStruct("Here", {}),
   /** A person elsewhere: the server makes a link to send them. */
   Schema.TaggedStruct("Remote", {}),
+  /**
+   * A person from the lobby: the game is listed there, waiting, until someone joins it
+   * (the first to join takes the side); a link to send is made as for `Remote`.
+   */
+  Schema.TaggedStruct("Lobby", {}),
   /** An AI: a strength name of the game (`"medium"`) or a player spec (`alphabeta:6`). */
   Schema.TaggedStruct("AI", { spec: Schema.String.check(Schema.isMaxLength(100)) }),
 ]);
@@ -247,6 +252,53 @@ export interface ClockState {
   /** How long the running clock has run this turn when the message was sent (ms). */
   readonly elapsed: number;
 }
+
+/** A game in the lobby waiting for an opponent (`GET /api/lobby`). */
+export interface LobbyGame {
+  /** The game's id on this server (`POST /api/lobby/ID/join` takes its free side). */
+  readonly game: string;
+  /** The game offered (its entry's id) and its name. */
+  readonly kind: string;
+  readonly name: string;
+  /** Its options as decoded (the page shows them as `name value`). */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** Its time control in words, if it has a clock. */
+  readonly clock?: string;
+  /** The side the joiner plays (its name), and who is waiting (the other side's name). */
+  readonly side: string;
+  readonly host: string;
+  /** When it was made (ms since the epoch). */
+  readonly createdAt: number;
+}
+
+/** A game being played that anyone may watch (`GET /api/lobby`). */
+export interface WatchGame {
+  /** The game's id on this server (`/?game=ID` watches it). */
+  readonly game: string;
+  readonly kind: string;
+  readonly name: string;
+  /** Who plays (the players' specs: `human`, `alphabeta:6`), player 0 first. */
+  readonly players: readonly [string, string];
+  /** The sides' names (`X`, `O`). */
+  readonly sides: readonly [string, string];
+  /** Moves played so far on the main line. */
+  readonly moves: number;
+  /** Its time control in words, if it has a clock. */
+  readonly clock?: string;
+  /** How many browsers watch it. */
+  readonly watchers: number;
+}
+
+/** `GET /api/lobby`: the games waiting for an opponent and the games to watch. */
+export interface Lobby {
+  readonly waiting: readonly LobbyGame[];
+  readonly watching: readonly WatchGame[];
+}
+
+/** The answer to `POST /api/lobby/ID/join`. */
+export type JoinResponse =
+  | { readonly _tag: "Joined"; readonly game: string; readonly seat: string }
+  | { readonly _tag: "Refused"; readonly message: string };
 
 /** A legal move at the current node, with the ways to point at it. */
 export interface LegalMove {

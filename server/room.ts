@@ -47,7 +47,7 @@ import type {
 } from "./protocol.ts";
 import { type ClockView, describeClock, timeLeft } from "../app/clock.ts";
 import { exportTranscript, transcriptNumbers } from "../app/transcript.ts";
-import type { SavedRoom } from "./store.ts";
+import type { LobbySeat, SavedRoom } from "./store.ts";
 
 /** Who plays a side: a person (here or elsewhere) or an AI by spec. */
 export type Side =
@@ -115,6 +115,8 @@ export interface RoomSetup {
   readonly restored?: Restored;
   /** Called whenever what the room stores (`saved`) may have changed. */
   readonly onChange?: () => void;
+  /** A game offered in the lobby: the seat offered there (a stored room's `restored` wins). */
+  readonly lobby?: LobbySeat;
 }
 
 /** What a room uses of the game offered: its id, and its AIs' strategies by name. */
@@ -303,6 +305,8 @@ export class Room {
     | undefined;
   /** The faults written to standard error (each once). */
   private readonly reported: Set<string> = new Set();
+  /** A game offered in the lobby: its seat there, and whether someone took it. */
+  private lobby: LobbySeat | undefined;
   /** In a clocked game, the turn whose clock runs: its node and when it began. */
   private turn: { readonly node: number; readonly side: Player; readonly at: number } | undefined;
 
@@ -324,6 +328,7 @@ export class Room {
     this.ended = r?.ended ?? false;
     this.paused = r?.paused ?? false;
     this.speed = r?.speed ?? 400;
+    this.lobby = r?.lobby ?? setup.lobby;
     this.stoppedAt = r?.stopped === true ? this.session.current : -1;
     for (const [id, a] of r?.annotations ?? []) {
       this.annotations.set(id, a);
@@ -365,6 +370,7 @@ export class Room {
       paused: this.paused,
       speed: this.speed,
       annotations: [...this.annotations].map(([id, a]) => [numbers.get(id) ?? id, a] as const),
+      ...(this.lobby !== undefined ? { lobby: this.lobby } : {}),
     };
   }
 
@@ -654,8 +660,19 @@ export class Room {
   join(conn: Conn): void {
     this.conns.add(conn);
     this.opened = true;
+    const lobby = this.lobby;
+    if (lobby !== undefined && !lobby.taken && conn.seat === this.seats.get(lobby.seat)) {
+      this.claim();
+    }
     this.broadcast();
     Deferred.doneUnsafe(this.wake, Effect.void);
+  }
+
+  /** The lobby's seat is taken (someone joined from the lobby, or came by the link). */
+  claim(): void {
+    if (this.lobby === undefined || this.lobby.taken) return;
+    this.lobby = { ...this.lobby, taken: true };
+    this.onChange();
   }
 
   /** A browser leaves; with none left, the runner stops (its AI's search too). */

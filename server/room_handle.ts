@@ -182,6 +182,8 @@ export class RoomHandle {
   /** Searches asked for before `run` started. */
   private readonly waiting: Extract<FromRoom, { type: "search" }>[] = [];
   private ended = false;
+  /** True once the lobby's seat was given from here (before the thread's record says so). */
+  private claimed = false;
 
   constructor(
     start: RoomStart,
@@ -215,13 +217,34 @@ export class RoomHandle {
     this.byId.set(id, conn);
     this.conns.add(conn);
     this.opened = true;
-    this.post({ type: "join", conn: id, seat: this.seatToken(conn) });
+    const token = this.seatToken(conn);
+    if (token !== null && token === this.record.saved.lobby?.seat) this.claimed = true;
+    this.post({ type: "join", conn: id, seat: token });
   }
 
   /** The token of a connection's seat (the room's thread looks it up again). */
   private seatToken(conn: Conn): string | null {
     for (const [token, seat] of this.seats) if (seat === conn.seat) return token;
     return null;
+  }
+
+  /**
+   * The seat a game offered in the lobby still offers there: none once someone took it
+   * (from the lobby, or by the link), or when it is not a lobby's game.
+   */
+  lobbySeat(): string | undefined {
+    const lobby = this.record.saved.lobby;
+    if (lobby === undefined || lobby.taken || this.claimed || this.ended) return undefined;
+    return lobby.seat;
+  }
+
+  /** Gives the lobby's seat to the one who asked first: its token, or none if it is gone. */
+  claim(): string | undefined {
+    const seat = this.lobbySeat();
+    if (seat === undefined) return undefined;
+    this.claimed = true;
+    this.post({ type: "claim" });
+    return seat;
   }
 
   /** A browser leaves. */

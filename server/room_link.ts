@@ -62,6 +62,8 @@ export interface RoomStart {
     | { readonly _tag: "Transcript"; readonly transcript: Transcript };
   /** A stored room's own state, when it is opened again. */
   readonly restored?: Restored;
+  /** A new game offered in the lobby: the token of the seat offered there. */
+  readonly lobby?: string;
   /** A loaded game's review pass: the time per position and the mistake margin. */
   readonly review?: { readonly ms: number; readonly margin: number };
 }
@@ -83,6 +85,8 @@ export type ToRoom =
   | { readonly type: "start"; readonly start: RoomStart }
   | { readonly type: "join"; readonly conn: number; readonly seat: string | null }
   | { readonly type: "leave"; readonly conn: number }
+  /** The lobby's seat was given to someone (`POST /api/lobby/ID/join`). */
+  | { readonly type: "claim" }
   | { readonly type: "message"; readonly conn: number; readonly message: ClientMessage }
   | { readonly type: "progress"; readonly id: number; readonly progress: Progress }
   | { readonly type: "done"; readonly id: number; readonly result: SearchResult }

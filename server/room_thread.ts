@@ -232,6 +232,7 @@ const host = async (data: RoomThreadData): Promise<Hosted | undefined> => {
       limits: data.limits,
       createdAt: s.createdAt,
       ...(s.restored !== undefined ? { restored: s.restored } : {}),
+      ...(s.lobby !== undefined ? { lobby: { seat: s.lobby, taken: false } } : {}),
       onChange: changed,
     });
     if (s.review !== undefined) r.spawn(review(r, s.review));
@@ -265,6 +266,8 @@ const host = async (data: RoomThreadData): Promise<Hosted | undefined> => {
         conns.set(m.conn, conn);
         return room.join(conn);
       }
+      case "claim":
+        return room.claim();
       case "leave": {
         const conn = conns.get(m.conn);
         conns.delete(m.conn);

@@ -15,7 +15,7 @@
 import { Deferred, Effect, Result } from "../core/deps.ts";
 import { freshSeed } from "../app/players/agents.ts";
 import { formatSpec, parseSpec } from "../app/players/spec.ts";
-import { parseClock } from "../app/clock.ts";
+import { describeClock, parseClock } from "../app/clock.ts";
 import { decodeTranscript, type Transcript } from "../app/transcript.ts";
 import { DEFAULT_STRENGTHS, type OptionsError, type PluginError } from "../core/plugin.ts";
 import type { Offered } from "./catalog.ts";
@@ -25,10 +25,14 @@ import type { RoomStart } from "./room_link.ts";
 import { DEFAULT_LIMITS as PLUGIN_LIMITS, type PluginLimits } from "../core/host/thread.ts";
 import type {
   GameEntry,
+  JoinResponse,
   LoadGameRequest,
+  Lobby,
+  LobbyGame,
   NewGameRequest,
   NewGameResponse,
   SideSetup,
+  WatchGame,
 } from "./protocol.ts";
 import type { RoomLimits, Seat, Side } from "./room.ts";
 import type { RoomStore, SavedRoom } from "./store.ts";
@@ -82,6 +86,9 @@ export interface RoomRunner {
 export const token = (): string =>
   Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0"))
     .join("");
+
+/** The most games the lobby lists of each kind (waiting, to watch). */
+const LOBBY_SIZE = 50;
 
 const refused = (message: string): NewGameResponse => ({ _tag: "Refused", message, problems: [] });
 
@@ -329,6 +336,63 @@ export class Rooms {
     return [...this.games.values()].map((o) => o.entry);
   }
 
+  /**
+   * The lobby: the games waiting for an opponent (their host there, their seat free) and
+   * the games going on that someone watches, newest first, at most `LOBBY_SIZE` of each.
+   */
+  lobby(): Lobby {
+    const rooms = [...this.rooms.values()]
+      .filter((r) => r.conns.size > 0 && !r.finished())
+      .sort((a, b) => b.createdAt - a.createdAt);
+    const waiting: LobbyGame[] = [];
+    const watching: WatchGame[] = [];
+    for (const room of rooms) {
+      const { entry } = room.offered;
+      const t = room.saved().transcript;
+      const clock = t.clock === undefined ? {} : { clock: describeClock(t.clock) };
+      const seat = room.lobbySeat();
+      if (seat !== undefined) {
+        if (waiting.length >= LOBBY_SIZE) continue;
+        const free = room.seat(seat)?.sides[1] === true ? 1 : 0;
+        waiting.push({
+          game: room.id,
+          kind: entry.id,
+          name: entry.name,
+          options: t.options as Record<string, unknown>,
+          ...clock,
+          side: entry.players[free],
+          host: entry.players[1 - free],
+          createdAt: room.createdAt,
+        });
+      } else if (watching.length < LOBBY_SIZE) {
+        watching.push({
+          game: room.id,
+          kind: entry.id,
+          name: entry.name,
+          players: t.players,
+          sides: entry.players,
+          moves: t.moves.length,
+          ...clock,
+          watchers: room.conns.size,
+        });
+      }
+    }
+    return { waiting, watching };
+  }
+
+  /** Takes the free side of a game in the lobby: the seat's token, or why not. */
+  joinFromLobby(id: string): JoinResponse {
+    const room = this.rooms.get(id);
+    const seat = room?.claim();
+    if (room === undefined || seat === undefined) {
+      return {
+        _tag: "Refused",
+        message: "this game is no longer waiting: someone joined it, or it ended",
+      };
+    }
+    return { _tag: "Joined", game: id, seat };
+  }
+
   /** The room with this id, if open. */
   get(id: string): RoomHandle | undefined {
     return this.rooms.get(id);
@@ -508,7 +572,15 @@ export class Rooms {
       const name = (s: Side) => s.kind === "human" ? "human" : formatSpec(s.spec);
       const seed = request.seed ?? freshSeed();
       const here = setups.map((s) => s._tag === "Here") as [boolean, boolean];
-      const remote = setups.map((s) => s._tag === "Remote") as [boolean, boolean];
+      const remote = setups.map((s) => s._tag === "Remote" || s._tag === "Lobby") as [
+        boolean,
+        boolean,
+      ];
+      const lobby = setups.some((s) => s._tag === "Lobby");
+      if (lobby && !(here[0] || here[1])) {
+        made.success.close();
+        return refused("a game in the lobby is between a person here and whoever joins it");
+      }
       const seats: Seat[] = [{ token: token(), sides: here }];
       if (remote[0] || remote[1]) seats.push({ token: token(), sides: remote });
       const opened = yield* this.open(offered, made.success, {
@@ -520,6 +592,7 @@ export class Rooms {
           players: [name(sides[0]), name(sides[1])],
           ...(clock !== undefined ? { clock: clock.success } : {}),
         },
+        ...(lobby ? { lobby: seats[1].token } : {}),
       });
       if (Result.isFailure(opened)) return refused(opened.failure);
       const room = opened.success;

@@ -47,6 +47,16 @@ export interface SavedRoom {
   readonly speed: number;
   /** Review's verdicts, by the node's number in the transcript. */
   readonly annotations: readonly (readonly [number, Annotation])[];
+  /** A game offered in the lobby: the seat offered there, and whether someone took it. */
+  readonly lobby?: LobbySeat;
+}
+
+/** The seat of a game offered in the lobby, and whether someone took it. */
+export interface LobbySeat {
+  /** The seat's token. */
+  readonly seat: string;
+  /** True once someone joined with it (from the lobby or by the link). */
+  readonly taken: boolean;
 }
 
 const Sides = Schema.Tuple([Schema.Boolean, Schema.Boolean]);
@@ -70,6 +80,7 @@ const SavedShape = Schema.Struct({
       text: Schema.String,
     }),
   ])),
+  lobby: Schema.optional(Schema.Struct({ seat: Schema.String, taken: Schema.Boolean })),
 });
 const decodeShape = Schema.decodeUnknownResult(SavedShape);
 

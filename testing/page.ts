@@ -41,7 +41,7 @@ export interface Setup {
   readonly game: string;
   /** Option fields to fill (`{ pits: "3" }` fills `[name="opt-pits"]`). */
   readonly options?: Readonly<Record<string, string>>;
-  /** Each side: `here`, `remote`, or an AI's player spec (`alphabeta:2`). */
+  /** Each side: `here`, `remote`, `lobby`, or an AI's player spec (`alphabeta:2`). */
   readonly sides: readonly [string, string];
   /** The seed (fixed, so that a run is repeatable). */
   readonly seed: number;
@@ -99,7 +99,7 @@ export const startFromForm = async (page: Page, base: string, setup: Setup): Pro
       (e) => e.closest("[hidden]") === null,
     );
     if (!visible) continue; // a solo game's other side is chance
-    const who = side === "here" || side === "remote" ? side : "ai";
+    const who = side === "here" || side === "remote" || side === "lobby" ? side : "ai";
     await setField(page, `#new-game select[name="side-${i}"]`, who);
     if (who === "ai") {
       await setField(page, `#new-game select[name="strength-${i}"]`, "custom");

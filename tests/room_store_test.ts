@@ -125,6 +125,14 @@ Deno.test("room store: a stored room's transcript is checked as a saved game is"
   const noSpeed = decodeSavedRoom({ ...room("x", 1), speed: "fast" });
   assert(Result.isFailure(noSpeed));
   assertMatch(noSpeed.failure, /^not a stored room: .*speed/s);
+  // A lobby's seat, taken or not, is kept (a restarted server lists the game only while free).
+  for (const taken of [false, true]) {
+    const lobby = { ...room("x", 1), lobby: { seat: "t1", taken } };
+    const back = decodeSavedRoom(JSON.parse(JSON.stringify(lobby)));
+    assert(Result.isSuccess(back));
+    assertEquals(back.success, lobby);
+  }
+  assert(Result.isFailure(decodeSavedRoom({ ...room("x", 1), lobby: { seat: "t1" } })));
 });
 
 Deno.test("room store: targets: files and PostgreSQL URLs, passwords never shown", () => {

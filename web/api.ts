@@ -6,7 +6,9 @@
  */
 import type {
   GameEntry,
+  JoinResponse,
   LoadGameRequest,
+  Lobby,
   NewGameRequest,
   NewGameResponse,
 } from "../server/protocol.ts";
@@ -55,6 +57,25 @@ export const newGame = (request: NewGameRequest): Promise<NewGameResponse> =>
 /** `POST /api/load`. */
 export const loadGame = (request: LoadGameRequest): Promise<NewGameResponse> =>
   post("/api/load", request);
+
+/** `GET /api/lobby`: the games waiting for an opponent and the games to watch. */
+export const fetchLobby = async (): Promise<Lobby> => {
+  const r = await fetch("/api/lobby");
+  if (!r.ok) throw new Error(`the lobby: ${r.status} ${r.statusText}`);
+  return await r.json() as Lobby;
+};
+
+/** `POST /api/lobby/ID/join`: the free side of a waiting game, or why not. */
+export const joinGame = async (game: string): Promise<JoinResponse> => {
+  try {
+    const r = await fetch(`/api/lobby/${encodeURIComponent(game)}/join`, { method: "POST" });
+    const answer = await r.json() as JoinResponse;
+    if (answer._tag === "Joined" || answer._tag === "Refused") return answer;
+    return { _tag: "Refused", message: `${r.status} ${r.statusText}` };
+  } catch (e) {
+    return { _tag: "Refused", message: `the server cannot be reached (${e})` };
+  }
+};
 
 /** The page of a game: `/?game=ID&seat=TOKEN` (no seat for a spectator). */
 export const gameUrl = (game: string, seat: string): string => {

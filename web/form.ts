@@ -83,6 +83,7 @@ const side = (entry: GameEntry, i: 0 | 1): HTMLElement => {
     { name: `side-${i}`, "aria-label": `who plays ${entry.players[i]}` },
     h("option", { value: "here", selected: i === 0 }, "a person here"),
     h("option", { value: "remote" }, "a person elsewhere (a link to send)"),
+    h("option", { value: "lobby" }, "whoever joins from the lobby"),
     h("option", { value: "ai", selected: i === 1 }, "the AI"),
   );
   const ai = h("span", { class: "ai" }, strengths, spec);
@@ -117,6 +118,7 @@ const sideSetup = (form: HTMLFormElement, i: 0 | 1): SideSetup | string => {
   const who = value(form, `side-${i}`);
   if (who === "here") return { _tag: "Here" };
   if (who === "remote") return { _tag: "Remote" };
+  if (who === "lobby") return { _tag: "Lobby" };
   const strength = value(form, `strength-${i}`);
   if (strength !== CUSTOM) return { _tag: "AI", spec: strength };
   const spec = value(form, `spec-${i}`);

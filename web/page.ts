@@ -10,6 +10,7 @@ import { fetchGames, loadFile } from "./api.ts";
 import { byId, setText, show } from "./dom.ts";
 import { newGameForm } from "./form.ts";
 import { gameView } from "./game.ts";
+import { showLobby } from "./lobby.ts";
 
 const main = (): void => {
   const q = new URLSearchParams(location.search);
@@ -30,6 +31,7 @@ const main = (): void => {
   });
   if (game === null) {
     show(byId("form-view"), true);
+    showLobby();
     games.then((list) => {
       newGameForm(list, q.get("new") ?? undefined);
       document.body.dataset.ready = "1";
