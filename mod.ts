@@ -121,7 +121,15 @@ export {
 } from "./core/engine/engine.ts";
 export { type GameEvent, type Played, replay, runGame, type RunOptions } from "./app/match.ts";
 export type { GameResult, Transcript, TranscriptMove, VariationMove } from "./app/transcript.ts";
-export type { MoveRecord, SearchInfo, Session, SessionNode, SessionResult } from "./app/session.ts";
+export type {
+  MoveRecord,
+  SearchInfo,
+  Session,
+  SessionNode,
+  SessionResult,
+  TimeControl,
+} from "./app/session.ts";
+export type { ClockView } from "./app/clock.ts";
 export {
   type Agent,
   type AgentOptions,

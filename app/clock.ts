@@ -107,6 +107,7 @@ export const afterMove = (c: TimeControl, left: number, ms: number): number =>
 
 /** What a side to move knows of its clock: the control and its time left. */
 export interface ClockView {
+  /** The game's time control. */
   readonly control: TimeControl;
   /** Milliseconds left on the mover's clock. */
   readonly leftMs: number;
