@@ -105,6 +105,8 @@ export interface RoomSetup {
   readonly createdAt?: number;
   /** What a room opened again after a restart was (its annotations by node id). */
   readonly restored?: Restored;
+  /** True for a saved game loaded for review (`Position.loaded`). */
+  readonly loaded?: boolean;
   /** Called whenever what the room stores (`saved`) may have changed. */
   readonly onChange?: () => void;
 }
@@ -153,6 +155,10 @@ type GameFields = Pick<Shared["fields"], "svg" | "text" | "toMove" | "lastNote" 
 /** The bar's scale for values that are not decisive: `v / (|v| + BAR_SCALE)`. */
 const BAR_SCALE = 10;
 
+/** A value as the value bar (and the review's graph) shows it: from -1 (lost) to 1 (won). */
+export const barOf = (v: number): number =>
+  Math.abs(v) >= WIN_THRESHOLD ? Math.sign(v) : v / (Math.abs(v) + BAR_SCALE);
+
 /** A search's figures as the page shows them, from `mover`'s side. */
 const searchView = (
   game: Game<unknown>,
@@ -164,12 +170,11 @@ const searchView = (
 /** A search as a session keeps it, as the page shows it from `mover`'s side. */
 const infoView = (info: SearchInfo, mover: Player): SearchView => {
   const v = mover === 0 ? info.value : -info.value;
-  const decisive = Math.abs(v) >= WIN_THRESHOLD;
   return {
     depth: info.depth,
     value: v,
     valueText: valueText(v, info.exact),
-    bar: decisive ? Math.sign(v) : v / (Math.abs(v) + BAR_SCALE),
+    bar: barOf(v),
     exact: info.exact,
     pv: info.pv,
     nodes: info.nodes,
@@ -180,7 +185,7 @@ const infoView = (info: SearchInfo, mover: Player): SearchView => {
 };
 
 /** A value from the mover's side for a person: `+3`, `-0.25`, `draw`, `win in 5`. */
-const valueText = (v: number, exact: boolean): string => {
+export const valueText = (v: number, exact: boolean): string => {
   if (Math.abs(v) >= WIN_THRESHOLD) {
     const plies = Math.round(Math.abs(Math.abs(v) - WIN));
     return `${v > 0 ? "win" : "loss"}${plies > 0 ? ` in ${plies}` : ""}`;
@@ -234,6 +239,8 @@ export class Room {
   opened = false;
   /** Review's verdicts by node id (a loaded game). */
   readonly annotations: Map<number, Annotation> = new Map();
+  /** True for a saved game loaded for review. */
+  private readonly loaded: boolean;
   /** The nodes annotated, in order (what each browser has seen is a count of them). */
   private readonly reviewed: number[] = [];
   /** What each browser has seen of the tree: node and review counts. */
@@ -314,6 +321,7 @@ export class Room {
     this.ended = r?.ended ?? false;
     this.paused = r?.paused ?? false;
     this.speed = r?.speed ?? 400;
+    this.loaded = setup.loaded === true || r?.loaded === true;
     this.stoppedAt = r?.stopped === true ? this.session.current : -1;
     for (const [id, a] of r?.annotations ?? []) {
       this.annotations.set(id, a);
@@ -355,6 +363,7 @@ export class Room {
       paused: this.paused,
       speed: this.speed,
       annotations: [...this.annotations].map(([id, a]) => [numbers.get(id) ?? id, a] as const),
+      ...(this.loaded ? { loaded: true } : {}),
     };
   }
 
@@ -1042,6 +1051,7 @@ export class Room {
       options: session.options,
       seed: session.seed,
       players: session.players,
+      ...(this.loaded ? { loaded: true } : {}),
       current: session.current,
       thinking: this.thinking,
       paused: this.paused,

@@ -47,6 +47,8 @@ export interface SavedRoom {
   readonly speed: number;
   /** Review's verdicts, by the node's number in the transcript. */
   readonly annotations: readonly (readonly [number, Annotation])[];
+  /** True for a saved game loaded for review (absent: false). */
+  readonly loaded?: boolean;
 }
 
 const Sides = Schema.Tuple([Schema.Boolean, Schema.Boolean]);
@@ -68,8 +70,14 @@ const SavedShape = Schema.Struct({
       loss: Schema.Number,
       mistake: Schema.Boolean,
       text: Schema.String,
+      severity: Schema.optionalKey(Schema.Literals(["inaccuracy", "mistake", "blunder"])),
+      exact: Schema.optionalKey(Schema.Boolean),
+      bestText: Schema.optionalKey(Schema.String),
+      playedText: Schema.optionalKey(Schema.String),
+      bars: Schema.optionalKey(Schema.Tuple([Schema.Number, Schema.Number])),
     }),
   ])),
+  loaded: Schema.optionalKey(Schema.Boolean),
 });
 const decodeShape = Schema.decodeUnknownResult(SavedShape);
 
