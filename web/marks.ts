@@ -128,7 +128,7 @@ export const explanation = (
   const values = r.bestText !== undefined && r.playedText !== undefined
     ? r.best === n.notation || r.loss === 0
       ? ` (${r.playedText}${r.exact === true ? ", exact" : ""})`
-      : `; the best was ${r.best} (${r.bestText}), ${n.notation} gives ${r.playedText}` +
+      : `; the best was ${r.best} (${r.bestText}), after ${n.notation}: ${r.playedText}` +
         (r.exact === true ? " (exact)" : "")
     : s !== undefined
     ? `; the best was ${r.best}`
