@@ -25,7 +25,7 @@ import {
 } from "../testing/browser.ts";
 import { openGame } from "../mod.ts";
 import { Effect, Result } from "../core/deps.ts";
-import { type Player } from "../core/game.ts";
+import type { Player } from "../core/game.ts";
 import { newSession, playMove } from "../app/session.ts";
 import { exportTranscript } from "../app/transcript.ts";
 import { exactMargin } from "./tools/helpers.ts";

@@ -49,7 +49,12 @@ const s = (tag: string, attrs: Record<string, string | number>): SVGElement => {
 const W = 600, H = 120;
 
 /** The evaluation graph: player 0's value along the main line, marked moves as dots. */
-const drawGraph = (root: HTMLElement, nodes: readonly NodeView[], shown: number): void => {
+const drawGraph = (
+  root: HTMLElement,
+  nodes: readonly NodeView[],
+  shown: number,
+  names: readonly [string, string],
+): void => {
   const points = graphPoints(nodes, DECISIVE);
   const step = W / Math.max(1, points.length - 1);
   const yOf = (y: number) => H / 2 - (y * H) / 2 * 0.92;
@@ -100,7 +105,14 @@ const drawGraph = (root: HTMLElement, nodes: readonly NodeView[], shown: number)
     col.append(t);
     svg.append(col);
   }
-  root.replaceChildren(svg);
+  root.replaceChildren(
+    svg,
+    h(
+      "p",
+      { class: "hint" },
+      `above the line ${names[0]} is better, below ${names[1]}; click to go to a move`,
+    ),
+  );
 };
 
 /** Each side's counts as a table: a row per side, a column per severity. */
@@ -207,7 +219,7 @@ export const reviewPanel = (on: ReviewHandlers): ReviewPanel => {
       const r = nodes[shown]?.review;
       asked = r !== undefined && r.loss > 0 && r.best !== nodes[shown].notation ? shown : undefined;
       show(bestButton, asked !== undefined && p.control && !p.live);
-      drawGraph(graph, nodes, shown);
+      drawGraph(graph, nodes, shown, names);
       drawCounts(byId("review-counts"), p, nodes, names, solo ? [0] : [0, 1]);
       setText(
         byId("review-progress"),
