@@ -411,12 +411,12 @@ export const formatValue = (game: Game<unknown>, v: number): string => {
 };
 
 /** Reads a time flag: `500ms`, `2s`, or a number of milliseconds. */
-export const timeFlag = (text: string): Effect.Effect<number, UsageError> => {
+export const timeFlag = (text: string, flag = "--time"): Effect.Effect<number, UsageError> => {
   const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(text.trim());
   const ms = m === null ? NaN : Number(m[1]) * (m[2] === "s" ? 1000 : 1);
   return ms > 0
     ? Effect.succeed(ms)
-    : Effect.fail(new UsageError({ message: `--time must be like 500ms or 2s, got '${text}'` }));
+    : Effect.fail(new UsageError({ message: `${flag} must be like 500ms or 2s, got '${text}'` }));
 };
 
 /** The list of games and the spec grammar, for help texts. */

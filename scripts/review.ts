@@ -1,10 +1,11 @@
 /**
- * `deno task review FILE [--analyze D | --time T] [--strategy NAME] [--json]`
+ * `deno task review FILE [--analyze D | --time T] [--strategy NAME] [--solve T|off] [--json]`
  *
  * Steps through a saved game's main line (`n`, `p`, `first`, `last`, `goto N`), showing
  * each move, the board and the AI's recorded search; with `--analyze D` or `--time T`,
- * first searches every position where a player moved and flags the mistakes. `--json`
- * prints the same as one JSON object instead.
+ * first searches every position where a player moved and marks the inaccuracies,
+ * mistakes and blunders (counted per player), the game's exact solver first where it
+ * reaches (`--solve`). `--json` prints the same as one JSON object instead.
  *
  * How moves are valued and mistakes judged: `app/review.ts`.
  *
@@ -20,6 +21,7 @@ import type { Strategy } from "../core/search/types.ts";
 import { Terminal, untilInterrupted } from "../app/terminal.ts";
 import { describeResult, StatusLine, valueFor } from "../app/display.ts";
 import {
+  type ChosenStrategy,
   intFlag,
   parseCommandLine,
   printHelp,
@@ -34,18 +36,26 @@ import {
   analyseLine,
   type AnalysisProgress,
   type AnalysisSettings,
+  countMarks,
+  exactSolver,
+  isMistake,
   lineOf,
   type LineStep,
+  type MarkCounts,
   type MoveAnalysis,
+  SEVERITIES,
 } from "../app/review.ts";
 
-const USAGE = `Usage: deno task review FILE [--analyze D | --time T] [--strategy NAME] [--json]
+const USAGE = `Usage: deno task review FILE [--analyze D | --time T] [--strategy NAME]
+                          [--solve T|off] [--json]
 Steps through a saved game (a transcript that play --save writes) move by move.
 
   --analyze D      first analyse every move: search each position to depth D plies
   --time T         ... or for time T per position: 500ms, 2s, or milliseconds
   --strategy NAME  the analysis's strategy: alphabeta (default), minimax, expectimax,
                    mcts (with --time), a parallel one, or the game's own
+  --solve T        the time per position of the exact solver, tried first (the game's
+                   solve strategy, else alpha-beta to the end; default 1s); off: none
   --workers N      worker threads for the parallel strategies (default: the cores)
   --json           print the moves (and the analysis) as one JSON object; no stepping
   --debug          show the stack of a plugin's exception
@@ -54,10 +64,13 @@ Commands while stepping (read from standard input, one per line):
   first     the start            last      the last move
   goto N    the position after N moves (0: the start)
   help      this list            quit      stop (so does the end of input)
-The analysis flags a mistake where the move played is worse than the best by more than
-the game's margin (1 unless the game sets one), or turns a win into a draw or a loss, or
-a draw into a loss. Values are from the mover's side. Ctrl-C stops the analysis (exit
-code 130) and prints what it found so far.
+Where the exact solver settles a move's positions, the move is marked only when it
+changes the result: a blunder (a win into a draw or a loss, a draw into a loss).
+Elsewhere, by the analysis's values: a blunder when it gives up a win or walks into a
+loss, or is worse than the best by more than 3 times the game's margin (1 unless the
+game sets one); a mistake when worse by more than the margin; an inaccuracy when worse
+by more than half of it. Values are from the mover's side. Ctrl-C stops the analysis
+(exit code 130) and prints what it found so far.
 `;
 
 const COMMANDS = `Commands:
@@ -68,7 +81,7 @@ const COMMANDS = `Commands:
 `;
 
 const FLAGS = {
-  string: ["analyze", "time", "strategy", "workers"],
+  string: ["analyze", "time", "strategy", "workers", "solve"],
   boolean: ["json"],
 } as const;
 
@@ -138,7 +151,10 @@ const analysisLine = (game: Game<unknown>, step: LineStep<unknown>, a: MoveAnaly
     : analysedValue(game, a.playedValue, a.by, a.exact);
   return `analysis: best ${a.bestNotation} (${analysedValue(game, a.bestValue, a.by, a.exact)})` +
     `, played ${step.notation} (${played})` +
-    (a.mistake !== undefined ? ` - MISTAKE: ${a.mistake}` : "");
+    (a.judgement !== undefined
+      ? ` - ${a.judgement.severity.toUpperCase()}: ${a.judgement.why}`
+      : "") +
+    (a.exact ? " (exact)" : "");
 };
 
 /** A game's line under review, with its analyses (`undefined` where a move has none). */
@@ -151,27 +167,38 @@ interface Reviewed {
   readonly analyses: readonly (MoveAnalysis | undefined)[];
 }
 
-/** Each player's mistakes in order (one player in a solo game), by name. */
-const mistakesBy = ({ game, analyses }: Reviewed) =>
-  (game.solo === true ? [0] : [0, 1]).map((p) => ({
+/** Each player's marked moves in order and their counts (one player in a solo game), by name. */
+const marksBy = ({ game, analyses }: Reviewed) => {
+  const counts = countMarks(analyses);
+  return (game.solo === true ? [0] : [0, 1]).map((p) => ({
     name: game.players[p],
-    mistakes: analyses.filter((a): a is MoveAnalysis => a?.by === p && a.mistake !== undefined),
+    counts: counts[p],
+    marked: analyses.filter((a): a is MoveAnalysis => a?.by === p && a.judgement !== undefined),
   }));
+};
 
-/** The summary of an analysis: moves analysed, and each player's mistakes. */
+const PLURALS = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" } as const;
+
+/** `1 inaccuracy, 0 mistakes, 2 blunders`. */
+const countsText = (counts: MarkCounts) =>
+  SEVERITIES.map((s) => `${counts[s]} ${counts[s] === 1 ? s : PLURALS[s]}`).join(", ");
+
+/** The summary of an analysis: moves analysed, and each player's marked moves. */
 const summaryText = (reviewed: Reviewed, how: string, interrupted: boolean) => {
   const { line, analyses } = reviewed;
   const analysed = analyses.filter((a) => a !== undefined).length;
   const playerMoves = line.filter((s) => s.by !== CHANCE).length;
-  const listed = (ms: readonly MoveAnalysis[]) =>
-    ms.length === 0 ? "no mistakes" : `${ms.length} mistake${ms.length === 1 ? "" : "s"}: ` +
-      ms.map((a) => `move ${a.ply} played ${line[a.ply - 1].notation} (${a.mistake})`)
-        .join(", ");
+  const listed = (p: ReturnType<typeof marksBy>[number]) =>
+    countsText(p.counts) + (p.marked.length === 0 ? "" : ": " +
+      p.marked.map((a) =>
+        `move ${a.ply} played ${line[a.ply - 1].notation} ` +
+        `(${a.judgement!.severity}: ${a.judgement!.why})`
+      ).join(", "));
   return (interrupted
     ? `Analysis interrupted after ${analyses.length} of ${line.length} moves.\n`
     : "") +
     `Analysis (${how}): ${analysed} of ${playerMoves} moves analysed.\n` +
-    mistakesBy(reviewed).map((p) => `  ${p.name}: ${listed(p.mistakes)}\n`).join("");
+    marksBy(reviewed).map((p) => `  ${p.name}: ${listed(p)}\n`).join("");
 };
 
 /** A move as JSON: what the transcript records, and its analysis if there is one. */
@@ -191,8 +218,8 @@ const moveJson = (game: Game<unknown>, step: LineStep<unknown>, a: MoveAnalysis 
     loss: a.loss,
     exact: a.exact,
     depth: a.depth,
-    mistake: a.mistake !== undefined,
-    ...(a.mistake !== undefined ? { why: a.mistake } : {}),
+    mistake: isMistake(a.judgement),
+    ...(a.judgement !== undefined ? a.judgement : {}),
   }),
 });
 
@@ -217,6 +244,7 @@ const progressLine = (status: StatusLine) => {
 const analysisFlags = (
   flags: Readonly<Record<string, string | boolean | undefined>>,
   strategies: Readonly<Record<string, Strategy>>,
+  solver: ChosenStrategy | undefined,
 ) =>
   Effect.gen(function* () {
     const fail = (message: string) => Effect.fail(new UsageError({ message }));
@@ -224,11 +252,19 @@ const analysisFlags = (
       return yield* fail("--analyze and --time cannot be combined: give a depth or a time");
     }
     if (flags.analyze === undefined && flags.time === undefined) {
-      if (flags.strategy !== undefined) {
-        return yield* fail("--strategy chooses the analysis's search: add --analyze D or --time T");
+      for (const f of ["strategy", "solve"] as const) {
+        if (flags[f] !== undefined) {
+          return yield* fail(`--${f} is the analysis's: add --analyze D or --time T`);
+        }
       }
       return undefined;
     }
+    const solveText = typeof flags.solve === "string" ? flags.solve : "1s";
+    const solveMs = solveText === "off" ? undefined : yield* Effect.mapError(
+      timeFlag(solveText),
+      () =>
+        new UsageError({ message: `--solve must be like 500ms or 2s, or off; got '${solveText}'` }),
+    );
     const chosen = yield* strategyFlag(
       typeof flags.strategy === "string" ? flags.strategy : "alphabeta",
       strategies,
@@ -238,7 +274,13 @@ const analysisFlags = (
     }
     const depth = yield* intFlag(flags, "analyze", 4, 1, 1000);
     const timeMs = typeof flags.time === "string" ? yield* timeFlag(flags.time) : undefined;
-    const asked: Asked = { strategy: chosen, ...(timeMs !== undefined ? { timeMs } : { depth }) };
+    const asked: Asked = {
+      strategy: chosen,
+      ...(timeMs !== undefined ? { timeMs } : { depth }),
+      ...(solver !== undefined && solveMs !== undefined
+        ? { exact: { solver, timeMs: solveMs } }
+        : {}),
+    };
     return asked;
   });
 
@@ -280,7 +322,11 @@ const main = Effect.gen(function* () {
   }
   const { transcript, opened, session } = yield* loadTranscript(positional[0]);
   const { game, plugin } = opened;
-  const asked = yield* analysisFlags(flags, strategiesFor(plugin));
+  const asked = yield* analysisFlags(
+    flags,
+    strategiesFor(plugin),
+    exactSolver(game, plugin.strategies),
+  );
   const line = lineOf(game, session);
   const json = flags.json === true;
   if (!json) yield* term.print(headline(plugin.name, game, transcript, line));
@@ -299,7 +345,10 @@ const main = Effect.gen(function* () {
       source: opened.source,
     };
     how = `${asked.strategy.name}, ` +
-      (asked.timeMs !== undefined ? `${asked.timeMs} ms per position` : `depth ${asked.depth}`);
+      (asked.timeMs !== undefined ? `${asked.timeMs} ms per position` : `depth ${asked.depth}`) +
+      (asked.exact !== undefined
+        ? `; exact: ${asked.exact.solver.name} up to ${asked.exact.timeMs} ms per position`
+        : "");
     const status = Deno.stderr.isTerminal() ? new StatusLine() : undefined;
     const found = yield* untilInterrupted(
       analyseLine(game, line, settings, status && progressLine(status), analyses),
@@ -315,14 +364,18 @@ const main = Effect.gen(function* () {
       margin: plugin.mistakeMargin ?? 1,
       analysed: analyses.filter((a) => a !== undefined).length,
       ...(interrupted ? { interrupted: true } : {}),
+      ...(asked.exact !== undefined
+        ? { exact: { solver: asked.exact.solver.name, timeMs: asked.exact.timeMs } }
+        : {}),
+      counts: Object.fromEntries(marksBy(reviewed).map((p) => [p.name, p.counts])),
       mistakes: Object.fromEntries(
-        mistakesBy(reviewed).map((p) => [
+        marksBy(reviewed).map((p) => [
           p.name,
-          p.mistakes.map((a) => ({
+          p.marked.filter((a) => isMistake(a.judgement)).map((a) => ({
             ply: a.ply,
             notation: line[a.ply - 1].notation,
             loss: a.loss,
-            why: a.mistake,
+            ...a.judgement,
           })),
         ]),
       ),

@@ -39,6 +39,9 @@ against the AI or another person, watch AIs play, analyse and review games.
   --analysis-time T   the most the analysis spends on a position (default ${
   DEFAULT_LIMITS.analysisMs / 1000
 }s)
+  --review-time T     the time per position of a loaded game's review, like 2s (default ${
+  DEFAULT_LIMITS.reviewMs / 1000
+}s); where the game's exact solver ends within it, only a change of the result is marked
   --workers N         search workers (default: the cores)
   --db FILE|URL       where the games are kept across a restart: a SQLite file (default
                       $XDG_STATE_HOME/ply/serve.db, or ~/.local/state/ply/serve.db), or a
@@ -58,6 +61,7 @@ const FLAGS = {
     "games-per-minute",
     "max-ai-time",
     "analysis-time",
+    "review-time",
     "workers",
     "db",
     "keep-games",
@@ -86,7 +90,7 @@ const main = Effect.gen(function* () {
     ? DEFAULT_LIMITS.openMs
     : openWithin.trim() === "0"
     ? 0
-    : yield* timeFlag(openWithin);
+    : yield* timeFlag(openWithin, "--open-within");
   const gamesPerMinute = yield* intFlag(
     flags,
     "games-per-minute",
@@ -95,11 +99,14 @@ const main = Effect.gen(function* () {
     100_000,
   );
   const aiMs = typeof flags["max-ai-time"] === "string"
-    ? yield* timeFlag(flags["max-ai-time"])
+    ? yield* timeFlag(flags["max-ai-time"], "--max-ai-time")
     : DEFAULT_LIMITS.aiMs;
   const analysisMs = typeof flags["analysis-time"] === "string"
-    ? yield* timeFlag(flags["analysis-time"])
+    ? yield* timeFlag(flags["analysis-time"], "--analysis-time")
     : DEFAULT_LIMITS.analysisMs;
+  const reviewMs = typeof flags["review-time"] === "string"
+    ? yield* timeFlag(flags["review-time"], "--review-time")
+    : DEFAULT_LIMITS.reviewMs;
   const keepDays = yield* intFlag(
     flags,
     "keep-games",
@@ -128,6 +135,7 @@ const main = Effect.gen(function* () {
     gamesPerMinute,
     aiMs,
     analysisMs,
+    reviewMs,
     plugins,
     keepMs: keepDays * 24 * 3_600_000,
   };

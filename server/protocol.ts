@@ -234,10 +234,26 @@ export interface NodeView {
   readonly search?: SearchView;
   /** Review's verdict on a person's move: how much worse than the best it was. */
   readonly review?: {
+    /** The best move in the position before, in notation. */
     readonly best: string;
+    /** How much worse than the best the move was (mover's value units; at least 0). */
     readonly loss: number;
+    /** True when the move is marked (whatever its severity). */
     readonly mistake: boolean;
+    /** Why it is marked (`turns a win into a draw`), or what it is (`the best move`). */
     readonly text: string;
+    /** How bad a marked move is (absent in annotations stored before severities). */
+    readonly severity?: "inaccuracy" | "mistake" | "blunder";
+    /** True when both values are proven (the exact solver's, or searched to the end). */
+    readonly exact?: boolean;
+    /** The best value and the move's, from the mover's side, for a person (`win in 3`). */
+    readonly bestText?: string;
+    readonly playedText?: string;
+    /**
+     * The position's value before and after the move from player 0's side, from -1 (lost)
+     * to 1 (won), as the value bar shows values: the review's graph.
+     */
+    readonly bars?: readonly [number, number];
   };
 }
 
@@ -323,6 +339,11 @@ export type ServerMessage =
     readonly seed: number;
     /** The players' names (specs), player 0 first. */
     readonly players: readonly [string, string];
+    /**
+     * True for a saved game loaded for review: its players are the transcript's, named
+     * as they are even though this browser moves for both.
+     */
+    readonly loaded?: boolean;
     /** Which sides this browser plays. */
     readonly mine: readonly [boolean, boolean];
     /** True when this browser may change the game (undo, jump, stop, speed). */

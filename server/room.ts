@@ -113,6 +113,8 @@ export interface RoomSetup {
   readonly createdAt?: number;
   /** What a room opened again after a restart was (its annotations by node id). */
   readonly restored?: Restored;
+  /** True for a saved game loaded for review (`Position.loaded`). */
+  readonly loaded?: boolean;
   /** Called whenever what the room stores (`saved`) may have changed. */
   readonly onChange?: () => void;
   /** A game offered in the lobby: the seat offered there (a stored room's `restored` wins). */
@@ -163,6 +165,10 @@ type GameFields = Pick<Shared["fields"], "svg" | "text" | "toMove" | "lastNote" 
 /** The bar's scale for values that are not decisive: `v / (|v| + BAR_SCALE)`. */
 const BAR_SCALE = 10;
 
+/** A value as the value bar (and the review's graph) shows it: from -1 (lost) to 1 (won). */
+export const barOf = (v: number): number =>
+  Math.abs(v) >= WIN_THRESHOLD ? Math.sign(v) : v / (Math.abs(v) + BAR_SCALE);
+
 /** A search's figures as the page shows them, from `mover`'s side. */
 const searchView = (
   game: Game<unknown>,
@@ -174,12 +180,11 @@ const searchView = (
 /** A search as a session keeps it, as the page shows it from `mover`'s side. */
 const infoView = (info: SearchInfo, mover: Player): SearchView => {
   const v = mover === 0 ? info.value : -info.value;
-  const decisive = Math.abs(v) >= WIN_THRESHOLD;
   return {
     depth: info.depth,
     value: v,
     valueText: valueText(v, info.exact),
-    bar: decisive ? Math.sign(v) : v / (Math.abs(v) + BAR_SCALE),
+    bar: barOf(v),
     exact: info.exact,
     pv: info.pv,
     nodes: info.nodes,
@@ -190,7 +195,7 @@ const infoView = (info: SearchInfo, mover: Player): SearchView => {
 };
 
 /** A value from the mover's side for a person: `+3`, `-0.25`, `draw`, `win in 5`. */
-const valueText = (v: number, exact: boolean): string => {
+export const valueText = (v: number, exact: boolean): string => {
   if (Math.abs(v) >= WIN_THRESHOLD) {
     const plies = Math.round(Math.abs(Math.abs(v) - WIN));
     return `${v > 0 ? "win" : "loss"}${plies > 0 ? ` in ${plies}` : ""}`;
@@ -244,6 +249,8 @@ export class Room {
   opened = false;
   /** Review's verdicts by node id (a loaded game). */
   readonly annotations: Map<number, Annotation> = new Map();
+  /** True for a saved game loaded for review. */
+  private readonly loaded: boolean;
   /** The nodes annotated, in order (what each browser has seen is a count of them). */
   private readonly reviewed: number[] = [];
   /** What each browser has seen of the tree: node and review counts. */
@@ -329,6 +336,7 @@ export class Room {
     this.paused = r?.paused ?? false;
     this.speed = r?.speed ?? 400;
     this.lobby = r?.lobby ?? setup.lobby;
+    this.loaded = setup.loaded === true || r?.loaded === true;
     this.stoppedAt = r?.stopped === true ? this.session.current : -1;
     for (const [id, a] of r?.annotations ?? []) {
       this.annotations.set(id, a);
@@ -371,6 +379,7 @@ export class Room {
       speed: this.speed,
       annotations: [...this.annotations].map(([id, a]) => [numbers.get(id) ?? id, a] as const),
       ...(this.lobby !== undefined ? { lobby: this.lobby } : {}),
+      ...(this.loaded ? { loaded: true } : {}),
     };
   }
 
@@ -1104,6 +1113,7 @@ export class Room {
       options: session.options,
       seed: session.seed,
       players: session.players,
+      ...(this.loaded ? { loaded: true } : {}),
       current: session.current,
       thinking: this.thinking,
       paused: this.paused,

@@ -23,7 +23,8 @@ import type { SearchResult } from "../core/search/types.ts";
 import { alphabetaStrategy } from "../core/search/strategies.ts";
 import { mainLine, newSession, type Session, stateAt } from "../app/session.ts";
 import { exportTranscript, importTranscript, type Transcript } from "../app/transcript.ts";
-import { analyseMove, lineOf } from "../app/review.ts";
+import { analyseMove, exactSolver, lineOf } from "../app/review.ts";
+import { annotationOf } from "./annotation.ts";
 import { type Conn, Room } from "./room.ts";
 import type {
   FromRoom,
@@ -182,25 +183,24 @@ const host = async (data: RoomThreadData): Promise<Hosted | undefined> => {
       : { ...t, result: { winner: o.winner, margin: o.margin, reason: "end" } };
   };
 
-  /** The review pass of a loaded game: each person's move judged, shown as found. */
+  /**
+   * The review pass of a loaded game: each person's move judged (the game's exact solver
+   * first, as `deno task review` does), shown as found.
+   */
   const review = (r: Room, settings: NonNullable<RoomStart["review"]>): Effect.Effect<void> => {
     const ids = mainLine(r.session).slice(1);
+    const solver = exactSolver(game, plugin.strategies);
     const how = {
       strategy: { name: "alphabeta", strategy: alphabetaStrategy, params: {} },
       source,
       timeMs: settings.ms,
       margin: settings.margin,
+      ...(solver !== undefined ? { exact: { solver, timeMs: settings.ms } } : {}),
     };
     return Effect.gen(function* () {
       for (const [i, step] of lineOf(game, r.session).entries()) {
         const a = yield* analyseMove(game, step, how);
-        if (a === undefined) continue;
-        r.annotate(ids[i], {
-          best: a.bestNotation,
-          loss: a.loss,
-          mistake: a.mistake !== undefined,
-          text: a.mistake ?? (a.loss === 0 ? "best" : `${a.loss} worse than ${a.bestNotation}`),
-        });
+        if (a !== undefined) r.annotate(ids[i], annotationOf(a));
       }
     }).pipe(Effect.ignore);
   };
@@ -234,6 +234,7 @@ const host = async (data: RoomThreadData): Promise<Hosted | undefined> => {
       ...(s.restored !== undefined ? { restored: s.restored } : {}),
       ...(s.lobby !== undefined ? { lobby: { seat: s.lobby, taken: false } } : {}),
       onChange: changed,
+      ...(s.review !== undefined ? { loaded: true } : {}),
     });
     if (s.review !== undefined) r.spawn(review(r, s.review));
     return r;

@@ -49,6 +49,8 @@ export interface SavedRoom {
   readonly annotations: readonly (readonly [number, Annotation])[];
   /** A game offered in the lobby: the seat offered there, and whether someone took it. */
   readonly lobby?: LobbySeat;
+  /** True for a saved game loaded for review (absent: false). */
+  readonly loaded?: boolean;
 }
 
 /** The seat of a game offered in the lobby, and whether someone took it. */
@@ -78,9 +80,15 @@ const SavedShape = Schema.Struct({
       loss: Schema.Number,
       mistake: Schema.Boolean,
       text: Schema.String,
+      severity: Schema.optionalKey(Schema.Literals(["inaccuracy", "mistake", "blunder"])),
+      exact: Schema.optionalKey(Schema.Boolean),
+      bestText: Schema.optionalKey(Schema.String),
+      playedText: Schema.optionalKey(Schema.String),
+      bars: Schema.optionalKey(Schema.Tuple([Schema.Number, Schema.Number])),
     }),
   ])),
   lobby: Schema.optional(Schema.Struct({ seat: Schema.String, taken: Schema.Boolean })),
+  loaded: Schema.optionalKey(Schema.Boolean),
 });
 const decodeShape = Schema.decodeUnknownResult(SavedShape);
 

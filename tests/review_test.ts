@@ -24,7 +24,17 @@ import {
   type Transcript,
 } from "../app/transcript.ts";
 import { Result } from "../core/deps.ts";
-import { analyseLine, judgeMove, lineOf, type MoveAnalysis } from "../app/review.ts";
+import {
+  analyseLine,
+  type AnalysisSettings,
+  countMarks,
+  exactSolver,
+  isMistake,
+  judgeMove,
+  lineOf,
+  type MoveAnalysis,
+  SEVERITIES,
+} from "../app/review.ts";
 import { runTask, startTask } from "../testing/task.ts";
 import { exactMargin, solveToEnd } from "./tools/helpers.ts";
 
@@ -53,14 +63,23 @@ const further = (v: number) => (v >= WIN / 2 ? v - 1 : v <= -WIN / 2 ? v + 1 : v
 /** Tic-tac-toe's minimax value to the end, decisive values moved by their distance. */
 const distanceTtt = solveToEnd(ttt.game, (s) => ttt.game.value(s), further);
 
-/** The plies (1-based) where the mover made the game's outcome worse for themselves. */
-const referenceBlunders = (game: Game<unknown>, moves: readonly number[]): number[] => {
+/**
+ * The plies (1-based) where the mover made the game's outcome worse for themselves, by
+ * an exact reference (`solve`: player 0's final margin under perfect play).
+ */
+const referenceBlunders = (
+  game: Game<unknown>,
+  moves: readonly number[],
+  solve: (s: unknown) => number = solveTtt,
+): number[] => {
   const out: number[] = [];
   let s = game.initial();
   moves.forEach((m, i) => {
-    const by = game.toMove(s) as Player;
+    const by = game.toMove(s);
     const after = game.play(s, m);
-    if (side(solveTtt(after), by) < side(solveTtt(s), by)) out.push(i + 1);
+    if (by !== CHANCE && Math.sign(side(solve(after), by)) < Math.sign(side(solve(s), by))) {
+      out.push(i + 1);
+    }
     s = after;
   });
   return out;
@@ -157,18 +176,65 @@ Deno.test("judgeMove: outcome classes and the margin, as the rules say", () => {
   fc.assert(fc.property(value, value, fc.integer({ min: 0, max: 5 }), (a, b, margin) => {
     const [best, played] = a >= b ? [a, b] : [b, a];
     const cls = (v: number) => (v >= WIN / 2 ? 1 : v <= -WIN / 2 ? -1 : 0);
-    const expected = cls(played) < cls(best) ||
-      (cls(best) === 0 && best - played > margin);
+    const loss = best - played;
+    // Heuristic values: the outcome class and the margin.
+    const expected = cls(played) < cls(best)
+      ? "blunder"
+      : cls(best) !== 0
+      ? undefined
+      : loss > 3 * margin
+      ? "blunder"
+      : loss > margin
+      ? "mistake"
+      : loss > margin / 2
+      ? "inaccuracy"
+      : undefined;
+    const j = judgeMove(best, played, margin, false);
+    assertEquals(j?.severity, expected, `${best} ${played} ${margin}`);
+    // Mistakes and blunders are what the earlier rule called mistakes.
     assertEquals(
-      judgeMove(best, played, margin, false) !== undefined,
-      expected,
+      isMistake(j),
+      cls(played) < cls(best) || (cls(best) === 0 && loss > margin),
       `${best} ${played}`,
     );
+    // Exact values: only a change of the result, by its sign, is marked (a blunder).
+    const exact = judgeMove(best, played, margin, true);
+    assertEquals(
+      exact?.severity,
+      Math.sign(played) < Math.sign(best) ? "blunder" : undefined,
+      `exact ${best} ${played}`,
+    );
   }));
-  assertEquals(judgeMove(WIN - 3, -WIN + 4, 1, true), "turns a win into a loss");
-  assertEquals(judgeMove(WIN - 3, 0, 1, true), "turns a win into a draw");
-  assertEquals(judgeMove(0, -WIN + 2, 1, true), "turns a draw into a loss");
-  assertEquals(judgeMove(5, 4, 1, false), undefined); // within the margin
+  assertEquals(judgeMove(WIN - 3, -WIN + 4, 1, true)?.why, "turns a win into a loss");
+  assertEquals(judgeMove(WIN - 3, 0, 1, true)?.why, "turns a win into a draw");
+  assertEquals(judgeMove(0, -WIN + 2, 1, true)?.why, "turns a draw into a loss");
+  assertEquals(judgeMove(7, 1, 1, true), undefined); // an exact margin: still won
+  assertEquals(judgeMove(2, -1, 1, true)?.why, "turns a win into a loss");
+  assertEquals(judgeMove(5, 4, 1, false)?.severity, "inaccuracy");
+  assertEquals(judgeMove(5, 4.5, 1, false), undefined); // within half the margin
+});
+
+Deno.test("countMarks: each player's marks by severity, nothing else counted", () => {
+  const severity = fc.option(fc.constantFrom(...SEVERITIES), { nil: undefined });
+  const mark = fc.option(
+    fc.record({ by: fc.constantFrom(0 as const, 1 as const), severity }),
+    { nil: undefined },
+  );
+  fc.assert(fc.property(fc.array(mark), (marks) => {
+    const counts = countMarks(
+      marks.map((m) =>
+        m === undefined ? undefined : {
+          by: m.by,
+          ...(m.severity !== undefined ? { judgement: { severity: m.severity, why: "" } } : {}),
+        }
+      ),
+    );
+    for (const p of [0, 1] as const) {
+      for (const s of SEVERITIES) {
+        assertEquals(counts[p][s], marks.filter((m) => m?.by === p && m.severity === s).length);
+      }
+    }
+  }));
 });
 
 Deno.test("analysis: random tic-tac-toe games, the flagged moves are exactly the reference's blunders", async () => {
@@ -192,7 +258,7 @@ Deno.test("analysis: random tic-tac-toe games, the flagged moves are exactly the
         depth: 10,
         margin: 1,
       }));
-      const flagged = found.filter((a) => a?.mistake !== undefined).map((a) => a!.ply);
+      const flagged = found.filter((a) => a?.judgement !== undefined).map((a) => a!.ply);
       assertEquals(flagged, referenceBlunders(game, movesOf(game, words)), words.join(","));
       // Every value is the reference's, from the mover's side, distances included.
       for (const a of found as MoveAnalysis[]) {
@@ -235,14 +301,106 @@ Deno.test("analysis: random Kalah(3,2) games, values and mistakes agree with pla
         const got = {
           bestValue: a!.bestValue,
           playedValue: a!.playedValue,
-          mistake: a!.mistake !== undefined,
+          mistake: isMistake(a!.judgement),
         };
         assertEquals(got, want, `${name}, seed ${seed}, move ${step.ply} ${step.notation}`);
-        if (got.mistake && a!.mistake!.startsWith("loses")) byMargin++;
+        if (got.mistake && a!.judgement!.why.startsWith("loses")) byMargin++;
       }
     }
   }
   assert(byMargin > 0, "the games have mistakes by margin");
+});
+
+/** X could win at once with c3 and plays b3: a fork, still a win, that depth 2 does not see. */
+const FALSE_BLUNDER = ["a1", "a2", "b2", "a3", "b3"];
+
+/** The analysis of tic-tac-toe at depth 2, with alpha-beta to the end first when `exact`. */
+const depth2 = (exact: boolean): AnalysisSettings => ({
+  strategy: { name: "alphabeta", strategy: alphabetaStrategy, params: {} },
+  depth: 2,
+  margin: 1,
+  ...(exact ? { exact: { solver: exactSolver(ttt.game, ttt.plugin.strategies)! } } : {}),
+});
+
+Deno.test("exact marking: a winning fork that depth 2 calls a blunder is not marked", async () => {
+  const game = ttt.game;
+  const line = lineOf(
+    game,
+    Result.getOrThrow(importTranscript(game, transcriptOf(ttt, FALSE_BLUNDER))),
+  );
+  // The reference: b3 keeps X's win (O's a2 had lost the draw).
+  assertEquals(referenceBlunders(game, movesOf(game, FALSE_BLUNDER)), [2]);
+  const heuristic = await Effect.runPromise(analyseLine(game, line, depth2(false)));
+  assertEquals(heuristic[4]?.judgement, { severity: "blunder", why: "gives up a win" });
+  const exact = await Effect.runPromise(analyseLine(game, line, depth2(true)));
+  assertEquals(exact.map((a) => a?.judgement?.severity), [
+    undefined,
+    "blunder",
+    undefined,
+    undefined,
+    undefined,
+  ]);
+  assert(exact.every((a) => a?.exact === true));
+  assertEquals(exact[4]!.bestNotation, "c3");
+});
+
+Deno.test("exact marking: random tic-tac-toe games at depth 2, marked exactly where the result changes", async () => {
+  const game = ttt.game;
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.nat(), { minLength: 9, maxLength: 9 }), async (picks) => {
+      const words: string[] = [];
+      let s = game.initial();
+      for (const p of picks) {
+        const ms = game.moves(s);
+        if (ms.length === 0) break;
+        const m = ms[p % ms.length];
+        words.push(game.formatMove(s, m));
+        s = game.play(s, m);
+      }
+      const line = lineOf(
+        game,
+        Result.getOrThrow(importTranscript(game, transcriptOf(ttt, words))),
+      );
+      const found = await Effect.runPromise(analyseLine(game, line, depth2(true)));
+      const marked = found.filter((a) => a?.judgement !== undefined);
+      assertEquals(marked.map((a) => a!.ply), referenceBlunders(game, movesOf(game, words)));
+      assert(marked.every((a) => a!.judgement!.severity === "blunder" && a!.exact));
+    }),
+    { numRuns: 40 },
+  );
+});
+
+Deno.test("exact marking: Kalah(3,2) with its own solver, marked exactly where the result changes", async () => {
+  const game = kalah.game;
+  const solver = exactSolver(game, kalah.plugin.strategies)!;
+  assertEquals(solver.name, "solve");
+  const exactKalah = exactMargin(game);
+  let marked = 0, heuristicFalse = 0;
+  for (const seed of [1, 2, 3, 4, 5, 6]) {
+    const t = randomKalah(seed);
+    const line = lineOf(game, Result.getOrThrow(importTranscript(game, t)));
+    const settings: AnalysisSettings = {
+      strategy: { name: "alphabeta", strategy: alphabetaStrategy, params: {} },
+      depth: 2,
+      margin: 1,
+    };
+    const want = referenceBlunders(game, t.moves.map((m) => m.move), exactKalah);
+    const found = await Effect.runPromise(
+      analyseLine(game, line, { ...settings, exact: { solver } }),
+    );
+    assertEquals(
+      found.filter((a) => a?.judgement !== undefined).map((a) => a!.ply),
+      want,
+      `seed ${seed}`,
+    );
+    marked += want.length;
+    // The heuristic alone marks moves that keep the result (so the above can fail).
+    const alone = await Effect.runPromise(analyseLine(game, line, settings));
+    heuristicFalse += alone.filter((a) =>
+      a?.judgement !== undefined && !want.includes(a.ply)
+    ).length;
+  }
+  assert(marked > 0 && heuristicFalse > 0, `${marked} ${heuristicFalse}`);
 });
 
 Deno.test("analysis: 2048's chance moves are not analysed, its player's moves are", async () => {
@@ -320,6 +478,11 @@ Deno.test("review --analyze: the tic-tac-toe blunders are flagged, each with its
       data.summary.mistakes[p].map((m: { ply: number }) => m.ply),
       blunders.filter((b) => by(b) === p),
     );
+    assertEquals(data.summary.counts[p], {
+      inaccuracy: 0,
+      mistake: 0,
+      blunder: blunders.filter((b) => by(b) === p).length,
+    });
   }
   // The text: the summary names each blunder, and the step shows its analysis line.
   const text = await runTask("review", [file, "--analyze", "10"], { stdin: "goto 2\n" });
@@ -329,18 +492,47 @@ Deno.test("review --analyze: the tic-tac-toe blunders are flagged, each with its
   assertEquals(summary.length, 2, text.stdout);
   for (const line of summary) {
     const mine = blunders.filter((b) => by(b) === line.trim()[0]);
-    assertStringIncludes(line, `${mine.length} mistake`);
+    assertStringIncludes(line, `0 inaccuracies, 0 mistakes, ${mine.length} blunder`);
     assertEquals(line.match(/move \d+ played \w+ \(/g)?.join(""), words(mine));
   }
-  assertStringIncludes(text.stdout, "Analysis (alphabeta, depth 10): 9 of 9 moves analysed.");
+  assertStringIncludes(
+    text.stdout,
+    "Analysis (alphabeta, depth 10; exact: alphabeta up to 1000 ms per position): 9 of 9 moves",
+  );
   assertStringIncludes(
     text.stdout,
     "move 2 of 9: O plays b1\n",
   );
   assert(
-    /played b1 \(X wins in \d+ plies\) - MISTAKE: turns a draw into a loss/.test(text.stdout),
+    /played b1 \(X wins in \d+ plies\) - BLUNDER: turns a draw into a loss \(exact\)/.test(
+      text.stdout,
+    ),
     text.stdout,
   );
+  await Deno.remove(file);
+});
+
+Deno.test("review --analyze: the exact solver first, --solve off for the heuristic alone", async () => {
+  const file = await save(transcriptOf(ttt, FALSE_BLUNDER));
+  const marks = async (...flags: string[]) => {
+    const r = await runTask("review", [file, "--analyze", "2", "--json", ...flags]);
+    assertEquals(r.code, 0, r.stderr);
+    const data = JSON.parse(r.stdout);
+    return { moves: data.moves.map((m: { severity?: string }) => m.severity), data };
+  };
+  const exact = await marks();
+  assertEquals(exact.moves, [undefined, "blunder", undefined, undefined, undefined]);
+  assertEquals(exact.data.summary.exact, { solver: "alphabeta", timeMs: 1000 });
+  assertEquals(exact.data.summary.counts.X, { inaccuracy: 0, mistake: 0, blunder: 0 });
+  assertEquals(exact.data.summary.counts.O, { inaccuracy: 0, mistake: 0, blunder: 1 });
+  const alone = await marks("--solve", "off");
+  assertEquals(alone.moves[4], "blunder");
+  assertEquals(alone.data.summary.counts.X.blunder, 1);
+  assertEquals(alone.data.summary.exact, undefined);
+  const bad = await runTask("review", [file, "--analyze", "2", "--solve", "soon"]);
+  assertEquals(bad.code, 2);
+  assertStringIncludes(bad.stderr, "error: --solve must be like 500ms or 2s, or off; got 'soon'");
+  noTrace(bad.stderr);
   await Deno.remove(file);
 });
 
@@ -364,7 +556,8 @@ Deno.test("review --analyze: a Kalah game's mistakes by margin agree with plain 
   ) seed++;
   const t = randomKalah(seed);
   const file = await save(t);
-  const r = await runTask("review", [file, "--analyze", String(depth), "--json"]);
+  // The heuristic values alone (the exact solver would settle Kalah(3,2)'s every move).
+  const r = await runTask("review", [file, "--analyze", String(depth), "--solve", "off", "--json"]);
   assertEquals(r.code, 0, r.stderr);
   const data = JSON.parse(r.stdout);
   assertEquals(
@@ -509,7 +702,10 @@ Deno.test("review: the analysis shows its progress at a terminal; Ctrl-C stops i
   // The summary of what was analysed, and nothing after it (no stepping).
   const tail = out.slice(out.indexOf("Analysis interrupted")).trimEnd().split(/\r?\n/);
   assertEquals(tail.length, 4, out);
-  assertStringIncludes(tail[1], "Analysis (alphabeta, depth 30): 0 of");
+  assertStringIncludes(
+    tail[1],
+    "Analysis (alphabeta, depth 30; exact: solve up to 1000 ms per position): 0 of",
+  );
   noTrace(out);
   assert(await job.groupGone(), "no process of the program is left");
   await Deno.remove(file);

@@ -4,6 +4,7 @@
  * @module
  */
 import type { NodeView, SearchView, ServerMessage } from "../server/protocol.ts";
+import { SEVERITIES, severityOf } from "./marks.ts";
 
 /** The `Position` message. */
 export type Position = Extract<ServerMessage, { readonly _tag: "Position" }>;
@@ -32,11 +33,14 @@ export const barFill = (bar: number): number =>
 export const searchNote = (s: SearchView): string => `${s.valueText} d${s.depth}`;
 
 /**
- * A reviewed move's mark: `??` for a decisive mistake (it gave away at least `DECISIVE`),
- * `?` for another mistake, nothing for a good move.
+ * A reviewed move's mark: `?!` for an inaccuracy, `?` for a mistake, `??` for a blunder
+ * (in an annotation without a severity: a mistake that gave away at least `DECISIVE`),
+ * nothing for a move not marked.
  */
-export const reviewMark = (review: NodeView["review"]): string =>
-  review === undefined || !review.mistake ? "" : review.loss >= DECISIVE ? "??" : "?";
+export const reviewMark = (review: NodeView["review"]): string => {
+  const s = severityOf(review, DECISIVE);
+  return SEVERITIES.find((x) => x.severity === s)?.mark ?? "";
+};
 
 /** A side's name: the game's name for it (`south`), or `player N` before the game is known. */
 export const sideName = (
@@ -44,9 +48,13 @@ export const sideName = (
   side: 0 | 1,
 ): string => names?.[side] ?? `player ${side + 1}`;
 
-/** Who plays side `side`: "you", or the player's spec (`alphabeta:6`, `remote`). */
+/**
+ * Who plays side `side`: "you", or the player's spec (`alphabeta:6`, `remote`); in a
+ * saved game loaded for review, the name the transcript gives (this browser moves for
+ * both, but did not play them).
+ */
 export const playerOf = (pos: Position, side: 0 | 1): string =>
-  pos.mine[side] ? "you" : pos.players[side];
+  pos.mine[side] && pos.loaded !== true ? "you" : pos.players[side];
 
 /** The status line: the result, or who is to move and what they are doing. */
 export const statusText = (
@@ -58,7 +66,7 @@ export const statusText = (
   if (pos.toMove === "chance") return "chance to move";
   const side = pos.toMove;
   const who = sideName(names, side);
-  if (pos.mine[side]) return `${who} to move: your move`;
+  if (pos.mine[side] && pos.loaded !== true) return `${who} to move: your move`;
   if (pos.paused) return `${who} (${pos.players[side]}) to move: paused (resume, or move for it)`;
   if (pos.thinking === side) return `${who} (${pos.players[side]}) is thinking`;
   return `${who} (${pos.players[side]}) to move`;

@@ -17,6 +17,7 @@ import { board } from "./board.ts";
 import { byId, h, setText, show } from "./dom.ts";
 import { playerOf, type Position, sideName, statusText } from "./format.ts";
 import { drawMoves, onJump } from "./moves.ts";
+import { reviewPanel } from "./review.ts";
 import { mergeNodes, settle, stepBack, stepForward } from "./tree.ts";
 import { KEY_PREFIX, keysOf, nextTokens, pick, targetVerdicts, type Verdict } from "./picks.ts";
 import { drawBar, drawSearch, idleSearch } from "./search.ts";
@@ -121,6 +122,14 @@ export const gameView = (
     markBoard();
   };
 
+  /** Shows node `node`, as a click on the move list or the review's graph asks. */
+  const jumpTo = (node: number): void => {
+    if (pos !== undefined && node !== shown()) {
+      goTo(local(pos) ? node : settle(pos.nodes, node));
+    }
+  };
+  const review = reviewPanel({ jump: jumpTo });
+
   const the = board(byId("board"), {
     pick: (token) => pickToken(token),
     swipe: (key) => pickToken(KEY_PREFIX + key),
@@ -156,7 +165,17 @@ export const gameView = (
     show(byId("viewing"), true);
     drawControls(p);
     body.dataset.view = String(v.node);
+    drawReview(p);
   };
+
+  /** The review panel under the board, for the node this board shows. */
+  const drawReview = (p: Position): void =>
+    review.draw(
+      p,
+      shown() ?? p.current,
+      [sideName(names(), 0), sideName(names(), 1)],
+      entry?.solo === true,
+    );
 
   /** Back to the game's position. */
   const leaveView = (): void => {
@@ -316,6 +335,7 @@ export const gameView = (
     wantAt = undefined;
 
     if (viewing !== undefined) drawView(p, viewing);
+    else drawReview(p);
     body.dataset.node = String(p.current);
     body.dataset.thinking = p.thinking === null ? "" : String(p.thinking);
     body.dataset.result = p.result?.reason ?? "";
@@ -468,11 +488,7 @@ export const gameView = (
       send({ _tag: "Play", at: pos.current, text });
     }
   });
-  onJump(byId("moves"), (node) => {
-    if (pos !== undefined && node !== shown()) {
-      goTo(local(pos) ? node : settle(pos.nodes, node));
-    }
-  });
+  onJump(byId("moves"), jumpTo);
 
   document.addEventListener("keydown", (e) => {
     const chord = (e.altKey || e.ctrlKey || e.metaKey) && !e.getModifierState("AltGraph");
