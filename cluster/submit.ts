@@ -23,6 +23,7 @@ import {
   TournamentWorkflow,
 } from "./tournament.ts";
 import { faultedGames, type SeriesEnd, tooManyFaults } from "../app/series.ts";
+import { codeDifference } from "../app/tournament/code.ts";
 
 /**
  * The id of a plan: the same plan, the same tournament. Its games in flight
@@ -65,6 +66,11 @@ export interface ClusterRun {
   readonly follow: boolean;
   /** Hears the tournament's id once it is submitted. */
   readonly onSubmitted: (id: string) => Effect.Effect<void, never, Terminal>;
+  /**
+   * The tournament asked for (`--status`/`--resume ID`): a plan that is not its (made here
+   * by other code) is refused, naming the difference, rather than taken for another.
+   */
+  readonly id?: string;
 }
 
 /** A failure's reason in one line. */
@@ -98,6 +104,24 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
   Effect.gen(function* () {
     const term = yield* Terminal;
     const id = yield* Effect.promise(() => planId(run.plan));
+    if (run.id !== undefined && run.id !== id) {
+      const asked = run.id;
+      const stored = yield* readPlan(asked).pipe(
+        Effect.provide(database(run.url)),
+        Effect.catchTag("SqlError", (e) => Effect.fail(`the cluster at ${run.url}: ${e.message}`)),
+      );
+      const theirs = stored?.code, mine = run.plan.code;
+      const difference = theirs !== undefined && mine !== undefined
+        ? codeDifference(mine, theirs)
+        : undefined;
+      return yield* Effect.fail(
+        difference !== undefined
+          ? `tournament ${asked} was planned with other code than this machine's: ` +
+            `${difference}; follow it from a machine with the same ply and plugin`
+          : `tournament ${asked}'s plan differs from the one this machine makes of its ` +
+            "arguments; follow it from the machine that submitted it",
+      );
+    }
     const t0 = performance.now();
     const records = [...run.done];
     const seen = new Set(run.done.map((r) => r.id));

@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { codeDifference, type CodeId, codeId } from "../app/tournament/code.ts";
 import { Effect, Result, Schema } from "../core/deps.ts";
 import { openHostedGame } from "../app/games.ts";
 import { Limits } from "../core/host/thread.ts";
@@ -65,6 +66,11 @@ export interface ClusterPlan {
   readonly concurrency: number;
   /** More faulted games than this stop the tournament (`--max-faults`, in `argv` too). */
   readonly maxFaults: number;
+  /**
+   * The code that decides its games (`app/tournament/code.ts`): a runner whose code
+   * differs takes no work. Absent in plans stored before it was kept.
+   */
+  readonly code?: CodeId;
 }
 
 /** One game to play: the tournament and the fixture's index in its plan. */
@@ -138,6 +144,23 @@ export const newGames = (id: string, seen: ReadonlySet<string>): Sql<GameRecord[
 /** A runner's plans, loaded once per tournament. */
 const plans = new Map<string, ClusterPlan>();
 
+/** How this runner's code differs from each tournament's (undefined: it does not). */
+const differences = new Map<string, Promise<string | undefined>>();
+
+/** How this runner's code differs from the plan's, in words; undefined when it does not. */
+const differs = (tournament: string, plan: ClusterPlan): Promise<string | undefined> => {
+  let known = differences.get(tournament);
+  if (known === undefined) {
+    const theirs = plan.code;
+    known = theirs === undefined ? Promise.resolve(undefined) : codeId(plan.module).then(
+      (mine) => codeDifference(mine, theirs),
+      (e) => `its plugin's source cannot be read here (${e instanceof Error ? e.message : e})`,
+    );
+    differences.set(tournament, known);
+  }
+  return known;
+};
+
 /**
  * The entity's handler: plays fixture `index` of the tournament's plan, at most
  * `concurrency` games at once on this runner. A runner that cannot load the game's
@@ -163,6 +186,15 @@ export const gameHandlers = (
             plan = yield* Effect.orDie(readPlan(tournament));
             if (plan === undefined) return yield* Effect.fail(`no tournament ${tournament}`);
             plans.set(tournament, plan);
+          }
+          // Games of code other than this runner's are not played here: they would differ.
+          const difference = yield* Effect.promise(() => differs(tournament, plan!));
+          if (difference !== undefined) {
+            yield* refuse(
+              `this runner's code differs from tournament ${tournament}'s: ${difference}; ` +
+                "it takes no work (run the same ply and plugin on every runner)",
+            );
+            return yield* Effect.never;
           }
           // Each game in a plugin thread of its own: a plugin that hangs or runs out of
           // memory fails its game alone, and the runner goes on.

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { codeId } from "../app/tournament/code.ts";
 import { openHostedGame } from "../app/games.ts";
 import { builtins } from "../plugins/registry.ts";
 import { Effect } from "../core/deps.ts";
@@ -170,6 +171,8 @@ const planArgs = (args: readonly string[]): string[] => {
 const tournament = (
   args: readonly string[],
   mode: "run" | "status" = "run",
+  /** The id of the tournament asked for (`--status`/`--resume ID`): the plan made must be its. */
+  asked?: string,
 ): Effect.Effect<number, UserError | SearchFailed, ProgramServices> =>
   Effect.gen(function* (): Generator<
     Effect.Effect<unknown, UserError | SearchFailed, ProgramServices>,
@@ -202,7 +205,11 @@ const tournament = (
             "the cluster); give only --cluster, --out, --json, --concurrency or --workers here",
         });
       }
-      return yield* tournament([...stored, ...rest], flags.status !== undefined ? "status" : "run");
+      return yield* tournament(
+        [...stored, ...rest],
+        flags.status !== undefined ? "status" : "run",
+        byId,
+      );
     }
     if (positional.length === 0) return yield* new UsageError({ message: "name one game" });
     const loaded = yield* openHostedGame(positional[0], gameOptions);
@@ -287,6 +294,7 @@ const tournament = (
       ? yield* (yield* Effect.promise(() => import("../cluster/submit.ts"))).runOnCluster({
         url: flags.cluster,
         follow: mode === "run",
+        ...(asked !== undefined ? { id: asked } : {}),
         plan: {
           argv: planArgs(args),
           game: loaded.specifier,
@@ -299,6 +307,16 @@ const tournament = (
           ttMb,
           concurrency,
           maxFaults: settings.maxFaults,
+          code: yield* Effect.tryPromise({
+            try: () =>
+              codeId(Object.hasOwn(builtins, loaded.specifier) ? undefined : loaded.source.url),
+            catch: (e) =>
+              new UsageError({
+                message: `the plugin's source cannot be read: ${
+                  e instanceof Error ? e.message : e
+                }`,
+              }),
+          }),
         },
         done,
         onGame,
