@@ -16,6 +16,8 @@ import { database, shardingLayer, workflowEngine } from "./layers.ts";
 import { operatorLogging } from "./log.ts";
 import {
   type ClusterPlan,
+  gameCount,
+  GAMES_PAGE,
   migrate,
   newGames,
   readPlan,
@@ -125,6 +127,8 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
     const t0 = performance.now();
     const records = [...run.done];
     const seen = new Set(run.done.map((r) => r.id));
+    // Where following has read to in the tournament's games (`newGames`' cursor).
+    let cursor = 0;
     let gameMs = 0;
     yield* Effect.scoped(
       Effect.gen(function* () {
@@ -141,7 +145,9 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
           // The workflow's state first, then the games: a workflow that has ended wrote
           // every game it played before it ended.
           const polled = yield* Effect.exit(TournamentWorkflow.poll(execution));
-          const fresh = yield* newGames(id, seen);
+          const page = yield* newGames(id, cursor);
+          cursor = page.after;
+          const fresh = page.records.filter((r) => !seen.has(r.id));
           for (const r of fresh) {
             seen.add(r.id);
             records.push(r);
@@ -159,8 +165,19 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
           }
           const ended = Exit.isSuccess(polled) && Option.isSome(polled.value) &&
             polled.value.value._tag === "Complete";
-          if (ended || !run.follow) break;
-          if (fresh.length === 0) yield* Effect.sleep("200 millis");
+          // A full page: more games wait to be read, whatever the workflow's state.
+          if (page.records.length === GAMES_PAGE) continue;
+          const done = ended || !run.follow;
+          if (fresh.length === 0 || done) {
+            // A game passed by the cursor (its insert committed after a later one's): the
+            // count says so, and the next look reads from the start again.
+            if ((yield* gameCount(id)) > seen.size) {
+              cursor = 0;
+              continue;
+            }
+            if (done) break;
+            yield* Effect.sleep("200 millis");
+          }
         }
       }).pipe(
         Effect.provide(workflowEngine),

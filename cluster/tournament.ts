@@ -103,6 +103,9 @@ export const migrate = Effect.gen(function* () {
     yield* sql`CREATE TABLE IF NOT EXISTS ply_games (
       tournament TEXT NOT NULL, id TEXT NOT NULL, record TEXT NOT NULL,
       PRIMARY KEY (tournament, id))`;
+    // The order games were written in, for following a tournament page by page.
+    yield* sql`ALTER TABLE ply_games ADD COLUMN IF NOT EXISTS seq BIGSERIAL`;
+    yield* sql`CREATE INDEX IF NOT EXISTS ply_games_seq ON ply_games (tournament, seq)`;
   }));
 });
 
@@ -132,13 +135,43 @@ const faultedCount = (id: string): Sql<number> =>
     return Number(rows[0]?.n ?? 0);
   });
 
-/** The finished games of tournament `id` whose ids are not in `seen`. */
-export const newGames = (id: string, seen: ReadonlySet<string>): Sql<GameRecord[]> =>
+/** How many finished games tournament `id` has in the database. */
+export const gameCount = (id: string): Sql<number> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient;
-    const rows = yield* sql<{ id: string; record: string }>`
-      SELECT id, record FROM ply_games WHERE tournament = ${id} ORDER BY id`;
-    return rows.filter((r) => !seen.has(r.id)).map((r) => JSON.parse(r.record) as GameRecord);
+    const rows = yield* sql<{ n: number | string }>`
+      SELECT count(*) AS n FROM ply_games WHERE tournament = ${id}`;
+    return Number(rows[0]?.n ?? 0);
+  });
+
+/** The most games read from the database at once while following a tournament. */
+export const GAMES_PAGE = 1000;
+
+/** A page of a tournament's finished games, in the order they were written. */
+export interface GamesPage {
+  /** The games written after the cursor, at most `GAMES_PAGE` of them. */
+  readonly records: readonly GameRecord[];
+  /** The cursor after them (the next page starts there). */
+  readonly after: number;
+}
+
+/**
+ * The finished games of tournament `id` written after cursor `after` (0: from the first),
+ * a page at a time: following a tournament reads each game once, not every game at every
+ * look (`WHERE seq > after`, on an index). A game whose insert committed after a later
+ * one's can be passed by the cursor; `gameCount` shows it (more games than were read), and
+ * the follower reads again from the start.
+ */
+export const newGames = (id: string, after: number): Sql<GamesPage> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    const rows = yield* sql<{ seq: number | string; record: string }>`
+      SELECT seq, record FROM ply_games WHERE tournament = ${id} AND seq > ${after}
+      ORDER BY seq LIMIT ${GAMES_PAGE}`;
+    return {
+      records: rows.map((r) => JSON.parse(r.record) as GameRecord),
+      after: rows.length === 0 ? after : Number(rows[rows.length - 1].seq),
+    };
   });
 
 /** A runner's plans, loaded once per tournament. */
