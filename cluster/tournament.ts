@@ -220,15 +220,6 @@ export const gameHandlers = (
             if (plan === undefined) return yield* Effect.fail(`no tournament ${tournament}`);
             plans.set(tournament, plan);
           }
-          // Games of code other than this runner's are not played here: they would differ.
-          const difference = yield* Effect.promise(() => differs(tournament, plan!));
-          if (difference !== undefined) {
-            yield* refuse(
-              `this runner's code differs from tournament ${tournament}'s: ${difference}; ` +
-                "it takes no work (run the same ply and plugin on every runner)",
-            );
-            return yield* Effect.never;
-          }
           // Each game in a plugin thread of its own: a plugin that hangs or runs out of
           // memory fails its game alone, and the runner goes on.
           const loaded = yield* Effect.result(
@@ -243,6 +234,15 @@ export const gameHandlers = (
               `this runner cannot load ${plan.game} (tournament ${tournament}): ` +
                 `${loaded.failure.message}; it takes no work (a plugin file must exist at ` +
                 `${plan.module ?? plan.game} on every runner)`,
+            );
+            return yield* Effect.never;
+          }
+          // Games of code other than this runner's are not played here: they would differ.
+          const difference = yield* Effect.promise(() => differs(tournament, plan!));
+          if (difference !== undefined) {
+            yield* refuse(
+              `this runner's code differs from tournament ${tournament}'s: ${difference}; ` +
+                "it takes no work (run the same ply and plugin on every runner)",
             );
             return yield* Effect.never;
           }
