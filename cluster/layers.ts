@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { postgresLayer } from "../app/store/postgres.ts";
 import { Effect, Layer, Option } from "../core/deps.ts";
 import {
   ClusterWorkflowEngine,
@@ -12,8 +13,6 @@ import {
   FetchHttpClient,
   HttpEffect,
   HttpRunner,
-  PgClient,
-  Redacted,
   RpcSerialization,
   RunnerAddress,
   RunnerHealth,
@@ -30,9 +29,8 @@ export interface Address {
   readonly port: number;
 }
 
-/** The database every machine reaches. */
-export const database = (url: string): ReturnType<typeof PgClient.layer> =>
-  PgClient.layer({ url: Redacted.make(url) });
+/** The database every machine reaches (its password found as `postgresLayer` finds it). */
+export const database = (url: string): ReturnType<typeof postgresLayer> => postgresLayer(url);
 
 /**
  * Sharding over the database: the runner at `address` (hosting entities and workflows),

@@ -16,6 +16,8 @@ import { database, shardingLayer, workflowEngine } from "./layers.ts";
 import { operatorLogging } from "./log.ts";
 import {
   type ClusterPlan,
+  gameCount,
+  GAMES_PAGE,
   migrate,
   newGames,
   readPlan,
@@ -23,6 +25,7 @@ import {
   TournamentWorkflow,
 } from "./tournament.ts";
 import { faultedGames, type SeriesEnd, tooManyFaults } from "../app/series.ts";
+import { codeDifference } from "../app/tournament/code.ts";
 
 /**
  * The id of a plan: the same plan, the same tournament. Its games in flight
@@ -65,6 +68,11 @@ export interface ClusterRun {
   readonly follow: boolean;
   /** Hears the tournament's id once it is submitted. */
   readonly onSubmitted: (id: string) => Effect.Effect<void, never, Terminal>;
+  /**
+   * The tournament asked for (`--status`/`--resume ID`): a plan that is not its (made here
+   * by other code) is refused, naming the difference, rather than taken for another.
+   */
+  readonly id?: string;
 }
 
 /** A failure's reason in one line. */
@@ -98,9 +106,29 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
   Effect.gen(function* () {
     const term = yield* Terminal;
     const id = yield* Effect.promise(() => planId(run.plan));
+    if (run.id !== undefined && run.id !== id) {
+      const asked = run.id;
+      const stored = yield* readPlan(asked).pipe(
+        Effect.provide(database(run.url)),
+        Effect.catchTag("SqlError", (e) => Effect.fail(`the cluster at ${run.url}: ${e.message}`)),
+      );
+      const theirs = stored?.code, mine = run.plan.code;
+      const difference = theirs !== undefined && mine !== undefined
+        ? codeDifference(mine, theirs)
+        : undefined;
+      return yield* Effect.fail(
+        difference !== undefined
+          ? `tournament ${asked} was planned with other code than this machine's: ` +
+            `${difference}; follow it from a machine with the same ply and plugin`
+          : `tournament ${asked}'s plan differs from the one this machine makes of its ` +
+            "arguments; follow it from the machine that submitted it",
+      );
+    }
     const t0 = performance.now();
     const records = [...run.done];
     const seen = new Set(run.done.map((r) => r.id));
+    // Where following has read to in the tournament's games (`newGames`' cursor).
+    let cursor = 0;
     let gameMs = 0;
     yield* Effect.scoped(
       Effect.gen(function* () {
@@ -117,7 +145,9 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
           // The workflow's state first, then the games: a workflow that has ended wrote
           // every game it played before it ended.
           const polled = yield* Effect.exit(TournamentWorkflow.poll(execution));
-          const fresh = yield* newGames(id, seen);
+          const page = yield* newGames(id, cursor);
+          cursor = page.after;
+          const fresh = page.records.filter((r) => !seen.has(r.id));
           for (const r of fresh) {
             seen.add(r.id);
             records.push(r);
@@ -135,8 +165,19 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
           }
           const ended = Exit.isSuccess(polled) && Option.isSome(polled.value) &&
             polled.value.value._tag === "Complete";
-          if (ended || !run.follow) break;
-          if (fresh.length === 0) yield* Effect.sleep("200 millis");
+          // A full page: more games wait to be read, whatever the workflow's state.
+          if (page.records.length === GAMES_PAGE) continue;
+          const done = ended || !run.follow;
+          if (fresh.length === 0 || done) {
+            // A game passed by the cursor (its insert committed after a later one's): the
+            // count says so, and the next look reads from the start again.
+            if ((yield* gameCount(id)) > seen.size) {
+              cursor = 0;
+              continue;
+            }
+            if (done) break;
+            yield* Effect.sleep("200 millis");
+          }
         }
       }).pipe(
         Effect.provide(workflowEngine),

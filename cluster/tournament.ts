@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { codeDifference, type CodeId, codeId } from "../app/tournament/code.ts";
 import { Effect, Result, Schema } from "../core/deps.ts";
 import { openHostedGame } from "../app/games.ts";
 import { Limits } from "../core/host/thread.ts";
@@ -65,6 +66,11 @@ export interface ClusterPlan {
   readonly concurrency: number;
   /** More faulted games than this stop the tournament (`--max-faults`, in `argv` too). */
   readonly maxFaults: number;
+  /**
+   * The code that decides its games (`app/tournament/code.ts`): a runner whose code
+   * differs takes no work. Absent in plans stored before it was kept.
+   */
+  readonly code?: CodeId;
 }
 
 /** One game to play: the tournament and the fixture's index in its plan. */
@@ -97,6 +103,9 @@ export const migrate = Effect.gen(function* () {
     yield* sql`CREATE TABLE IF NOT EXISTS ply_games (
       tournament TEXT NOT NULL, id TEXT NOT NULL, record TEXT NOT NULL,
       PRIMARY KEY (tournament, id))`;
+    // The order games were written in, for following a tournament page by page.
+    yield* sql`ALTER TABLE ply_games ADD COLUMN IF NOT EXISTS seq BIGSERIAL`;
+    yield* sql`CREATE INDEX IF NOT EXISTS ply_games_seq ON ply_games (tournament, seq)`;
   }));
 });
 
@@ -126,17 +135,64 @@ const faultedCount = (id: string): Sql<number> =>
     return Number(rows[0]?.n ?? 0);
   });
 
-/** The finished games of tournament `id` whose ids are not in `seen`. */
-export const newGames = (id: string, seen: ReadonlySet<string>): Sql<GameRecord[]> =>
+/** How many finished games tournament `id` has in the database. */
+export const gameCount = (id: string): Sql<number> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient;
-    const rows = yield* sql<{ id: string; record: string }>`
-      SELECT id, record FROM ply_games WHERE tournament = ${id} ORDER BY id`;
-    return rows.filter((r) => !seen.has(r.id)).map((r) => JSON.parse(r.record) as GameRecord);
+    const rows = yield* sql<{ n: number | string }>`
+      SELECT count(*) AS n FROM ply_games WHERE tournament = ${id}`;
+    return Number(rows[0]?.n ?? 0);
+  });
+
+/** The most games read from the database at once while following a tournament. */
+export const GAMES_PAGE = 1000;
+
+/** A page of a tournament's finished games, in the order they were written. */
+export interface GamesPage {
+  /** The games written after the cursor, at most `GAMES_PAGE` of them. */
+  readonly records: readonly GameRecord[];
+  /** The cursor after them (the next page starts there). */
+  readonly after: number;
+}
+
+/**
+ * The finished games of tournament `id` written after cursor `after` (0: from the first),
+ * a page at a time: following a tournament reads each game once, not every game at every
+ * look (`WHERE seq > after`, on an index). A game whose insert committed after a later
+ * one's can be passed by the cursor; `gameCount` shows it (more games than were read), and
+ * the follower reads again from the start.
+ */
+export const newGames = (id: string, after: number): Sql<GamesPage> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    const rows = yield* sql<{ seq: number | string; record: string }>`
+      SELECT seq, record FROM ply_games WHERE tournament = ${id} AND seq > ${after}
+      ORDER BY seq LIMIT ${GAMES_PAGE}`;
+    return {
+      records: rows.map((r) => JSON.parse(r.record) as GameRecord),
+      after: rows.length === 0 ? after : Number(rows[rows.length - 1].seq),
+    };
   });
 
 /** A runner's plans, loaded once per tournament. */
 const plans = new Map<string, ClusterPlan>();
+
+/** How this runner's code differs from each tournament's (undefined: it does not). */
+const differences = new Map<string, Promise<string | undefined>>();
+
+/** How this runner's code differs from the plan's, in words; undefined when it does not. */
+const differs = (tournament: string, plan: ClusterPlan): Promise<string | undefined> => {
+  let known = differences.get(tournament);
+  if (known === undefined) {
+    const theirs = plan.code;
+    known = theirs === undefined ? Promise.resolve(undefined) : codeId(plan.module).then(
+      (mine) => codeDifference(mine, theirs),
+      (e) => `its plugin's source cannot be read here (${e instanceof Error ? e.message : e})`,
+    );
+    differences.set(tournament, known);
+  }
+  return known;
+};
 
 /**
  * The entity's handler: plays fixture `index` of the tournament's plan, at most
@@ -178,6 +234,15 @@ export const gameHandlers = (
               `this runner cannot load ${plan.game} (tournament ${tournament}): ` +
                 `${loaded.failure.message}; it takes no work (a plugin file must exist at ` +
                 `${plan.module ?? plan.game} on every runner)`,
+            );
+            return yield* Effect.never;
+          }
+          // Games of code other than this runner's are not played here: they would differ.
+          const difference = yield* Effect.promise(() => differs(tournament, plan!));
+          if (difference !== undefined) {
+            yield* refuse(
+              `this runner's code differs from tournament ${tournament}'s: ${difference}; ` +
+                "it takes no work (run the same ply and plugin on every runner)",
             );
             return yield* Effect.never;
           }

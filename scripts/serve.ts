@@ -45,7 +45,8 @@ against the AI or another person, watch AIs play, analyse and review games.
   --workers N         search workers (default: the cores)
   --db FILE|URL       where the games are kept across a restart: a SQLite file (default
                       $XDG_STATE_HOME/ply/serve.db, or ~/.local/state/ply/serve.db), or a
-                      PostgreSQL URL (postgres://user:password@host/db); ":memory:" keeps
+                      PostgreSQL URL (postgres://user@host/db, its password from
+                      PGPASSWORD or ~/.pgpass); ":memory:" keeps
                       them in memory only
   --keep-games N      a stored game nobody opened for N days is forgotten (default ${
   DEFAULT_LIMITS.keepMs / 86_400_000

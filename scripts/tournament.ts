@@ -13,11 +13,13 @@
  *
  * @module
  */
+import { isPostgres, notPostgres, reachPostgres } from "../app/store/postgres.ts";
+import { codeId } from "../app/tournament/code.ts";
 import { openHostedGame } from "../app/games.ts";
 import { builtins } from "../plugins/registry.ts";
-import { Effect } from "../core/deps.ts";
+import { Effect, Option } from "../core/deps.ts";
 import { formatSpec } from "../app/players/spec.ts";
-import { Terminal } from "../app/terminal.ts";
+import { Terminal, untilInterrupted } from "../app/terminal.ts";
 import { chartSvg } from "../app/tournament/chart.ts";
 import { tallyResults, type TournamentResults } from "../app/tournament/results.ts";
 import type { GameRecord } from "../app/tournament/runner.ts";
@@ -170,6 +172,8 @@ const planArgs = (args: readonly string[]): string[] => {
 const tournament = (
   args: readonly string[],
   mode: "run" | "status" = "run",
+  /** The id of the tournament asked for (`--status`/`--resume ID`): the plan made must be its. */
+  asked?: string,
 ): Effect.Effect<number, UserError | SearchFailed, ProgramServices> =>
   Effect.gen(function* (): Generator<
     Effect.Effect<unknown, UserError | SearchFailed, ProgramServices>,
@@ -179,6 +183,18 @@ const tournament = (
     const { flags, gameOptions, positional } = yield* parseCommandLine(args, FLAGS);
     const term = yield* Terminal;
     if (flags.help === true) return yield* printHelp(USAGE, positional[0]);
+    if (typeof flags.cluster === "string") {
+      const url = flags.cluster;
+      if (!isPostgres(url)) {
+        return yield* new UsageError({ message: notPostgres("--cluster", url) });
+      }
+      // A database not up yet is waited for; one that refuses is said in one line.
+      const reached = yield* untilInterrupted(reachPostgres(url, (line) => term.print(`${line}\n`)))
+        .pipe(
+          Effect.mapError((message) => new UsageError({ message })),
+        );
+      if (Option.isNone(reached)) return 0; // Ctrl-C while waiting (the exit code says so)
+    }
     const byId = typeof flags.status === "string" ? flags.status : flags.resume;
     if (typeof byId === "string") {
       // A tournament on the cluster by its id: its own arguments, from the database.
@@ -202,7 +218,11 @@ const tournament = (
             "the cluster); give only --cluster, --out, --json, --concurrency or --workers here",
         });
       }
-      return yield* tournament([...stored, ...rest], flags.status !== undefined ? "status" : "run");
+      return yield* tournament(
+        [...stored, ...rest],
+        flags.status !== undefined ? "status" : "run",
+        byId,
+      );
     }
     if (positional.length === 0) return yield* new UsageError({ message: "name one game" });
     const loaded = yield* openHostedGame(positional[0], gameOptions);
@@ -287,6 +307,7 @@ const tournament = (
       ? yield* (yield* Effect.promise(() => import("../cluster/submit.ts"))).runOnCluster({
         url: flags.cluster,
         follow: mode === "run",
+        ...(asked !== undefined ? { id: asked } : {}),
         plan: {
           argv: planArgs(args),
           game: loaded.specifier,
@@ -299,6 +320,16 @@ const tournament = (
           ttMb,
           concurrency,
           maxFaults: settings.maxFaults,
+          code: yield* Effect.tryPromise({
+            try: () =>
+              codeId(Object.hasOwn(builtins, loaded.specifier) ? undefined : loaded.source.url),
+            catch: (e) =>
+              new UsageError({
+                message: `the plugin's source cannot be read: ${
+                  e instanceof Error ? e.message : e
+                }`,
+              }),
+          }),
         },
         done,
         onGame,

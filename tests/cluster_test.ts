@@ -266,3 +266,55 @@ Deno.test("cluster: a runner that cannot load the tournament's plugin says so an
     }
   });
 });
+
+Deno.test("cluster: a runner whose plugin's code differs says so and takes no work", async () => {
+  await withPostgres(async (pg) => {
+    const dir = await Deno.makeTempDir({ prefix: "ply-cluster-" });
+    const plugins = await Deno.makeTempDir({ prefix: "ply-plugin-" });
+    const plugin = `${plugins}/subtraction.ts`;
+    const source = (await Deno.readTextFile(new URL("./fixtures/subtraction.ts", import.meta.url)))
+      .replace("../../plugin.ts", new URL("../plugin.ts", import.meta.url).href);
+    await Deno.writeTextFile(plugin, source);
+    const runners: ReturnType<typeof startTask>[] = [];
+    try {
+      const coordinator = startTask([
+        ...["tournament", plugin, "--players", "alphabeta:4", "random", "--rounds", "2"],
+        ...["--cluster", pg.url, "--out", dir],
+      ]);
+      await coordinator.waitFor("submitted to the cluster as");
+      const id = coordinator.output().match(/submitted to the cluster as (t[0-9a-f]+)/)![1];
+      // The plugin changes (one comment) on this runner's machine: its games could differ.
+      await Deno.writeTextFile(plugin, source + "// changed\n");
+      const other = startTask(["runner", "--cluster", pg.url, "--concurrency", "1"]);
+      runners.push(other);
+      const refused = await other.done;
+      assertEquals(refused.code, 1, refused.out + refused.err);
+      assertStringIncludes(
+        refused.out,
+        `runner stopped: this runner's code differs from tournament ${id}'s: the plugin's code (`,
+      );
+      assertStringIncludes(refused.out, "it takes no work");
+      assert(!refused.out.includes("played "), refused.out);
+      // Following it from here is refused too, naming the difference (not another tournament).
+      const status = await runTask("tournament", ["--status", id, "--cluster", pg.url]);
+      assertEquals(status.code, 2, status.stdout + status.stderr);
+      assertStringIncludes(
+        status.stderr,
+        `tournament ${id} was planned with other code than this machine's: the plugin's code (`,
+      );
+      // With the tournament's code again, a runner plays every game.
+      await Deno.writeTextFile(plugin, source);
+      const same = startTask(["runner", "--cluster", pg.url, "--concurrency", "2"]);
+      runners.push(same);
+      const { code, out, err } = await coordinator.done;
+      assertEquals(code, 0, out + err);
+      assertStringIncludes(out, "4 of 4 games");
+      assertEquals((await gameLines(dir)).length, 4);
+    } finally {
+      for (const r of runners) await r.sigint();
+      for (const r of runners) await r.done;
+      await Deno.remove(dir, { recursive: true });
+      await Deno.remove(plugins, { recursive: true });
+    }
+  });
+});

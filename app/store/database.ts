@@ -7,26 +7,18 @@
  */
 import { Effect, Layer } from "../../core/deps.ts";
 import { makeFolderFor, stateFolder } from "../files.ts";
-import { PgClient, Redacted, type SqlClient, SqlError } from "./deps.ts";
+import { type SqlClient, SqlError } from "./deps.ts";
+import { describePostgres, isPostgres, postgresLayer } from "./postgres.ts";
 import { sqliteLayer } from "./sqlite.ts";
 
-/** True when a `--db` target names a PostgreSQL database (a URL) rather than a file. */
-export const isPostgres = (target: string): boolean => /^postgres(ql)?:\/\//.test(target);
+export { isPostgres } from "./postgres.ts";
 
 /** The default database file of a program: `$XDG_STATE_HOME/ply/NAME.db`. */
 export const defaultDatabase = (name: string): string => `${stateFolder()}/${name}.db`;
 
 /** A target as the user may see it: a file's path, or a URL without its password. */
-export const describeDatabase = (target: string): string => {
-  if (!isPostgres(target)) return target;
-  try {
-    const url = new URL(target);
-    if (url.password !== "") url.password = "***";
-    return url.href;
-  } catch {
-    return "a PostgreSQL URL";
-  }
-};
+export const describeDatabase = (target: string): string =>
+  isPostgres(target) ? describePostgres(target) : target;
 
 /**
  * Effect's `SqlClient` on a target: a PostgreSQL URL, or a SQLite file (its folder made
@@ -36,7 +28,7 @@ export const databaseLayer = (
   target: string,
 ): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError> => {
   if (isPostgres(target)) {
-    return PgClient.layer({ url: Redacted.make(target) });
+    return postgresLayer(target);
   }
   return Layer.unwrap(Effect.try({
     try: () => {

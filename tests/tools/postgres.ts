@@ -39,6 +39,15 @@ export interface Postgres {
   readonly dir: string;
 }
 
+/** How a throwaway cluster is made. */
+export interface PostgresOptions {
+  /**
+   * The password of user `ply` for connections over TCP (SCRAM); without it every
+   * connection is trusted. The URL never carries it.
+   */
+  readonly password?: string;
+}
+
 /** The longest one command (`initdb`, `pg_ctl`, `createdb`) may take before it is killed. */
 export const COMMAND_TIMEOUT_MS = 60_000;
 
@@ -267,7 +276,7 @@ const hookUnload = () => {
  * port of 127.0.0.1 and waits until it accepts connections. A missing PostgreSQL or a
  * server that does not start fails with a message that says why (and the log's end).
  */
-export const startPostgres = async (): Promise<Postgres> => {
+export const startPostgres = async (options: PostgresOptions = {}): Promise<Postgres> => {
   const bin = findPostgresBin();
   const { asUser, owner } = await serverUser();
   const dir = await Deno.makeTempDir({
@@ -338,11 +347,19 @@ export const startPostgres = async (): Promise<Postgres> => {
     hookUnload();
     if (owner !== undefined) await Deno.chown(dir, owner.uid, owner.gid);
     await Deno.chmod(dir, 0o700);
+    // With a password: TCP connections must give it (SCRAM); the unix socket trusts.
+    const auth = options.password === undefined
+      ? ["--auth=trust"]
+      : ["--auth-local=trust", "--auth-host=scram-sha-256", `--pwfile=${dir}/pw`];
+    if (options.password !== undefined) {
+      await Deno.writeTextFile(`${dir}/pw`, `${options.password}\n`);
+      if (owner !== undefined) await Deno.chown(`${dir}/pw`, owner.uid, owner.gid);
+    }
     await check("initdb", [
       `${bin}/initdb`,
       "-D",
       data,
-      "--auth=trust",
+      ...auth,
       "-U",
       DB_NAME,
       "-E",
@@ -366,8 +383,11 @@ export const startPostgres = async (): Promise<Postgres> => {
       .map((d) => `${d}/createdb`).find(isFile) ?? "createdb";
     await check(
       "createdb",
-      [createdb, "-h", "127.0.0.1", "-p", `${port}`, "-U", DB_NAME, DB_NAME],
-      false,
+      // Through the unix socket (trusted), as the server's user, when a password is set.
+      options.password === undefined
+        ? [createdb, "-h", "127.0.0.1", "-p", `${port}`, "-U", DB_NAME, DB_NAME]
+        : [createdb, "-h", dir, "-p", `${port}`, "-U", DB_NAME, DB_NAME],
+      options.password !== undefined,
     );
   } catch (e) {
     await halt().catch(() => {});
@@ -401,8 +421,11 @@ export const startPostgres = async (): Promise<Postgres> => {
 };
 
 /** Runs `f` with a fresh throwaway PostgreSQL and stops it afterwards, also when `f` throws. */
-export const withPostgres = async <T>(f: (pg: Postgres) => Promise<T>): Promise<T> => {
-  const pg = await startPostgres();
+export const withPostgres = async <T>(
+  f: (pg: Postgres) => Promise<T>,
+  options: PostgresOptions = {},
+): Promise<T> => {
+  const pg = await startPostgres(options);
   try {
     return await f(pg);
   } finally {
