@@ -129,7 +129,6 @@ const main = Effect.gen(function* () {
     );
   }
   const end = yield* prepared.run((record, all) => {
-    store?.append(record);
     progress.show(() => {
       const faults = series.faultedSoFar(all);
       if (solo) return `game ${all.length}/${games}${faults}`;

@@ -116,7 +116,6 @@ const main = Effect.gen(function* () {
   // A test decided by the games already played stops at once.
   const before = test();
   const end = yield* prepared.run((record, all) => {
-    store?.append(record);
     pairs.add(record);
     const t = test();
     progress.show(() =>

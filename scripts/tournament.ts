@@ -266,7 +266,6 @@ const tournament = (
     const started = performance.now();
     let fresh = 0;
     const onGame = (record: GameRecord, all: readonly GameRecord[]) => {
-      store?.append(record);
       fresh++;
       const secs = (performance.now() - started) / 1000;
       const rate = fresh / Math.max(secs, 1e-3);
@@ -301,7 +300,11 @@ const tournament = (
           maxFaults: settings.maxFaults,
         },
         done,
-        onGame,
+        // The local run's series keeps each game itself; here the folder is written too.
+        onGame: (record, all) => {
+          store?.append(record);
+          onGame(record, all);
+        },
         onSubmitted: (id) =>
           json ? Effect.void : term.print(
             `submitted to the cluster as ${id} (the same command follows it again; ` +
@@ -328,21 +331,18 @@ const tournament = (
       ...speed,
       results,
     };
-    const { code, report: full, faults } = yield* prepared.finish(end, report);
-    if (store !== undefined) {
-      store.write(
-        "chart.svg",
-        chartSvg({
-          title: `${plugin.name}: ${format}, ${results.total} games`,
-          players: names,
-          elo: results.ratings.elo,
-          error: results.ratings.error,
-          anchor,
-          score: results.score,
-          games: results.games,
-        }),
-      );
-    }
+    const chart = chartSvg({
+      title: `${plugin.name}: ${format}, ${results.total} games`,
+      players: names,
+      elo: results.ratings.elo,
+      error: results.ratings.error,
+      anchor,
+      score: results.score,
+      games: results.games,
+    });
+    const { code, report: full, faults } = yield* prepared.finish(end, report, {
+      "chart.svg": chart,
+    });
     if (json) {
       yield* term.print(JSON.stringify(full) + "\n");
       return code;

@@ -31,7 +31,8 @@ import { eloFromPentanomial } from "../app/tournament/stats.ts";
 import type { Transcript } from "../app/transcript.ts";
 import kalah from "../plugins/kalah/mod.ts";
 import tictactoe from "../plugins/tictactoe/mod.ts";
-import { faultedGames, faultsText, openStore, retriedGames, tooManyFaults } from "../app/series.ts";
+import { faultedGames, faultsText, retriedGames, tooManyFaults } from "../app/series.ts";
+import { openStore } from "../app/tournament/folder.ts";
 
 // ---------------------------------------------------------------------------------
 // Schedule
@@ -491,14 +492,14 @@ Deno.test("output folder: games kept one per line, a cut-short line dropped, ano
   const dir = await Deno.makeTempDir({ prefix: "ply-series-" });
   try {
     const settings = { series: "tournament", players: ["a", "b"], seed: 1 };
-    const store = Effect.runSync(openStore(dir, settings));
+    const store = Effect.runSync(Effect.scoped(openStore(dir, settings)));
     assertEquals(store.done, []);
     const games = [rec("r0-p0-a", 0, 0, [0, 1], 0), rec("r0-p0-b", 0, 0, [1, 0], null)];
     for (const g of games) store.append(g);
     // A kill while writing the third line leaves half of it.
     const third = JSON.stringify(rec("r1-p0-a", 1, 0, [0, 1], 1));
     await Deno.writeTextFile(`${dir}/games.jsonl`, third.slice(0, 40), { append: true });
-    const again = Effect.runSync(openStore(dir, settings));
+    const again = Effect.runSync(Effect.scoped(openStore(dir, settings)));
     assertEquals(again.done, games);
     assertEquals(
       (await Deno.readTextFile(`${dir}/games.jsonl`)).split("\n").filter((l) => l !== "").length,
@@ -506,13 +507,17 @@ Deno.test("output folder: games kept one per line, a cut-short line dropped, ano
       "the cut-short line is gone from the file",
     );
     again.append(games[0]);
-    assertEquals(Effect.runSync(openStore(dir, settings)).done.length, 3);
+    // The same game twice (two processes once wrote into one folder): counted once.
+    const twice = Effect.runSync(Effect.scoped(openStore(dir, settings)));
+    assertEquals([twice.done.length, twice.duplicates], [2, 1]);
     // Another series in the same folder: refused, naming what differs.
-    const other = Effect.runSync(Effect.flip(openStore(dir, { ...settings, seed: 2 })));
+    const other = Effect.runSync(
+      Effect.flip(Effect.scoped(openStore(dir, { ...settings, seed: 2 }))),
+    );
     assertStringIncludes(other.message, "seed 1 there, 2 now");
     // A broken line in the middle is not guessed at.
     await Deno.writeTextFile(`${dir}/games.jsonl`, `{"id":1}\n${JSON.stringify(games[0])}\n`);
-    const broken = Effect.runSync(Effect.flip(openStore(dir, settings)));
+    const broken = Effect.runSync(Effect.flip(Effect.scoped(openStore(dir, settings))));
     assertStringIncludes(broken.message, "games.jsonl line 1 is not a game record");
   } finally {
     await Deno.remove(dir, { recursive: true });
