@@ -10,6 +10,7 @@
 import type { OpenedGame } from "../core/plugin.ts";
 import { Effect, Result, type Scope } from "../core/deps.ts";
 import type { Game } from "../core/game.ts";
+import type { GameSource } from "../core/source.ts";
 import { agentFromSpec } from "./players/agents.ts";
 import { formatSpec, type PlayerSpec } from "./players/spec.ts";
 import { DEFAULT_STRENGTHS } from "../core/plugin.ts";
@@ -20,7 +21,7 @@ import {
   bookOpenings,
   DEFAULT_OPENINGS,
   fixedOpenings,
-  OPENING_CHECK_DEPTH,
+  OPENING_CHECK,
   type Openings,
   type OpeningSource,
   randomOpenings,
@@ -66,7 +67,8 @@ export const DEFAULT_MAX_FAULTS = 10;
 /** The usage lines of the shared flags. */
 export const SERIES_USAGE = `  --openings random:PLIES | none
                    openings: seeded random lines of PLIES plies, chance moves included,
-                   not found lost by a ${OPENING_CHECK_DEPTH}-ply search (default random:4);
+                   kept when not decided: a search to the end where it is small enough,
+                   else at least ${OPENING_CHECK.minDepth} plies and up to ${OPENING_CHECK.nodes} nodes (default random:4);
                    none: every game from the start
   --book FILE      openings from a file: one move list per line, in the game's notation
   --concurrency C  games at once (default: the cores)
@@ -158,10 +160,11 @@ const makeOpenings = <S>(
   game: Game<S>,
   source: OpeningSource,
   seed: number,
+  gameSource: GameSource,
 ): Effect.Effect<Openings, UsageError> =>
   Effect.gen(function* () {
     if (source.kind === "none") return fixedOpenings([START]);
-    if (source.kind === "random") return randomOpenings(game, source.plies, seed);
+    if (source.kind === "random") return randomOpenings(game, source.plies, seed, gameSource);
     const path = userPath(source.file);
     const text = yield* Effect.try({
       try: () => Deno.readTextFileSync(path),
@@ -309,7 +312,12 @@ export const prepareSeries = (
 ): Effect.Effect<PreparedSeries, UsageError, Scope.Scope> =>
   Effect.gen(function* () {
     const settings = yield* seriesSettings(flags, options.openings ?? true);
-    const openings = yield* makeOpenings(loaded.game, settings.source, settings.seed);
+    const openings = yield* makeOpenings(
+      loaded.game,
+      settings.source,
+      settings.seed,
+      loaded.source,
+    );
     const fixtures = plan(settings);
     const { store, done } = yield* seriesStore(
       flags,

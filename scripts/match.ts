@@ -200,7 +200,7 @@ const main = Effect.gen(function* () {
     report = {
       ...common,
       openings: series.describeOpenings(source),
-      distinctOpenings: openings.distinct(),
+      distinctOpenings: r.distinctOpenings,
       results: { p1: one(0), p2: one(1) },
       bySeat: {
         [game.players[0]]: { wins: r.seats.first, draws: r.seats.draws, losses: r.seats.second },

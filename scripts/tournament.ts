@@ -31,7 +31,7 @@ import {
   UsageError,
   type UserError,
 } from "../app/cli.ts";
-import type { SearchFailed } from "../core/errors.ts";
+import type { SearchError } from "../core/errors.ts";
 import * as series from "../app/series.ts";
 
 const USAGE = `Usage: deno task tournament GAME [--OPTION VALUE ...] --players SPEC SPEC ... [flags]
@@ -170,9 +170,9 @@ const planArgs = (args: readonly string[]): string[] => {
 const tournament = (
   args: readonly string[],
   mode: "run" | "status" = "run",
-): Effect.Effect<number, UserError | SearchFailed, ProgramServices> =>
+): Effect.Effect<number, UserError | SearchError, ProgramServices> =>
   Effect.gen(function* (): Generator<
-    Effect.Effect<unknown, UserError | SearchFailed, ProgramServices>,
+    Effect.Effect<unknown, UserError | SearchError, ProgramServices>,
     number,
     unknown
   > {
@@ -293,7 +293,7 @@ const tournament = (
           options: loaded.options as Record<string, unknown>,
           players: names,
           fixtures,
-          openings: Array.from({ length: rounds }, (_, r) => openings.at(r)),
+          openings: yield* Effect.forEach(Array.from({ length: rounds }, (_, r) => r), openings.at),
           maxPlies,
           ttMb,
           concurrency,
@@ -322,7 +322,7 @@ const tournament = (
       format,
       rounds,
       openings: series.describeOpenings(source),
-      distinctOpenings: openings.distinct(),
+      distinctOpenings: results.distinctOpenings,
       seed,
       players: names,
       games: results.total,
