@@ -650,9 +650,36 @@ export const eloText = (x: number): string =>
     ? (x > 0 ? "+inf" : "-inf")
     : `${x >= 0 ? "+" : "-"}${Math.abs(x).toFixed(0)}`;
 
-/** An estimate as `+52 [+20, +85]`. */
-export const estimateText = (e: EloEstimate): string =>
-  `${eloText(e.elo)} [${eloText(e.low)}, ${eloText(e.high)}]`;
+/**
+ * True when an estimate measures something: a sample whose results differ. With none, or
+ * when every game (pair) scored the same, its interval is a point or unbounded
+ * (`+0 [+0, +0]`, `+inf`) and says nothing yet.
+ */
+export const measurable = (e: EloEstimate): boolean => e.n > 0 && e.low < e.high;
+
+/**
+ * An estimate in words: `+52 [+20, +85], LOS 99.9%`, an end beyond reach written as
+ * `no upper bound yet`; or what cannot be estimated yet (no sample, or every one of the
+ * `unit`s, "game pair" or "game", scoring the same).
+ */
+export const estimateText = (e: EloEstimate, unit: string): string => {
+  const many = (n: number) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+  if (e.n === 0) return `cannot be estimated yet (no ${unit})`;
+  if (!measurable(e)) {
+    const each = `${(e.score * 100).toFixed(1)}%`;
+    return `cannot be estimated yet from ${many(e.n)}` +
+      (e.n === 1 ? ` (scoring ${each})` : `, all scoring ${each}`);
+  }
+  const end = (x: number, which: string) =>
+    Number.isFinite(x) ? eloText(x) : `no ${which} bound yet`;
+  return `${eloText(e.elo)} [${end(e.low, "lower")}, ${end(e.high, "upper")}], LOS ${
+    (e.los * 100).toFixed(1)
+  }%`;
+};
+
+/** The unit of a pairing's estimate: game pairs when it has complete ones, else games. */
+export const estimateUnit = (pentanomial: readonly number[]): string =>
+  pentanomial.some((x) => x > 0) ? "game pair" : "game";
 
 /** W-D-L as text. */
 export const wdlText = (w: Wdl): string => `${w.wins}-${w.draws}-${w.losses}`;

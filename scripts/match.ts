@@ -216,9 +216,11 @@ const main = Effect.gen(function* () {
     const line = (flag: string, name: string, s: ReturnType<typeof one>) =>
       `  ${`${flag} ${name}`.padEnd(24)} ${String(s.wins).padStart(5)} ${
         String(s.draws).padStart(5)
-      } ${String(s.losses).padStart(5)}   ${(s.score * 100).toFixed(1).padStart(5)}% [${
-        (s.score95[0] * 100).toFixed(1)
-      }%, ${(s.score95[1] * 100).toFixed(1)}%]   ${s.msPerMove.toFixed(2)} ms/move`;
+      } ${String(s.losses).padStart(5)}   ${(s.score * 100).toFixed(1).padStart(5)}% ${
+        // Every pair scoring the same: no spread, no interval to give yet.
+        pair !== undefined && series.measurable(pair.elo)
+          ? `[${(s.score95[0] * 100).toFixed(1)}%, ${(s.score95[1] * 100).toFixed(1)}%]`
+          : "(no interval yet)"}   ${s.msPerMove.toFixed(2)} ms/move`;
     const res = report.results as { p1: ReturnType<typeof one>; p2: ReturnType<typeof one> };
     const left = pair?.faultedPairs ?? 0;
     text =
@@ -232,9 +234,9 @@ const main = Effect.gen(function* () {
       line("--p1", names[0], res.p1) + "\n" + line("--p2", names[1], res.p2) + "\n" +
       (pair === undefined
         ? ""
-        : `  Elo of --p1: ${series.estimateText(pair.elo)}, LOS ${
-          (pair.elo.los * 100).toFixed(1)
-        }%; game pairs scoring 0, ½, 1, 1½, 2: ${pair.pentanomial.join(" ")}\n`) +
+        : `  Elo of --p1: ${
+          series.estimateText(pair.elo, series.estimateUnit(pair.pentanomial))
+        }; game pairs scoring 0, ½, 1, 1½, 2: ${pair.pentanomial.join(" ")}\n`) +
       `  by seat: ${game.players[0]} ${r.seats.first}-${r.seats.draws}-${r.seats.second}, ` +
       `${
         game.players[1]

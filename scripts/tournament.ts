@@ -69,6 +69,10 @@ const FLAGS = {
 /** Percent with one decimal. */
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
+/** True when the ratings are estimated (every player has played, all on one scale). */
+const ratedYet = (r: TournamentResults): boolean =>
+  r.ratings.error.every((e, i) => i === r.ratings.anchor || Number.isFinite(e));
+
 /** The results as text tables. */
 export const resultsText = (
   names: readonly string[],
@@ -82,21 +86,26 @@ export const resultsText = (
       "95%".padStart(6)
     }  ${"games".padStart(6)}  ${"score".padStart(6)}  W-D-L            ms/move`,
   ];
+  const rated = ratedYet(r);
   for (const [rank, i] of order.entries()) {
     const p = r.players[i];
     const err = r.ratings.error[i];
     lines.push(
       `  ${String(rank + 1).padStart(4)}  ${p.name.padEnd(width)}  ${
-        series.eloText(r.ratings.elo[i]).padStart(6)
-      }  ${
-        (i === r.ratings.anchor ? "anchor" : `±${Number.isFinite(err) ? err.toFixed(0) : "inf"}`)
-          .padStart(6)
-      }  ${String(p.games).padStart(6)}  ${
-        pct(p.games === 0 ? 0 : p.points / p.games).padStart(6)
-      }  ${series.wdlText(p.wdl).padEnd(15)}  ${p.msPerMove.toFixed(2)}`,
+        (rated ? series.eloText(r.ratings.elo[i]) : "?").padStart(6)
+      }  ${(i === r.ratings.anchor ? "anchor" : rated ? `±${err.toFixed(0)}` : "?").padStart(6)}  ${
+        String(p.games).padStart(6)
+      }  ${pct(p.games === 0 ? 0 : p.points / p.games).padStart(6)}  ${
+        series.wdlText(p.wdl).padEnd(15)
+      }  ${p.msPerMove.toFixed(2)}`,
     );
   }
-  if (r.ratings.prior) {
+  if (!rated) {
+    lines.push(
+      "  (ratings cannot be estimated yet: every player needs a finished game, and the " +
+        "players must be linked by the games they played)",
+    );
+  } else if (r.ratings.prior) {
     lines.push(
       "  (a player won or lost every game: ratings use a prior of one draw per pairing)",
     );
@@ -111,7 +120,7 @@ export const resultsText = (
         p.pentanomial.join(" ")
       }${
         p.faultedPairs > 0 ? ` (${p.faultedPairs} left out: a game of theirs faulted)` : ""
-      }; Elo ${series.estimateText(p.elo)}, LOS ${pct(p.elo.los)}`,
+      }; Elo ${series.estimateText(p.elo, series.estimateUnit(p.pentanomial))}`,
     );
   }
   lines.push(
@@ -276,8 +285,10 @@ const tournament = (
         return `${all.length}/${fixtures.length} games${series.faultedSoFar(all)}, ` +
           `${(rate * 60).toFixed(1)}/min, ` +
           `${left > 0 ? `about ${Math.ceil(left / rate / 60)} min left, ` : ""}` +
-          `leading: ${names[best]} ${series.eloText(r.ratings.elo[best])}` +
-          (best === anchor ? "" : ` ±${r.ratings.error[best].toFixed(0)}`);
+          (!ratedYet(r)
+            ? "no ratings yet"
+            : `leading: ${names[best]} ${series.eloText(r.ratings.elo[best])}` +
+              (best === anchor ? "" : ` ±${r.ratings.error[best].toFixed(0)}`));
       });
       return false;
     };
