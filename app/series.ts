@@ -370,6 +370,9 @@ export const prepareSeries = (
             retried,
             ...(error === undefined ? {} : { error }),
           };
+          // A run that played nothing (a rerun of a finished folder) keeps the speed the
+          // folder's report gave: its own would be of no game.
+          if (end.played === 0) Object.assign(full, keptSpeed(store));
           store?.write("results.json", JSON.stringify(full, null, 2) + "\n");
           for (const [name, text] of Object.entries(files)) store?.write(name, text);
           // The folder's failure (the first), once, in one line.
@@ -695,6 +698,20 @@ export interface Throughput {
   /** The games' own times summed over the wall time: games in progress on average. */
   readonly overlap: number;
 }
+
+/** The speed figures a folder's `results.json` holds (none when it has no report). */
+const keptSpeed = (store: Store | undefined): Partial<Throughput> => {
+  if (store === undefined) return {};
+  try {
+    const old = JSON.parse(store.read("results.json") ?? "{}");
+    const keys = ["wallSeconds", "gamesPerMinute", "concurrency", "overlap"] as const;
+    return Object.fromEntries(
+      keys.filter((k) => typeof old[k] === "number").map((k) => [k, old[k]]),
+    );
+  } catch {
+    return {};
+  }
+};
 
 /** The throughput of a run. */
 export const throughput = (end: SeriesEnd, concurrency: number): Throughput => {

@@ -102,6 +102,9 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
     const records = [...run.done];
     const seen = new Set(run.done.map((r) => r.id));
     let gameMs = 0;
+    // The games the first look finds were played before this program looked (a resumed
+    // follow, a --status): not this run's, in its counts and its speed.
+    let before = -1;
     yield* Effect.scoped(
       Effect.gen(function* () {
         yield* migrate;
@@ -121,9 +124,10 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
           for (const r of fresh) {
             seen.add(r.id);
             records.push(r);
-            gameMs += r.ms;
+            if (before >= 0) gameMs += r.ms;
             run.onGame(r, records);
           }
+          if (before < 0) before = records.length;
           const failed = Exit.isFailure(polled)
             ? polled.cause
             : Option.isSome(polled.value) && polled.value.value._tag === "Complete" &&
@@ -147,7 +151,7 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
     const fault = faultStop(records, run.plan.maxFaults);
     return {
       records,
-      played: records.length - run.done.length,
+      played: records.length - Math.max(before, run.done.length),
       interrupted: yield* term.interrupted,
       wallMs: performance.now() - t0,
       gameMs,

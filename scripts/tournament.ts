@@ -362,8 +362,12 @@ const tournament = (
       `${results.total} of ${fixtures.length} games${
         faulted > 0 ? ` (and ${faulted} faulted)` : ""
       }${end.interrupted ? " (interrupted)" : ""}` +
-        `; this run: ${speed.wallSeconds} s, ${speed.gamesPerMinute} games/min with up to ` +
-        `${concurrency} at once (on average ${speed.overlap} games in progress)\n` +
+        (end.played > 0
+          ? `; this run: ${speed.wallSeconds} s, ${speed.gamesPerMinute} games/min with up ` +
+            `to ${concurrency} at once (on average ${speed.overlap} games in progress)\n`
+          : mode === "status"
+          ? " so far on the cluster\n"
+          : "; this run played none (every game was already kept)\n") +
         resultsText(names, results, game.players) + faults +
         (store === undefined
           ? ""

@@ -43,6 +43,8 @@ export interface Store {
   readonly faultedFile: (id: string) => string;
   /** Writes a file into the folder atomically; false when it failed (`failure` says why). */
   readonly write: (name: string, text: string) => boolean;
+  /** A file of the folder (`results.json`), or undefined when it cannot be read. */
+  readonly read: (name: string) => string | undefined;
   /** The first write that failed, in one line (`--out: cannot write ...`), if any. */
   readonly failure: () => string | undefined;
 }
@@ -272,6 +274,13 @@ export const openStore = (
           })),
       faultedFile: (id) => `${shown}/faulted/${id}.json`,
       write: (name, body) => attempt(name, () => writeFileAtomic(file(name), body)),
+      read: (name) => {
+        try {
+          return Deno.readTextFileSync(file(name));
+        } catch {
+          return undefined;
+        }
+      },
       failure: () => failure,
     };
   });
