@@ -76,8 +76,21 @@ const readHolder = (file: Deno.FsFile): Holder | undefined => {
     const h = JSON.parse(new TextDecoder().decode(bytes.subarray(0, n)));
     return typeof h?.pid === "number" ? h : undefined;
   } catch {
-    return undefined; // empty (released cleanly) or not ours
+    return undefined; // empty, or not ours
   }
+};
+
+/**
+ * Writes the lock file's text in place, always `LOCK_BYTES` long: once the file has its
+ * room, rewriting it needs none (a full disk still lets a process lock and release).
+ */
+const LOCK_BYTES = 256;
+const writeHolder = (file: Deno.FsFile, h: Holder | { readonly released: true }) => {
+  const text = JSON.stringify(h);
+  const bytes = new TextEncoder().encode(text.padEnd(LOCK_BYTES - 1) + "\n");
+  file.seekSync(0, Deno.SeekMode.Start);
+  let off = 0;
+  while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
 };
 
 const holderText = (h: Holder | undefined): string =>
@@ -120,20 +133,18 @@ const lockFolder = (
       since: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
     };
     try {
-      file.truncateSync(0);
-      file.seekSync(0, Deno.SeekMode.Start);
-      file.writeSync(new TextEncoder().encode(JSON.stringify(me) + "\n"));
+      writeHolder(file, me);
     } catch (e) {
       file.close();
       return yield* fail(`cannot write in ${dir}: ${why(e)}`);
     }
     yield* Effect.addFinalizer(() =>
       Effect.sync(() => {
-        // Released: the file is emptied (a lock that names no one was released), then
+        // Released: the file says so (a lock that names no one was released), then it is
         // unlocked. It stays: removing it would let two processes lock two files.
         try {
-          file.truncateSync(0);
-        } catch { /* a full or read-only disk: the holder is named, but not locked */ }
+          writeHolder(file, { released: true });
+        } catch { /* the disk failed: the holder is named, but the lock is gone */ }
         try {
           file.close();
         } catch { /* already closed */ }
