@@ -66,15 +66,15 @@ export const DEFAULT_MAX_FAULTS = 10;
 
 /** The usage lines of the shared flags. */
 export const SERIES_USAGE = `  --openings random:PLIES | none
-                   openings: seeded random lines of PLIES plies, chance moves included,
-                   kept when not decided: a search to the end where it is small enough,
-                   else at least ${OPENING_CHECK.minDepth} plies and up to ${OPENING_CHECK.nodes} nodes (default random:4);
+                   openings: seeded random lines of PLIES plies (default random:4),
+                   chance moves included, kept when not already decided (searched to
+                   the end where the game is small enough, else to ${OPENING_CHECK.nodes} nodes);
                    none: every game from the start
   --book FILE      openings from a file: one move list per line, in the game's notation
   --concurrency C  games at once (default: the cores)
   --out DIR        append every finished game to DIR/games.jsonl (a rerun with the same
                    DIR resumes), and write DIR/results.json (a tournament also
-                   DIR/chart.svg)
+                   DIR/chart.svg); one process at a time uses DIR
   --seed S         the seed of the openings and of every game (default 1)
   --max-plies N    a game reaching N plies stops and counts as a draw (default 100000)
   --tt-mb N        transposition table size per player in MB (default 64)

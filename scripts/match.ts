@@ -114,7 +114,7 @@ const main = Effect.gen(function* () {
         : schedule(2, "round-robin", Math.ceil(games / 2), seed).slice(0, games),
     { openings: !solo },
   );
-  const { settings, openings, store, progress } = prepared;
+  const { settings, progress } = prepared;
   const { seed, concurrency, source, json } = settings;
   if (!json) {
     yield* term.print(
@@ -128,7 +128,7 @@ const main = Effect.gen(function* () {
         `, ${concurrency} at once (Ctrl-C stops and reports the finished games)\n`,
     );
   }
-  const end = yield* prepared.run((record, all) => {
+  const end = yield* prepared.run((_record, all) => {
     progress.show(() => {
       const faults = series.faultedSoFar(all);
       if (solo) return `game ${all.length}/${games}${faults}`;

@@ -274,7 +274,7 @@ const tournament = (
     }
     const started = performance.now();
     let fresh = 0;
-    const onGame = (record: GameRecord, all: readonly GameRecord[]) => {
+    const onGame = (_record: GameRecord, all: readonly GameRecord[]) => {
       fresh++;
       const secs = (performance.now() - started) / 1000;
       const rate = fresh / Math.max(secs, 1e-3);
