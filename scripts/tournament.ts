@@ -367,6 +367,8 @@ const tournament = (
             `to ${concurrency} at once (on average ${speed.overlap} games in progress)\n`
           : mode === "status"
           ? " so far on the cluster\n"
+          : typeof flags.cluster === "string"
+          ? "; this run played none (every game was played before it looked)\n"
           : "; this run played none (every game was already kept)\n") +
         resultsText(names, results, game.players) + faults +
         (store === undefined
