@@ -530,3 +530,39 @@ Deno.test("output folder: games kept one per line, a cut-short line dropped, ano
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("property: a games file read back holds each game once, its first record, in order", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ply-series-" });
+  try {
+    const settings = { series: "match", players: ["a", "b"], seed: 1 };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({ id: fc.integer({ min: 0, max: 5 }), winner: fc.constantFrom(0, 1, null) }),
+          {
+            maxLength: 20,
+          },
+        ),
+        async (lines) => {
+          const records = lines.map(({ id, winner }) =>
+            rec(`r${id}-p0-a`, id, 0, [0, 1], winner as 0 | 1 | null)
+          );
+          await Deno.writeTextFile(
+            `${dir}/games.jsonl`,
+            records.map((r) => JSON.stringify(r) + "\n").join(""),
+          );
+          const store = Effect.runSync(Effect.scoped(openStore(dir, settings)));
+          const first = records.filter((r, i) => records.findIndex((x) => x.id === r.id) === i);
+          assertEquals(store.done, first);
+          assertEquals(store.duplicates, records.length - first.length);
+          // The file now holds them once: read again, nothing more is dropped.
+          const again = Effect.runSync(Effect.scoped(openStore(dir, settings)));
+          assertEquals([again.done, again.duplicates], [first, 0]);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
