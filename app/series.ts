@@ -8,20 +8,20 @@
  * @module
  */
 import type { OpenedGame } from "../core/plugin.ts";
-import { Effect, Result } from "../core/deps.ts";
+import { Effect, Result, type Scope } from "../core/deps.ts";
 import type { Game } from "../core/game.ts";
+import type { GameSource } from "../core/source.ts";
 import { agentFromSpec } from "./players/agents.ts";
 import { formatSpec, type PlayerSpec } from "./players/spec.ts";
 import { DEFAULT_STRENGTHS } from "../core/plugin.ts";
 import type { Strategy } from "../core/search/types.ts";
 import { Terminal } from "./terminal.ts";
-import { writeFileAtomic } from "./files.ts";
-import { decodeTranscript } from "./transcript.ts";
+import { openStore, type Store } from "./tournament/folder.ts";
 import {
   bookOpenings,
   DEFAULT_OPENINGS,
   fixedOpenings,
-  OPENING_CHECK_DEPTH,
+  OPENING_CHECK,
   type Openings,
   type OpeningSource,
   randomOpenings,
@@ -66,14 +66,15 @@ export const DEFAULT_MAX_FAULTS = 10;
 
 /** The usage lines of the shared flags. */
 export const SERIES_USAGE = `  --openings random:PLIES | none
-                   openings: seeded random lines of PLIES plies, chance moves included,
-                   not found lost by a ${OPENING_CHECK_DEPTH}-ply search (default random:4);
+                   openings: seeded random lines of PLIES plies (default random:4),
+                   chance moves included, kept when not already decided (searched to
+                   the end where the game is small enough, else to ${OPENING_CHECK.nodes} nodes);
                    none: every game from the start
   --book FILE      openings from a file: one move list per line, in the game's notation
   --concurrency C  games at once (default: the cores)
   --out DIR        append every finished game to DIR/games.jsonl (a rerun with the same
                    DIR resumes), and write DIR/results.json (a tournament also
-                   DIR/chart.svg)
+                   DIR/chart.svg); one process at a time uses DIR
   --seed S         the seed of the openings and of every game (default 1)
   --max-plies N    a game reaching N plies stops and counts as a draw (default 100000)
   --tt-mb N        transposition table size per player in MB (default 64)
@@ -159,10 +160,11 @@ const makeOpenings = <S>(
   game: Game<S>,
   source: OpeningSource,
   seed: number,
+  gameSource: GameSource,
 ): Effect.Effect<Openings, UsageError> =>
   Effect.gen(function* () {
     if (source.kind === "none") return fixedOpenings([START]);
-    if (source.kind === "random") return randomOpenings(game, source.plies, seed);
+    if (source.kind === "random") return randomOpenings(game, source.plies, seed, gameSource);
     const path = userPath(source.file);
     const text = yield* Effect.try({
       try: () => Deno.readTextFileSync(path),
@@ -220,7 +222,11 @@ const seriesStore = (
   settings: SeriesSettings,
   fixtures: readonly Fixture[],
   extra: Readonly<Record<string, unknown>> = {},
-): Effect.Effect<{ readonly store?: Store; readonly done: readonly GameRecord[] }, UsageError> =>
+): Effect.Effect<
+  { readonly store?: Store; readonly done: readonly GameRecord[] },
+  UsageError,
+  Scope.Scope
+> =>
   Effect.gen(function* () {
     if (typeof flags.out !== "string") return { done: [] };
     const store = yield* openStore(flags.out, {
@@ -234,6 +240,14 @@ const seriesStore = (
       maxPlies: settings.maxPlies,
       ttMb: settings.ttMb,
     });
+    if (store.tookOver !== undefined) console.error(store.tookOver);
+    if (store.duplicates > 0) {
+      console.error(
+        `--out: ${store.duplicates} record${store.duplicates === 1 ? "" : "s"} of ` +
+          `${flags.out}/games.jsonl repeated a game an earlier line holds: dropped ` +
+          "(each game counts once)",
+      );
+    }
     const known = new Set(fixtures.map((f) => f.id));
     return { store, done: store.done.filter((r) => known.has(r.id)) };
   });
@@ -254,8 +268,9 @@ export interface PreparedSeries {
   readonly progress: ProgressLine;
   /**
    * Plays the games not yet played (of `fixtures`, or of `only`) with the series'
-   * players and settings; `onGame` sees each finished or faulted game and says whether
-   * to stop (more than `--max-faults` faulted games stop the series anyway).
+   * players and settings, each finished or faulted game appended to the folder at once;
+   * `onGame` sees each and says whether to stop (more than `--max-faults` faulted games
+   * stop the series anyway, and so does a game the folder could not take).
    */
   readonly run: (
     onGame: SeriesRun["onGame"],
@@ -263,13 +278,16 @@ export interface PreparedSeries {
   ) => Effect.Effect<SeriesEnd, never, Terminal>;
   /**
    * Ends the series: the faulted games and those that passed on their retry added to
-   * `report` (`faulted`, `retried`); a series stopped by its faults reported to the user
+   * `report` (`faulted`, `retried`); a series stopped by its faults, or by a write the
+   * folder refused (a full disk, a read-only folder), reported to the user in one line
    * and named in `report` as `error`; the report written as `results.json` in the
-   * folder. Returns the exit code (1 when the faults stopped the series) and the report.
+   * folder, and `files` beside it (a tournament's chart). Returns the exit code (1 when
+   * the faults or the folder stopped the series) and the report.
    */
   readonly finish: (
     end: SeriesEnd,
     report: Record<string, unknown>,
+    files?: Readonly<Record<string, string>>,
   ) => Effect.Effect<{
     readonly code: number;
     readonly report: Record<string, unknown>;
@@ -291,10 +309,15 @@ export const prepareSeries = (
   specs: readonly PlayerSpec[],
   plan: (settings: SeriesSettings) => readonly Fixture[],
   options: { readonly openings?: boolean; readonly extra?: Readonly<Record<string, unknown>> } = {},
-): Effect.Effect<PreparedSeries, UsageError> =>
+): Effect.Effect<PreparedSeries, UsageError, Scope.Scope> =>
   Effect.gen(function* () {
     const settings = yield* seriesSettings(flags, options.openings ?? true);
-    const openings = yield* makeOpenings(loaded.game, settings.source, settings.seed);
+    const openings = yield* makeOpenings(
+      loaded.game,
+      settings.source,
+      settings.seed,
+      loaded.source,
+    );
     const fixtures = plan(settings);
     const { store, done } = yield* seriesStore(
       flags,
@@ -326,149 +349,43 @@ export const prepareSeries = (
           maxPlies,
           ttMb,
           maxFaults,
-          onGame,
+          // Kept at once; a game the folder cannot take stops the series.
+          onGame: (record, all) => {
+            const kept = store === undefined || store.append(record);
+            return onGame(record, all) || !kept;
+          },
         }),
-      finish: (end, report) =>
+      finish: (end, report, files = {}) =>
         Effect.gen(function* () {
           progress.clear();
           const fault = end.fault;
           if (fault !== undefined) yield* reportFault(fault.message, fault.trace);
           const faulted = faultedGames(end.records, store);
           const retried = retriedGames(end.records);
+          const failed = () => store?.failure();
+          const error = fault?.message ?? failed();
           const full = {
             ...report,
             faulted,
             retried,
-            ...(fault === undefined ? {} : { error: fault.message }),
+            ...(error === undefined ? {} : { error }),
           };
+          // A run that played nothing (a rerun of a finished folder) keeps the speed the
+          // folder's report gave: its own would be of no game.
+          if (end.played === 0) Object.assign(full, keptSpeed(store));
           store?.write("results.json", JSON.stringify(full, null, 2) + "\n");
+          for (const [name, text] of Object.entries(files)) store?.write(name, text);
+          // The folder's failure (the first), once, in one line.
+          const lost = failed();
+          if (lost !== undefined) yield* reportFault(lost);
           const { game } = loaded;
           const sides = game.solo === true ? [game.players[0]] : game.players;
           return {
-            code: fault === undefined ? 0 : 1,
+            code: fault === undefined && lost === undefined ? 0 : 1,
             report: full,
             faults: faultsText(faulted, retried, sides),
           };
         }),
-    };
-  });
-
-// ---------------------------------------------------------------------------------
-// The output folder
-
-/** The output folder: the settings, the games so far, and how to add one. */
-export interface Store {
-  /** The folder as the user named it. */
-  readonly dir: string;
-  /** The games already played (read back from `games.jsonl`). */
-  readonly done: readonly GameRecord[];
-  /**
-   * Appends a finished game (one JSON line, written at once); a faulted game's transcript
-   * is also written alone, as `faultedFile` names it (to load or review).
-   */
-  readonly append: (record: GameRecord) => void;
-  /** Where a faulted game's transcript is kept: `DIR/faulted/ID.json`. */
-  readonly faultedFile: (id: string) => string;
-  /** Writes a file into the folder. */
-  readonly write: (name: string, text: string) => void;
-}
-
-const isRecord = (x: unknown): x is GameRecord => {
-  if (typeof x !== "object" || x === null) return false;
-  const r = x as Record<string, unknown>;
-  return typeof r.id === "string" && typeof r.round === "number" &&
-    typeof r.pairing === "number" && Array.isArray(r.seats) && r.seats.length === 2 &&
-    typeof r.seed === "number" && typeof r.ms === "number" &&
-    Result.isSuccess(decodeTranscript(r.transcript));
-};
-
-/**
- * Opens (or creates) the output folder for a series with `settings`. A folder holding a
- * different series is refused, naming the setting that differs. The games file is read
- * back; a last line cut short (the program was killed while writing it) is dropped.
- */
-export const openStore = (
-  dir: string,
-  settings: Readonly<Record<string, unknown>>,
-): Effect.Effect<Store, UsageError> =>
-  Effect.gen(function* () {
-    const fail = (message: string) => Effect.fail(new UsageError({ message: `--out: ${message}` }));
-    const root = userPath(dir).replace(/[\\/]+$/, "");
-    const file = (name: string) => `${root}/${name}`;
-    try {
-      Deno.mkdirSync(root, { recursive: true });
-    } catch (e) {
-      return yield* fail(`cannot create ${dir}: ${(e as Error).message}`);
-    }
-    let kept: Record<string, unknown> | undefined;
-    try {
-      kept = JSON.parse(Deno.readTextFileSync(file("series.json")));
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) {
-        return yield* fail(`${dir}/series.json cannot be read: ${(e as Error).message}`);
-      }
-    }
-    if (kept !== undefined) {
-      for (const [k, v] of Object.entries(settings)) {
-        if (JSON.stringify(kept[k]) !== JSON.stringify(v)) {
-          return yield* fail(
-            `${dir} holds another series (${k} ${JSON.stringify(kept[k])} there, ` +
-              `${JSON.stringify(v)} now): rerun with its settings to resume it, or name ` +
-              "another folder",
-          );
-        }
-      }
-    } else {
-      writeFileAtomic(file("series.json"), JSON.stringify(settings, null, 2) + "\n");
-    }
-    const games = file("games.jsonl");
-    let text = "";
-    try {
-      text = Deno.readTextFileSync(games);
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) {
-        return yield* fail(`${dir}/games.jsonl cannot be read: ${(e as Error).message}`);
-      }
-    }
-    const done: GameRecord[] = [];
-    const lines = text.split("\n");
-    let good = 0; // bytes of whole records
-    for (const [i, line] of lines.entries()) {
-      const last = i === lines.length - 1;
-      if (line.trim() === "") {
-        if (!last) good += line.length + 1;
-        continue;
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        parsed = undefined;
-      }
-      if (!isRecord(parsed)) {
-        if (last) break; // cut short by a kill: dropped, and the file mended below
-        return yield* fail(`${dir}/games.jsonl line ${i + 1} is not a game record`);
-      }
-      done.push(parsed);
-      if (!last) good += new TextEncoder().encode(line).length + 1;
-    }
-    if (good < new TextEncoder().encode(text).length) Deno.truncateSync(games, good);
-    const shown = dir.replace(/[\\/]+$/, "");
-    return {
-      dir,
-      done,
-      append: (record) => {
-        Deno.writeTextFileSync(games, JSON.stringify(record) + "\n", { append: true });
-        if (record.fault !== undefined) {
-          Deno.mkdirSync(file("faulted"), { recursive: true });
-          writeFileAtomic(
-            file(`faulted/${record.id}.json`),
-            JSON.stringify(record.transcript, null, 2) + "\n",
-          );
-        }
-      },
-      faultedFile: (id) => `${shown}/faulted/${id}.json`,
-      write: (name, body) => writeFileAtomic(file(name), body),
     };
   });
 
@@ -736,9 +653,36 @@ export const eloText = (x: number): string =>
     ? (x > 0 ? "+inf" : "-inf")
     : `${x >= 0 ? "+" : "-"}${Math.abs(x).toFixed(0)}`;
 
-/** An estimate as `+52 [+20, +85]`. */
-export const estimateText = (e: EloEstimate): string =>
-  `${eloText(e.elo)} [${eloText(e.low)}, ${eloText(e.high)}]`;
+/**
+ * True when an estimate measures something: a sample whose results differ. With none, or
+ * when every game (pair) scored the same, its interval is a point or unbounded
+ * (`+0 [+0, +0]`, `+inf`) and says nothing yet.
+ */
+export const measurable = (e: EloEstimate): boolean => e.n > 0 && e.low < e.high;
+
+/**
+ * An estimate in words: `+52 [+20, +85], LOS 99.9%`, an end beyond reach written as
+ * `no upper bound yet`; or what cannot be estimated yet (no sample, or every one of the
+ * `unit`s, "game pair" or "game", scoring the same).
+ */
+export const estimateText = (e: EloEstimate, unit: string): string => {
+  const many = (n: number) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+  if (e.n === 0) return `cannot be estimated yet (no ${unit})`;
+  if (!measurable(e)) {
+    const each = `${(e.score * 100).toFixed(1)}%`;
+    return `cannot be estimated yet from ${many(e.n)}` +
+      (e.n === 1 ? ` (scoring ${each})` : `, all scoring ${each}`);
+  }
+  const end = (x: number, which: string) =>
+    Number.isFinite(x) ? eloText(x) : `no ${which} bound yet`;
+  return `${eloText(e.elo)} [${end(e.low, "lower")}, ${end(e.high, "upper")}], LOS ${
+    (e.los * 100).toFixed(1)
+  }%`;
+};
+
+/** The unit of a pairing's estimate: game pairs when it has complete ones, else games. */
+export const estimateUnit = (pentanomial: readonly number[]): string =>
+  pentanomial.some((x) => x > 0) ? "game pair" : "game";
 
 /** W-D-L as text. */
 export const wdlText = (w: Wdl): string => `${w.wins}-${w.draws}-${w.losses}`;
@@ -754,6 +698,20 @@ export interface Throughput {
   /** The games' own times summed over the wall time: games in progress on average. */
   readonly overlap: number;
 }
+
+/** The speed figures a folder's `results.json` holds (none when it has no report). */
+const keptSpeed = (store: Store | undefined): Partial<Throughput> => {
+  if (store === undefined) return {};
+  try {
+    const old = JSON.parse(store.read("results.json") ?? "{}");
+    const keys = ["wallSeconds", "gamesPerMinute", "concurrency", "overlap"] as const;
+    return Object.fromEntries(
+      keys.filter((k) => typeof old[k] === "number").map((k) => [k, old[k]]),
+    );
+  } catch {
+    return {};
+  }
+};
 
 /** The throughput of a run. */
 export const throughput = (end: SeriesEnd, concurrency: number): Throughput => {

@@ -130,6 +130,9 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
     // Where following has read to in the tournament's games (`newGames`' cursor).
     let cursor = 0;
     let gameMs = 0;
+    // The games the first look finds were played before this program looked (a resumed
+    // follow, a --status): not this run's, in its counts and its speed.
+    let before = -1;
     yield* Effect.scoped(
       Effect.gen(function* () {
         yield* migrate;
@@ -151,9 +154,11 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
           for (const r of fresh) {
             seen.add(r.id);
             records.push(r);
-            gameMs += r.ms;
+            if (before >= 0) gameMs += r.ms;
             run.onGame(r, records);
           }
+          // (The first look is every page of them: the catch-up ends at a page not full.)
+          if (before < 0 && page.records.length < GAMES_PAGE) before = records.length;
           const failed = Exit.isFailure(polled)
             ? polled.cause
             : Option.isSome(polled.value) && polled.value.value._tag === "Complete" &&
@@ -188,7 +193,7 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
     const fault = faultStop(records, run.plan.maxFaults);
     return {
       records,
-      played: records.length - run.done.length,
+      played: records.length - Math.max(before, run.done.length),
       interrupted: yield* term.interrupted,
       wallMs: performance.now() - t0,
       gameMs,

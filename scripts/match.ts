@@ -114,7 +114,7 @@ const main = Effect.gen(function* () {
         : schedule(2, "round-robin", Math.ceil(games / 2), seed).slice(0, games),
     { openings: !solo },
   );
-  const { settings, openings, store, progress } = prepared;
+  const { settings, progress } = prepared;
   const { seed, concurrency, source, json } = settings;
   if (!json) {
     yield* term.print(
@@ -128,8 +128,7 @@ const main = Effect.gen(function* () {
         `, ${concurrency} at once (Ctrl-C stops and reports the finished games)\n`,
     );
   }
-  const end = yield* prepared.run((record, all) => {
-    store?.append(record);
+  const end = yield* prepared.run((_record, all) => {
     progress.show(() => {
       const faults = series.faultedSoFar(all);
       if (solo) return `game ${all.length}/${games}${faults}`;
@@ -201,7 +200,7 @@ const main = Effect.gen(function* () {
     report = {
       ...common,
       openings: series.describeOpenings(source),
-      distinctOpenings: openings.distinct(),
+      distinctOpenings: r.distinctOpenings,
       results: { p1: one(0), p2: one(1) },
       bySeat: {
         [game.players[0]]: { wins: r.seats.first, draws: r.seats.draws, losses: r.seats.second },
@@ -217,9 +216,11 @@ const main = Effect.gen(function* () {
     const line = (flag: string, name: string, s: ReturnType<typeof one>) =>
       `  ${`${flag} ${name}`.padEnd(24)} ${String(s.wins).padStart(5)} ${
         String(s.draws).padStart(5)
-      } ${String(s.losses).padStart(5)}   ${(s.score * 100).toFixed(1).padStart(5)}% [${
-        (s.score95[0] * 100).toFixed(1)
-      }%, ${(s.score95[1] * 100).toFixed(1)}%]   ${s.msPerMove.toFixed(2)} ms/move`;
+      } ${String(s.losses).padStart(5)}   ${(s.score * 100).toFixed(1).padStart(5)}% ${
+        // Every pair scoring the same: no spread, no interval to give yet.
+        pair !== undefined && series.measurable(pair.elo)
+          ? `[${(s.score95[0] * 100).toFixed(1)}%, ${(s.score95[1] * 100).toFixed(1)}%]`
+          : "(no interval yet)"}   ${s.msPerMove.toFixed(2)} ms/move`;
     const res = report.results as { p1: ReturnType<typeof one>; p2: ReturnType<typeof one> };
     const left = pair?.faultedPairs ?? 0;
     text =
@@ -233,9 +234,9 @@ const main = Effect.gen(function* () {
       line("--p1", names[0], res.p1) + "\n" + line("--p2", names[1], res.p2) + "\n" +
       (pair === undefined
         ? ""
-        : `  Elo of --p1: ${series.estimateText(pair.elo)}, LOS ${
-          (pair.elo.los * 100).toFixed(1)
-        }%; game pairs scoring 0, ½, 1, 1½, 2: ${pair.pentanomial.join(" ")}\n`) +
+        : `  Elo of --p1: ${
+          series.estimateText(pair.elo, series.estimateUnit(pair.pentanomial))
+        }; game pairs scoring 0, ½, 1, 1½, 2: ${pair.pentanomial.join(" ")}\n`) +
       `  by seat: ${game.players[0]} ${r.seats.first}-${r.seats.draws}-${r.seats.second}, ` +
       `${
         game.players[1]

@@ -116,13 +116,12 @@ const main = Effect.gen(function* () {
   // A test decided by the games already played stops at once.
   const before = test();
   const end = yield* prepared.run((record, all) => {
-    store?.append(record);
     pairs.add(record);
     const t = test();
     progress.show(() =>
       `${all.length} games (${t.pent.reduce((a, b) => a + b, 0)} pairs): LLR ${
         t.llr.toFixed(2)
-      } ${boundsText}, Elo ${series.estimateText(eloFromPentanomial(t.pent))}${
+      } ${boundsText}, Elo ${series.estimateText(eloFromPentanomial(t.pent), "game pair")}${
         series.faultedSoFar(all)
       }`
     );
@@ -179,11 +178,12 @@ const main = Effect.gen(function* () {
           `${leftOut} pair${leftOut === 1 ? "" : "s"} in all (a pair counts only with both ` +
           "games played)\n"
         : "") +
-      (elo === undefined
-        ? ""
-        : `  Elo of ${names[0]}: ${series.estimateText(elo)}, LOS ${
-          (elo.los * 100).toFixed(1)
-        }%\n`) +
+      (elo === undefined ? "" : `  Elo of ${names[0]}: ${
+        series.estimateText(
+          elo,
+          series.estimateUnit(results.pairings[0]?.pentanomial ?? []),
+        )
+      }\n`) +
       faults +
       (store === undefined ? "" : `  kept in ${store.dir}: games.jsonl, results.json\n`),
   );

@@ -33,7 +33,7 @@ import {
   UsageError,
   type UserError,
 } from "../app/cli.ts";
-import type { SearchFailed } from "../core/errors.ts";
+import type { SearchError } from "../core/errors.ts";
 import * as series from "../app/series.ts";
 
 const USAGE = `Usage: deno task tournament GAME [--OPTION VALUE ...] --players SPEC SPEC ... [flags]
@@ -71,6 +71,10 @@ const FLAGS = {
 /** Percent with one decimal. */
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
+/** True when the ratings are estimated (every player has played, all on one scale). */
+const ratedYet = (r: TournamentResults): boolean =>
+  r.ratings.error.every((e, i) => i === r.ratings.anchor || Number.isFinite(e));
+
 /** The results as text tables. */
 export const resultsText = (
   names: readonly string[],
@@ -84,21 +88,26 @@ export const resultsText = (
       "95%".padStart(6)
     }  ${"games".padStart(6)}  ${"score".padStart(6)}  W-D-L            ms/move`,
   ];
+  const rated = ratedYet(r);
   for (const [rank, i] of order.entries()) {
     const p = r.players[i];
     const err = r.ratings.error[i];
     lines.push(
       `  ${String(rank + 1).padStart(4)}  ${p.name.padEnd(width)}  ${
-        series.eloText(r.ratings.elo[i]).padStart(6)
-      }  ${
-        (i === r.ratings.anchor ? "anchor" : `±${Number.isFinite(err) ? err.toFixed(0) : "inf"}`)
-          .padStart(6)
-      }  ${String(p.games).padStart(6)}  ${
-        pct(p.games === 0 ? 0 : p.points / p.games).padStart(6)
-      }  ${series.wdlText(p.wdl).padEnd(15)}  ${p.msPerMove.toFixed(2)}`,
+        (rated ? series.eloText(r.ratings.elo[i]) : "?").padStart(6)
+      }  ${(i === r.ratings.anchor ? "anchor" : rated ? `±${err.toFixed(0)}` : "?").padStart(6)}  ${
+        String(p.games).padStart(6)
+      }  ${pct(p.games === 0 ? 0 : p.points / p.games).padStart(6)}  ${
+        series.wdlText(p.wdl).padEnd(15)
+      }  ${p.msPerMove.toFixed(2)}`,
     );
   }
-  if (r.ratings.prior) {
+  if (!rated) {
+    lines.push(
+      "  (ratings cannot be estimated yet: every player needs a finished game, and the " +
+        "players must be linked by the games they played)",
+    );
+  } else if (r.ratings.prior) {
     lines.push(
       "  (a player won or lost every game: ratings use a prior of one draw per pairing)",
     );
@@ -113,7 +122,7 @@ export const resultsText = (
         p.pentanomial.join(" ")
       }${
         p.faultedPairs > 0 ? ` (${p.faultedPairs} left out: a game of theirs faulted)` : ""
-      }; Elo ${series.estimateText(p.elo)}, LOS ${pct(p.elo.los)}`,
+      }; Elo ${series.estimateText(p.elo, series.estimateUnit(p.pentanomial))}`,
     );
   }
   lines.push(
@@ -174,9 +183,9 @@ const tournament = (
   mode: "run" | "status" = "run",
   /** The id of the tournament asked for (`--status`/`--resume ID`): the plan made must be its. */
   asked?: string,
-): Effect.Effect<number, UserError | SearchFailed, ProgramServices> =>
+): Effect.Effect<number, UserError | SearchError, ProgramServices> =>
   Effect.gen(function* (): Generator<
-    Effect.Effect<unknown, UserError | SearchFailed, ProgramServices>,
+    Effect.Effect<unknown, UserError | SearchError, ProgramServices>,
     number,
     unknown
   > {
@@ -285,8 +294,7 @@ const tournament = (
     }
     const started = performance.now();
     let fresh = 0;
-    const onGame = (record: GameRecord, all: readonly GameRecord[]) => {
-      store?.append(record);
+    const onGame = (_record: GameRecord, all: readonly GameRecord[]) => {
       fresh++;
       const secs = (performance.now() - started) / 1000;
       const rate = fresh / Math.max(secs, 1e-3);
@@ -297,8 +305,10 @@ const tournament = (
         return `${all.length}/${fixtures.length} games${series.faultedSoFar(all)}, ` +
           `${(rate * 60).toFixed(1)}/min, ` +
           `${left > 0 ? `about ${Math.ceil(left / rate / 60)} min left, ` : ""}` +
-          `leading: ${names[best]} ${series.eloText(r.ratings.elo[best])}` +
-          (best === anchor ? "" : ` ±${r.ratings.error[best].toFixed(0)}`);
+          (!ratedYet(r)
+            ? "no ratings yet"
+            : `leading: ${names[best]} ${series.eloText(r.ratings.elo[best])}` +
+              (best === anchor ? "" : ` ±${r.ratings.error[best].toFixed(0)}`));
       });
       return false;
     };
@@ -315,7 +325,7 @@ const tournament = (
           options: loaded.options as Record<string, unknown>,
           players: names,
           fixtures,
-          openings: Array.from({ length: rounds }, (_, r) => openings.at(r)),
+          openings: yield* Effect.forEach(Array.from({ length: rounds }, (_, r) => r), openings.at),
           maxPlies,
           ttMb,
           concurrency,
@@ -332,7 +342,11 @@ const tournament = (
           }),
         },
         done,
-        onGame,
+        // The local run's series keeps each game itself; here the folder is written too.
+        onGame: (record, all) => {
+          store?.append(record);
+          onGame(record, all);
+        },
         onSubmitted: (id) =>
           json ? Effect.void : term.print(
             `submitted to the cluster as ${id} (the same command follows it again; ` +
@@ -350,7 +364,7 @@ const tournament = (
       format,
       rounds,
       openings: series.describeOpenings(source),
-      distinctOpenings: openings.distinct(),
+      distinctOpenings: results.distinctOpenings,
       seed,
       players: names,
       games: results.total,
@@ -359,21 +373,18 @@ const tournament = (
       ...speed,
       results,
     };
-    const { code, report: full, faults } = yield* prepared.finish(end, report);
-    if (store !== undefined) {
-      store.write(
-        "chart.svg",
-        chartSvg({
-          title: `${plugin.name}: ${format}, ${results.total} games`,
-          players: names,
-          elo: results.ratings.elo,
-          error: results.ratings.error,
-          anchor,
-          score: results.score,
-          games: results.games,
-        }),
-      );
-    }
+    const chart = chartSvg({
+      title: `${plugin.name}: ${format}, ${results.total} games`,
+      players: names,
+      elo: results.ratings.elo,
+      error: results.ratings.error,
+      anchor,
+      score: results.score,
+      games: results.games,
+    });
+    const { code, report: full, faults } = yield* prepared.finish(end, report, {
+      "chart.svg": chart,
+    });
     if (json) {
       yield* term.print(JSON.stringify(full) + "\n");
       return code;
@@ -382,8 +393,14 @@ const tournament = (
       `${results.total} of ${fixtures.length} games${
         faulted > 0 ? ` (and ${faulted} faulted)` : ""
       }${end.interrupted ? " (interrupted)" : ""}` +
-        `; this run: ${speed.wallSeconds} s, ${speed.gamesPerMinute} games/min with up to ` +
-        `${concurrency} at once (on average ${speed.overlap} games in progress)\n` +
+        (end.played > 0
+          ? `; this run: ${speed.wallSeconds} s, ${speed.gamesPerMinute} games/min with up ` +
+            `to ${concurrency} at once (on average ${speed.overlap} games in progress)\n`
+          : mode === "status"
+          ? " so far on the cluster\n"
+          : typeof flags.cluster === "string"
+          ? "; this run played none (every game was played before it looked)\n"
+          : "; this run played none (every game was already kept)\n") +
         resultsText(names, results, game.players) + faults +
         (store === undefined
           ? ""

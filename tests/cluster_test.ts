@@ -137,7 +137,15 @@ Deno.test("cluster: the submitting program killed mid-tournament; --resume ID fi
       assertStringIncludes(again.stdout, "8 of 8 games");
       const status = await runTask("tournament", ["--cluster", pg.url, "--status", id, "--json"]);
       assertEquals(status.code, 0, status.stderr);
-      assertEquals(JSON.parse(status.stdout).games, 8);
+      const shown = JSON.parse(status.stdout);
+      assertEquals(shown.games, 8);
+      // Games played before it looked are not its own: no speed, none "in progress".
+      assert(shown.overlap <= shown.concurrency, `overlap ${shown.overlap}`);
+      assertEquals([shown.gamesPerMinute, shown.overlap], [0, 0]);
+      const text = await runTask("tournament", ["--cluster", pg.url, "--status", id]);
+      assertEquals(text.code, 0, text.stderr);
+      assertStringIncludes(text.stdout, "8 of 8 games so far on the cluster\n");
+      assert(!text.stdout.includes("in progress"), text.stdout);
       const unknown = await runTask("tournament", ["--cluster", pg.url, "--status", "t0"]);
       assertEquals(unknown.code, 2);
       assertStringIncludes(unknown.stderr, "has no tournament t0");

@@ -1,63 +1,76 @@
 /**
- * The openings' distinct count (`app/tournament/openings.ts`, the `distinctOpenings` of
- * `match` and `tournament`): after the rounds of a series asked for their openings — each
- * round at least once, in any order, as games running at once ask — it is the number of
- * different openings they got, for a book (with repeated lines, fewer lines than rounds
- * or more) and for random openings (more rounds than the game has openings too).
+ * The openings' distinct count (`distinctOpenings` of `app/tournament/results.ts`, the
+ * `distinctOpenings` of `match` and `tournament`): the number of different openings the
+ * games started from, read from the games themselves, so that a rerun of a finished
+ * folder, which plays nothing, reports the same count; and random openings, asked for in
+ * any order (as games running at once ask), the same ones for the same seed.
  */
 import { assertEquals, fc } from "../testing/deps.ts";
-import {
-  fixedOpenings,
-  type Opening,
-  type Openings,
-  randomOpenings,
-} from "../app/tournament/openings.ts";
+import { Effect } from "../core/deps.ts";
+import { randomOpenings } from "../app/tournament/openings.ts";
+import { distinctOpenings } from "../app/tournament/results.ts";
+import { type GameRecord, OPENING_AGENT } from "../app/tournament/runner.ts";
+import type { Transcript } from "../app/transcript.ts";
 import tictactoe from "../plugins/tictactoe/mod.ts";
 
-/** Rounds 0..n-1, each asked once or twice, in the order `keys` shuffles them into. */
-const roundsArb = fc.record({
-  n: fc.integer({ min: 1, max: 14 }),
-  twice: fc.array(fc.boolean(), { minLength: 14, maxLength: 14 }),
-  keys: fc.array(fc.nat(), { minLength: 28, maxLength: 28 }),
-}).map(({ n, twice, keys }) => {
-  const asks = Array.from({ length: n }, (_, r) => (twice[r] ? [r, r] : [r])).flat();
-  return asks.map((r, i) => [keys[i], r] as const).sort((a, b) => a[0] - b[0]).map(([, r]) => r);
+/** A game that started from `opening` (its moves marked as the opening's), then `after`. */
+const game = (id: string, opening: readonly number[], after: readonly number[]): GameRecord => ({
+  id,
+  round: 0,
+  pairing: 0,
+  seats: [0, 1],
+  seed: 1,
+  ms: 1,
+  transcript: {
+    game: "x",
+    options: {},
+    seed: 1,
+    players: ["a", "b"],
+    moves: [
+      ...opening.map((move) => ({ by: 0, move, notation: `${move}`, ms: 0, agent: OPENING_AGENT })),
+      ...after.map((move) => ({ by: 1, move, notation: `${move}`, ms: 1, agent: "b" })),
+    ],
+    result: { winner: null, margin: 0, reason: "end" },
+  } as Transcript,
 });
 
-/** Asks `openings` for each round, and checks the count against the openings given. */
-const check = (openings: Openings, rounds: readonly number[], what: string) => {
-  const given = new Set(rounds.map((r) => openings.at(r).moves.join(",")));
-  assertEquals(openings.distinct(), given.size, `${what}, rounds asked ${rounds.join(" ")}`);
-};
-
-Deno.test("property: a book's distinct count is the number of different lines the rounds got", () => {
-  // Lines of a tic-tac-toe book: one move each (a repeated line is the same opening).
-  const line = (cell: number): Opening => ({ moves: [cell], notation: [`c${cell}`] });
+Deno.test("property: the distinct count is the number of different openings the games began with", () => {
+  const line = fc.array(fc.integer({ min: 0, max: 2 }), { maxLength: 3 });
   fc.assert(
     fc.property(
-      fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 8 }),
-      roundsArb,
-      (cells, rounds) => check(fixedOpenings(cells.map(line)), rounds, `book ${cells.join(" ")}`),
+      fc.array(fc.record({ opening: line, after: line }), { maxLength: 12 }),
+      (games) => {
+        const records = games.map((g, i) => game(`g${i}`, g.opening, g.after));
+        const want = new Set(games.map((g) => g.opening.join(","))).size;
+        assertEquals(distinctOpenings(records), want);
+        // The moves after the opening do not count, nor the order the games came in.
+        assertEquals(distinctOpenings([...records].reverse()), want);
+      },
     ),
     { numRuns: 300 },
   );
 });
 
-Deno.test("property: random openings' distinct count is the number of different ones given", () => {
+Deno.test("property: random openings are the seed's, whatever order the rounds ask in", () => {
   const ttt = tictactoe.create({});
+  const inOrder = (seed: number, n: number) => {
+    const o = randomOpenings(ttt, 2, seed);
+    return Array.from({ length: n }, (_, r) => Effect.runSync(o.at(r)).notation.join(" "));
+  };
   fc.assert(
     fc.property(
-      fc.integer({ min: 1, max: 3 }),
       fc.integer({ min: 0, max: 1000 }),
-      roundsArb,
-      (plies, seed, rounds) =>
-        check(randomOpenings(ttt, plies, seed), rounds, `${plies} plies, seed ${seed}`),
+      fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 10 }),
+      (seed, rounds) => {
+        const want = inOrder(seed, 10);
+        const o = randomOpenings(ttt, 2, seed);
+        // Asked at once, in a shuffled order, by fibers running together.
+        const got = Effect.runSync(
+          Effect.forEach(rounds, (r) => o.at(r), { concurrency: "unbounded" }),
+        );
+        assertEquals(got.map((x) => x.notation.join(" ")), rounds.map((r) => want[r]));
+      },
     ),
-    { numRuns: 60 },
+    { numRuns: 8 },
   );
-  // One ply: nine openings only, repeated in order for the rounds beyond.
-  const nine = randomOpenings(ttt, 1, 4);
-  const rounds = [12, 3, ...Array.from({ length: 12 }, (_, r) => r)];
-  check(nine, rounds, "one ply");
-  assertEquals(nine.distinct(), 9);
 });

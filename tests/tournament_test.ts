@@ -16,6 +16,7 @@ import {
   bookOpenings,
   fixedOpenings,
   type Opening,
+  type Openings,
   randomOpenings,
   START,
 } from "../app/tournament/openings.ts";
@@ -31,7 +32,8 @@ import { eloFromPentanomial } from "../app/tournament/stats.ts";
 import type { Transcript } from "../app/transcript.ts";
 import kalah from "../plugins/kalah/mod.ts";
 import tictactoe from "../plugins/tictactoe/mod.ts";
-import { faultedGames, faultsText, openStore, retriedGames, tooManyFaults } from "../app/series.ts";
+import { faultedGames, faultsText, retriedGames, tooManyFaults } from "../app/series.ts";
+import { openStore } from "../app/tournament/folder.ts";
 
 // ---------------------------------------------------------------------------------
 // Schedule
@@ -82,13 +84,13 @@ const coinGame: Game<readonly [number, number]> = {
   parseMove: (_s, t) => Result.succeed(Number(t.replace(/\D/g, ""))),
 };
 
-Deno.test("random openings: seeded, distinct, legal, and not decided by a 2-ply minimax", () => {
+Deno.test("random openings: seeded, distinct, legal, and not decided (exactly, where small)", () => {
   const ttt = tictactoe.create({});
   const small = Effect.runSync(makeGame(kalah, { pits: 3, stones: 2 })).game as Game<unknown>;
   for (const [game, plies] of [[ttt, 5], [small, 4]] as [Game<unknown>, number][]) {
     const take = (seed: number, n: number) => {
       const openings = randomOpenings(game, plies, seed);
-      return Array.from({ length: n }, (_, i) => openings.at(i));
+      return Array.from({ length: n }, (_, i) => Effect.runSync(openings.at(i)));
     };
     const a = take(7, 20);
     assertEquals(take(7, 20), a, "the same seed, the same openings");
@@ -109,18 +111,24 @@ Deno.test("random openings: seeded, distinct, legal, and not decided by a 2-ply 
       // Independently of the generator's alpha-beta: plain minimax finds nothing decided.
       const v = minimaxSearch(game, end, { depth: 2 }, "expect").value;
       assert(Math.abs(v) < WIN_THRESHOLD, `${o.notation.join(" ")} is decided: ${v}`);
+      if (game === ttt) {
+        // Tic-tac-toe after 5 plies is small: solved to its end, it is a draw.
+        const exact = minimaxSearch(game, end, { depth: 9 }, "expect");
+        assert(exact.exact && exact.value === 0, `${o.notation.join(" ")}: ${exact.value}`);
+      }
     }
   }
   // A game with chance: openings draw its outcomes too.
   const coinOpenings = randomOpenings(coinGame, 3, 1);
-  const coins = Array.from({ length: 10 }, (_, i) => coinOpenings.at(i));
+  const coins = Array.from({ length: 10 }, (_, i) => Effect.runSync(coinOpenings.at(i)));
   assertEquals(new Set(coins.map((o) => o.notation[0])), new Set(["coin0", "coin1"]));
   // Fewer distinct openings than asked: the ones there are, repeated in order.
   const few = randomOpenings(coinGame, 1, 1);
-  assertEquals(few.at(2), few.at(0));
-  assertEquals(few.at(3), few.at(1));
-  assertEquals(few.distinct(), 2);
-  assertEquals(randomOpenings(ttt, 0, 1).at(3), START);
+  const at = (o: Openings, r: number) => Effect.runSync(o.at(r));
+  assertEquals(at(few, 2), at(few, 0));
+  assertEquals(at(few, 3), at(few, 1));
+  assertEquals(new Set([0, 1, 2, 3].map((r) => at(few, r).notation.join())).size, 2);
+  assertEquals(at(randomOpenings(ttt, 0, 1), 3), START);
 });
 
 Deno.test("book openings: one line each, comments skipped, a bad move named by file and line", () => {
@@ -183,7 +191,7 @@ Deno.test("runner: every game played from its opening, the same games at any con
   for (const r of one.records) {
     const t = r.transcript;
     assertEquals(t.players, [ENTRANTS[r.seats[0]].name, ENTRANTS[r.seats[1]].name]);
-    const opening = OPENINGS.at(r.round);
+    const opening = Effect.runSync(OPENINGS.at(r.round));
     assertEquals(t.moves.slice(0, 2).map((m) => m.notation), [...opening.notation]);
     assert(t.moves.slice(0, 2).every((m) => m.agent === OPENING_AGENT));
     assert(t.moves.slice(2).every((m) => m.agent !== OPENING_AGENT));
@@ -491,14 +499,14 @@ Deno.test("output folder: games kept one per line, a cut-short line dropped, ano
   const dir = await Deno.makeTempDir({ prefix: "ply-series-" });
   try {
     const settings = { series: "tournament", players: ["a", "b"], seed: 1 };
-    const store = Effect.runSync(openStore(dir, settings));
+    const store = Effect.runSync(Effect.scoped(openStore(dir, settings)));
     assertEquals(store.done, []);
     const games = [rec("r0-p0-a", 0, 0, [0, 1], 0), rec("r0-p0-b", 0, 0, [1, 0], null)];
     for (const g of games) store.append(g);
     // A kill while writing the third line leaves half of it.
     const third = JSON.stringify(rec("r1-p0-a", 1, 0, [0, 1], 1));
     await Deno.writeTextFile(`${dir}/games.jsonl`, third.slice(0, 40), { append: true });
-    const again = Effect.runSync(openStore(dir, settings));
+    const again = Effect.runSync(Effect.scoped(openStore(dir, settings)));
     assertEquals(again.done, games);
     assertEquals(
       (await Deno.readTextFile(`${dir}/games.jsonl`)).split("\n").filter((l) => l !== "").length,
@@ -506,14 +514,54 @@ Deno.test("output folder: games kept one per line, a cut-short line dropped, ano
       "the cut-short line is gone from the file",
     );
     again.append(games[0]);
-    assertEquals(Effect.runSync(openStore(dir, settings)).done.length, 3);
+    // The same game twice (two processes once wrote into one folder): counted once.
+    const twice = Effect.runSync(Effect.scoped(openStore(dir, settings)));
+    assertEquals([twice.done.length, twice.duplicates], [2, 1]);
     // Another series in the same folder: refused, naming what differs.
-    const other = Effect.runSync(Effect.flip(openStore(dir, { ...settings, seed: 2 })));
+    const other = Effect.runSync(
+      Effect.flip(Effect.scoped(openStore(dir, { ...settings, seed: 2 }))),
+    );
     assertStringIncludes(other.message, "seed 1 there, 2 now");
     // A broken line in the middle is not guessed at.
     await Deno.writeTextFile(`${dir}/games.jsonl`, `{"id":1}\n${JSON.stringify(games[0])}\n`);
-    const broken = Effect.runSync(Effect.flip(openStore(dir, settings)));
+    const broken = Effect.runSync(Effect.flip(Effect.scoped(openStore(dir, settings))));
     assertStringIncludes(broken.message, "games.jsonl line 1 is not a game record");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("property: a games file read back holds each game once, its first record, in order", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ply-series-" });
+  try {
+    const settings = { series: "match", players: ["a", "b"], seed: 1 };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({ id: fc.integer({ min: 0, max: 5 }), winner: fc.constantFrom(0, 1, null) }),
+          {
+            maxLength: 20,
+          },
+        ),
+        async (lines) => {
+          const records = lines.map(({ id, winner }) =>
+            rec(`r${id}-p0-a`, id, 0, [0, 1], winner as 0 | 1 | null)
+          );
+          await Deno.writeTextFile(
+            `${dir}/games.jsonl`,
+            records.map((r) => JSON.stringify(r) + "\n").join(""),
+          );
+          const store = Effect.runSync(Effect.scoped(openStore(dir, settings)));
+          const first = records.filter((r, i) => records.findIndex((x) => x.id === r.id) === i);
+          assertEquals(store.done, first);
+          assertEquals(store.duplicates, records.length - first.length);
+          // The file now holds them once: read again, nothing more is dropped.
+          const again = Effect.runSync(Effect.scoped(openStore(dir, settings)));
+          assertEquals([again.done, again.duplicates], [first, 0]);
+        },
+      ),
+      { numRuns: 100 },
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

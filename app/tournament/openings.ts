@@ -1,15 +1,19 @@
 /**
  * Openings of a tournament: the first plies of its games, each played twice with the
  * sides swapped, so that deterministic players play distinct games. An opening is a
- * seeded random sequence of a few plies (chance moves included) that a shallow search
- * does not find lost for either side, or a line of a book file.
+ * seeded random sequence of a few plies (chance moves included) that is not already
+ * decided (`decided`: an exact search where the rest of the game is small enough, a
+ * deeper one elsewhere), or a line of a book file.
  *
  * @module
  */
 import { CHANCE, type Game, isOver, pickChance, WIN_THRESHOLD } from "../../core/game.ts";
 import { makeRng, type Rng } from "../../core/rng.ts";
-import { alphabetaSearch } from "../../core/search/alphabeta.ts";
-import { Result } from "../../core/deps.ts";
+import { expectimaxStrategy } from "../../core/search/strategies.ts";
+import { search } from "../../core/engine/engine.ts";
+import type { SearchError } from "../../core/errors.ts";
+import type { GameSource } from "../../core/source.ts";
+import { Deferred, Effect, Result } from "../../core/deps.ts";
 
 /** An opening: its moves from the start, in the plugin's encoding and in notation. */
 export interface Opening {
@@ -28,21 +32,45 @@ export type OpeningSource =
 /** The openings when none is asked for: four random plies. */
 export const DEFAULT_OPENINGS: OpeningSource = { kind: "random", plies: 4 };
 
-/** The depth of the search that rejects an opening already decided (in plies). */
-export const OPENING_CHECK_DEPTH = 2;
+/**
+ * The search that rejects an opening already decided: alpha-beta (chance nodes
+ * averaged) to `minDepth` plies, then one ply deeper at a time until its value is exact
+ * (it reached the end of every line: the game is small enough to be solved from there),
+ * a side is found to win by force, its nodes reach `nodes`, or it reaches `maxDepth`.
+ * Nodes, not time, bound it: the same seed gives the same openings on any machine.
+ */
+export const OPENING_CHECK = { minDepth: 2, maxDepth: 64, nodes: 20_000 } as const;
 
 /** The empty opening: every game from the start. */
 export const START: Opening = { moves: [], notation: [] };
 
 /**
- * True when the shallow search proves the position decided (or it is over): such an
- * opening would decide the game before the players choose anything.
+ * True when the position is over, or the check's search (`OPENING_CHECK`, through the
+ * engine: in a worker of the pool when `source` is given) finds it won by force for a
+ * side: such an opening would decide the game before the players choose anything. The
+ * verdict is exact where the search reached every leaf.
  */
-const decided = <S>(game: Game<S>, state: S): boolean => {
-  if (isOver(game, state)) return true;
-  const r = alphabetaSearch(game, state, { depth: OPENING_CHECK_DEPTH, tt: false }, "expect");
-  return Math.abs(r.value) >= WIN_THRESHOLD;
-};
+export const decided = <S>(
+  game: Game<S>,
+  state: S,
+  source?: GameSource,
+): Effect.Effect<boolean, SearchError> =>
+  Effect.gen(function* () {
+    if (isOver(game, state)) return true;
+    for (let depth = OPENING_CHECK.minDepth;; depth++) {
+      const r = yield* search({
+        strategy: expectimaxStrategy,
+        game,
+        state,
+        ...(source !== undefined ? { source } : {}),
+        options: { depth },
+      });
+      if (Math.abs(r.value) >= WIN_THRESHOLD) return true;
+      if (r.exact || r.nodes >= OPENING_CHECK.nodes || depth >= OPENING_CHECK.maxDepth) {
+        return false;
+      }
+    }
+  });
 
 /** One random line of `plies` plies from the start, or undefined if the game ends first. */
 const randomLine = <S>(game: Game<S>, plies: number, rng: Rng): Opening | undefined => {
@@ -61,63 +89,80 @@ const randomLine = <S>(game: Game<S>, plies: number, rng: Rng): Opening | undefi
     moves.push(m);
     state = game.play(state, m);
   }
-  return decided(game, state) ? undefined : { moves, notation };
+  return { moves, notation };
 };
 
 /** The openings of a series, made as the rounds need them: round r plays `at(r)`. */
 export interface Openings {
-  /** The opening of round `round` (from 0). */
-  readonly at: (round: number) => Opening;
-  /** How many distinct openings the rounds asked for so far have used. */
-  readonly distinct: () => number;
+  /** The opening of round `round` (from 0); it fails when the check's search cannot run. */
+  readonly at: (round: number) => Effect.Effect<Opening, SearchError>;
 }
 
 /** A fixed list of openings (a book, or the start alone), taken in order and repeated. */
-export const fixedOpenings = (list: readonly Opening[]): Openings => {
-  let used = 0;
-  return {
-    at: (round) => {
-      used = Math.max(used, Math.min(list.length, round + 1));
-      return list[round % list.length];
-    },
-    distinct: () => new Set(list.slice(0, used).map((o) => o.moves.join())).size,
-  };
-};
+export const fixedOpenings = (list: readonly Opening[]): Openings => ({
+  at: (round) => Effect.succeed(list[round % list.length]),
+});
+
+/** How many tries in a row may find no new opening before the game is taken as exhausted. */
+const MAX_MISSES = 1000;
 
 /**
  * Distinct random openings of `plies` plies from `seed`, made as the rounds ask for them
- * (the first n are the same whatever the number of rounds). When the game has no more
- * distinct playable openings (a small game, few plies: 1000 tries in a row found no new
- * one), the ones found are repeated in order.
+ * (the first n are the same whatever the number of rounds, and whatever rounds ask
+ * first), each checked by `decided` (its searches in the engine's workers when `source`
+ * is given). When the game has no more distinct playable openings (a small game, few
+ * plies: 1000 tries in a row found no new one), the ones found are repeated in order.
  */
-export const randomOpenings = <S>(game: Game<S>, plies: number, seed: number): Openings => {
+export const randomOpenings = <S>(
+  game: Game<S>,
+  plies: number,
+  seed: number,
+  source?: GameSource,
+): Openings => {
   if (plies === 0) return fixedOpenings([START]);
   const rng = makeRng(seed);
-  const seen = new Set<string>();
+  const tried = new Set<string>(); // lines checked, kept or not (a line's verdict is fixed)
   const found: Opening[] = [];
   let exhausted = false;
-  const more = () => {
-    // Each try costs a shallow search.
-    for (let misses = 0; misses < 1000; misses++) {
+  /** Finds the next opening (or finds there is none). */
+  const more = Effect.gen(function* () {
+    for (let misses = 0; misses < MAX_MISSES; misses++) {
       const o = randomLine(game, plies, rng);
-      const key = o?.moves.join(",");
-      if (o === undefined || seen.has(key!)) continue;
-      seen.add(key!);
+      if (o === undefined) continue;
+      const key = o.moves.join(",");
+      if (tried.has(key)) continue;
+      tried.add(key);
+      let state = game.initial();
+      for (const m of o.moves) state = game.play(state, m);
+      if (yield* decided(game, state, source)) continue;
       found.push(o);
       return;
     }
     exhausted = true;
-  };
-  let used = 0;
+  });
+  // One maker at a time: games starting at once ask together, and the openings must come
+  // in the seed's order whoever asks first.
+  let busy: Deferred.Deferred<void> | undefined;
+  const alone = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+    Effect.gen(function* () {
+      while (busy !== undefined) yield* Deferred.await(busy);
+      const mine = Deferred.makeUnsafe<void>();
+      busy = mine;
+      return yield* Effect.ensuring(
+        effect,
+        Effect.suspend(() => {
+          busy = undefined;
+          return Deferred.succeed(mine, undefined);
+        }),
+      );
+    });
   return {
-    at: (round) => {
-      while (found.length <= round && !exhausted) more();
-      if (found.length === 0) found.push(START);
-      const i = found.length > round ? round : round % found.length;
-      used = Math.max(used, Math.min(found.length, round + 1));
-      return found[i];
-    },
-    distinct: () => used,
+    at: (round) =>
+      alone(Effect.gen(function* () {
+        while (found.length <= round && !exhausted) yield* more;
+        if (found.length === 0) found.push(START);
+        return found[found.length > round ? round : round % found.length];
+      })),
   };
 };
 

@@ -88,7 +88,17 @@ export interface TournamentResults {
   readonly repeated: readonly Repeat[];
   /** Mean plies per game (chance moves and openings included). */
   readonly meanPlies: number;
+  /** Distinct openings among the games (faulted ones included): the same on a rerun. */
+  readonly distinctOpenings: number;
 }
+
+/** The distinct openings the games started from (their moves played as `opening`). */
+export const distinctOpenings = (records: readonly GameRecord[]): number =>
+  new Set(
+    records.map((r) =>
+      r.transcript.moves.filter((m) => m.agent === OPENING_AGENT).map((m) => m.move).join(",")
+    ),
+  ).size;
 
 const emptyWdl = (): { wins: number; draws: number; losses: number } => ({
   wins: 0,
@@ -174,6 +184,7 @@ export const tallyResults = (
     byPairing[r.pairing]?.push(r);
     pairs[r.pairing]?.add(r);
   }
+  const openings = distinctOpenings(records);
   records = records.filter((r) => r.fault === undefined);
 
   const pairingResults: PairingResult[] = [];
@@ -271,5 +282,6 @@ export const tallyResults = (
     adjudicated,
     repeated,
     meanPlies: records.length === 0 ? 0 : Math.round((plies / records.length) * 100) / 100,
+    distinctOpenings: openings,
   };
 };

@@ -17,7 +17,7 @@ import type { Agent } from "../players/agents.ts";
 import { TranspositionTable } from "../../core/search/tt.ts";
 import { newSession, playMove } from "../session.ts";
 import { exportTranscript, type Transcript } from "../transcript.ts";
-import { faultTrace, PluginFault } from "../../core/errors.ts";
+import { faultTrace, PluginFault, type SearchError } from "../../core/errors.ts";
 import type { Openings } from "./openings.ts";
 import type { Fixture } from "./schedule.ts";
 
@@ -156,8 +156,13 @@ export const runFixtures = <S, R>(
       const t0 = performance.now();
       const ms = () => Math.round(performance.now() - t0);
       let phase: string | undefined = "making the opening";
+      const failed = (e: PluginFault | SearchError) => {
+        const error = phase === undefined ? e.message : `${e.message} (${phase})`;
+        session.result = { winner: null, margin: 0, reason: "error", error };
+        return { transcript: exportTranscript(session), trace: faultTrace(e), ms: ms() };
+      };
       return Effect.gen(function* () {
-        const opening = plan.openings.at(f.round);
+        const opening = yield* plan.openings.at(f.round);
         phase = "playing the opening";
         let state = game.initial();
         for (const [i, m] of opening.moves.entries()) {
@@ -186,16 +191,12 @@ export const runFixtures = <S, R>(
         for (const t of tables) if (t !== undefined) free.push(t);
         return { transcript: played.transcript, trace: played.trace, ms: ms() };
       }).pipe(
-        Effect.catchDefect((d) => {
-          if (!(d instanceof PluginFault)) return Effect.die(d);
-          const error = phase === undefined ? d.message : `${d.message} (${phase})`;
-          session.result = { winner: null, margin: 0, reason: "error", error };
-          return Effect.succeed({
-            transcript: exportTranscript(session),
-            trace: faultTrace(d),
-            ms: ms(),
-          });
-        }),
+        // A plugin's fault outside a move, or an opening's check that could not search:
+        // the game fails there.
+        Effect.catch((e) => Effect.succeed(failed(e))),
+        Effect.catchDefect((d) =>
+          d instanceof PluginFault ? Effect.succeed(failed(d)) : Effect.die(d)
+        ),
       );
     };
     const playOne = (f: Fixture) =>
