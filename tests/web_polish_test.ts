@@ -12,13 +12,12 @@
  *
  * @module
  */
-import { assert, assertEquals, assertMatch, assertStringIncludes } from "../testing/deps.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes, fc } from "../testing/deps.ts";
 import {
   nodeOf,
   openPage,
   type Page,
   waitData,
-  waitNode,
   waitNodeChange,
   waitText,
   withBrowser,
@@ -28,6 +27,10 @@ import { pluginOf, replayed, setField, startFromForm, waitMyTurn } from "../test
 import type { Game } from "../core/game.ts";
 import { Effect } from "../core/deps.ts";
 import { decodeOptions } from "../core/plugin.ts";
+import type { NodeView } from "../server/protocol.ts";
+import { catalog } from "../server/catalog.ts";
+import { extraTurn } from "../web/tree.ts";
+import { choiceWords, expectedWords, withoutFlags } from "../web/words.ts";
 
 /** Plays `text` in the notation box and waits until the page shows another node. */
 const typeMove = async (page: Page, text: string): Promise<number> => {
@@ -258,4 +261,62 @@ Deno.test("web polish: dark mode follows the system; phones see the search under
       assert(panel.top > glance.bottom, "above the search panel");
       assertEquals(problems, []);
     }));
+});
+
+/** A node of a line (`by` per move; the start first, as the server numbers them). */
+const lineOf = (movers: readonly (0 | 1 | "chance")[]): NodeView[] =>
+  [{ by: "chance" as const }, ...movers.map((by) => ({ by }))].map((n, id, all) => ({
+    id,
+    parent: id - 1,
+    move: 0,
+    notation: "",
+    by: n.by,
+    children: id + 1 < all.length ? [id + 1] : [],
+  }));
+
+Deno.test("move list: a player's second move in a row is an extra turn, chance's moves passed over", () => {
+  const nodes = lineOf([0, 0, 1, "chance", 1, 0, "chance", "chance", 0]);
+  const extra = nodes.map((n) => extraTurn(nodes, n.id));
+  assertEquals(extra, [false, false, true, false, false, true, false, false, false, true]);
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom<0 | 1 | "chance">(0, 1, "chance")), (movers) => {
+      const line = lineOf(movers);
+      let last: 0 | 1 | undefined;
+      for (const n of line.slice(1)) {
+        if (n.by === "chance") {
+          assertEquals(extraTurn(line, n.id), false);
+          continue;
+        }
+        assertEquals(extraTurn(line, n.id), last === n.by, `node ${n.id}`);
+        last = n.by;
+      }
+    }),
+  );
+});
+
+Deno.test("form words: the built-in games' option help has no flags, lists read as sentences", async () => {
+  const games = await Effect.runPromise(catalog([]));
+  let flags = 0;
+  for (const [id, { entry }] of games) {
+    const fields = entry.options;
+    for (const f of fields) {
+      if (/--\w/.test(f.description)) flags++;
+      const said = withoutFlags(f.description, fields);
+      for (const g of fields) {
+        assert(!new RegExp(`--${g.name}\\b`).test(said), `${id} ${f.name}: ${said}`);
+      }
+      assert(!/comma-separated list of/.test(expectedWords(f)), `${id} ${f.name}`);
+    }
+  }
+  assert(flags > 0, "some plugin's help names a flag (else this test proves nothing)");
+  assertEquals(
+    withoutFlags("random games per position weighed, with --eval playouts", [
+      { name: "eval", choices: ["lines", "playouts"] },
+    ]),
+    "random games per position weighed, with eval set to playouts",
+  );
+  assertEquals(withoutFlags("see --other", [{ name: "eval" }]), "see --other", "not an option");
+  assertEquals(expectedWords({ expected: "true or false", choices: ["true", "false"] }), "");
+  assertEquals(choiceWords("true"), "yes");
+  assertEquals(choiceWords("nonempty"), "nonempty");
 });
