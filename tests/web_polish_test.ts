@@ -14,6 +14,7 @@
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes, fc } from "../testing/deps.ts";
 import {
+  gotoGame,
   nodeOf,
   openPage,
   type Page,
@@ -23,7 +24,15 @@ import {
   withBrowser,
   withServe,
 } from "../testing/browser.ts";
-import { pluginOf, replayed, setField, startFromForm, waitMyTurn } from "../testing/page.ts";
+import {
+  download,
+  pluginOf,
+  replayed,
+  setField,
+  startFromForm,
+  waitMyTurn,
+} from "../testing/page.ts";
+import { post } from "../testing/ws_client.ts";
 import type { Game } from "../core/game.ts";
 import { Effect } from "../core/deps.ts";
 import { decodeOptions } from "../core/plugin.ts";
@@ -88,6 +97,14 @@ Deno.test("web polish: who moved (a Kalah extra turn), results in words, the win
       assertEquals(await texts(page, '#moves [data-node="2"] .who.again'), [`${south} again`]);
       assertEquals(await texts(page, '#moves [data-node="3"] .who'), [north]);
       assertEquals(await texts(page, '#moves [data-node="3"] .again'), [], "north's first move");
+      // The same game loaded: the room asks the game for its words on moves it never saw played.
+      const loaded = await post(served.url, "/api/load", {
+        transcript: (await download(page)).text,
+      });
+      assert(loaded._tag === "Created", JSON.stringify(loaded));
+      await gotoGame(page, new URL(`/?game=${loaded.game}&seat=${loaded.seat}`, served.url).href);
+      assertEquals(await texts(page, '#moves [data-node="1"] .note'), [words]);
+      assertEquals(await texts(page, '#moves [data-node="2"] .who.again'), [`${south} again`]);
 
       // Tic-tac-toe: X takes the bottom row; the result in words, the line marked.
       const ttt = await gameOf("tictactoe");
