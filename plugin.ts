@@ -18,7 +18,8 @@
  * tables.
  *
  * The kits: `el`, `svgDocument`, `overlay` and `withPicture` draw a web picture
- * (`Game.picture`, pick tokens `data-pick`, keys `KEY_PREFIX`); `paintSpans` and
+ * (`Game.picture`, pick tokens `data-pick`, keys `KEY_PREFIX`; `runsOf` finds the
+ * winning lines a picture's `decisive` names); `paintSpans` and
  * `bracket` mark the last move on a terminal board. `checkPlugin` runs the conformance
  * suite (as `deno task check-plugin FILE` does) and reports the problems as data.
  *
@@ -120,6 +121,7 @@ export {
   lastRect,
   overlay,
   PLAYER_COLOURS,
+  runsOf,
   svgDocument,
   text,
   withPicture,

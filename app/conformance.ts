@@ -26,7 +26,8 @@
  * `viewBox`, no scripts, handlers or outside references; every legal move entered by at
  * least one pick sequence whose first token is on the picture or a key; no sequence
  * shared by two moves or the start of another move's; `refuse` answers a sequence that
- * makes no move with a reason or `undefined`).
+ * makes no move with a reason or `undefined`; `decisive`, where given, names tokens of
+ * the picture at a finished position).
  *
  * The checks are plain synchronous code: a plugin that never returns from one of its
  * functions hangs them, which is why `deno task check-plugin` runs them in a plugin
@@ -503,6 +504,17 @@ export const pictureProblems = <S>(game: Game<S>, s: S, view?: RenderOptions): s
   }
   const tokens = new Set(pickTokens(svg));
   if (game.toMove(s) === CHANCE) return problems;
+  if (picture.decisive !== undefined && game.moves(s).length === 0) {
+    const decided: unknown = picture.decisive(s);
+    if (
+      !Array.isArray(decided) ||
+      decided.some((t) => typeof t !== "string" || !tokens.has(t))
+    ) {
+      problems.push(
+        `decisive must list data-pick tokens of the picture, got ${JSON.stringify(decided)}`,
+      );
+    }
+  }
   const whole = new Map<string, number>(); // a sequence -> its move
   const starts = new Map<string, Set<number>>(); // a proper start of a sequence -> moves
   for (const m of game.moves(s)) {

@@ -11,14 +11,29 @@ import type { Progress } from "../core/engine/engine.ts";
 /** A count with thousands separators. */
 export const num = (n: number): string => Math.round(n).toLocaleString("en-US");
 
-/** One line saying how a game ended. */
+/**
+ * A won game's margin in words, where the game counts one (`Game.marginUnit`): ` by 4
+ * stones`, ` by 1 stone`; "" otherwise.
+ */
+const marginWords = (game: Game<unknown>, margin: number): string => {
+  const unit = game.marginUnit;
+  const n = Math.abs(margin);
+  if (unit === undefined || unit === "" || n === 0) return "";
+  return ` by ${num(n)} ${n === 1 ? unit.replace(/s$/, "") : unit}`;
+};
+
+/**
+ * One line saying how a game ended, in words: `X wins.`, `A draw.`, `south wins by 4
+ * stones.` (the margin where the game counts one, `Game.marginUnit`), `Game over:
+ * slider scored 2,340.` (a solo game).
+ */
 export const describeResult = (game: Game<unknown>, r: GameResult): string => {
   const name = (p: 0 | 1) => game.players[p];
   switch (r.reason) {
     case "end":
-      if (game.solo === true) return `Game over: ${name(0)} scored ${r.margin}.`;
-      if (r.winner === null) return "Draw.";
-      return `${name(r.winner)} wins${r.margin !== 0 ? ` by ${Math.abs(r.margin)}` : ""}.`;
+      if (game.solo === true) return `Game over: ${name(0)} scored ${num(r.margin)}.`;
+      if (r.winner === null) return "A draw.";
+      return `${name(r.winner)} wins${marginWords(game, r.margin)}.`;
     case "quit":
     case "gave up":
       return `${name(r.by!)} gave up; ${name(r.winner!)} wins.`;

@@ -98,6 +98,16 @@ export const OPTIONAL_FUNCTIONS = [
   "movesHelp",
 ] as const satisfies readonly (keyof Game<unknown>)[];
 
+/** The functions a game's picture has or may have (see `Picture`). */
+export const PICTURE_FUNCTIONS = [
+  "svg",
+  "picks",
+  "refuse",
+  "decisive",
+] as const satisfies readonly (
+  keyof Picture<unknown>
+)[];
+
 /**
  * A two-player game with optional chance moves. All functions are pure and fast: they
  * run once per node of a search.
@@ -119,6 +129,13 @@ export interface Game<S> {
    * keeps placing tiles for thousands of moves); `analyze --solve` is refused with it.
    */
   readonly unsolvable?: string;
+  /**
+   * What `outcome`'s margin counts, in the plural (Kalah: `"stones"`), for a result in
+   * words: `south wins by 4 stones` (`by 1 stone`: the unit without its final `s`).
+   * Without it the margin is not written (tic-tac-toe's ±1 only says who won:
+   * `X wins`); a solo game's margin is its score.
+   */
+  readonly marginUnit?: string;
   /** The start position. */
   initial(): S;
   /** Whose move it is. The same player may move twice in a row (Kalah's extra turn). */
@@ -202,6 +219,13 @@ export interface Picture<S> {
    * `undefined` leaves the page's generic "not a legal move here".
    */
   refuse?(s: S, picks: readonly string[]): string | undefined;
+  /**
+   * Optional: at a finished position, the tokens (`data-pick` values) of what decided
+   * the result, for the page to mark: the cells of tic-tac-toe's three or Pentago's
+   * five in a row (every such line: Pentago's fives for both after a twist). Empty, or
+   * not given, when nothing on the board decides it (a full board, Kalah's count).
+   */
+  decisive?(s: S): readonly string[];
 }
 
 /** The opponent of a player. */

@@ -12,15 +12,20 @@
  * @module
  */
 import { PluginFault } from "./errors.ts";
-import { CHANCE, type Chance, type Game, OPTIONAL_FUNCTIONS, REQUIRED_FUNCTIONS } from "./game.ts";
+import {
+  CHANCE,
+  type Chance,
+  type Game,
+  OPTIONAL_FUNCTIONS,
+  PICTURE_FUNCTIONS,
+  REQUIRED_FUNCTIONS,
+} from "./game.ts";
 
 /** The protocol functions a guard wraps; slot value `i + 1` means `GAME_FUNCTIONS[i]`. */
 const GAME_FUNCTIONS = [
   ...REQUIRED_FUNCTIONS,
   ...OPTIONAL_FUNCTIONS,
-  "picture.svg",
-  "picture.picks",
-  "picture.refuse",
+  ...PICTURE_FUNCTIONS.map((f) => `picture.${f}` as const),
 ] as const;
 
 /**

@@ -115,6 +115,41 @@ export const lastCircle = (cx: number, cy: number, r: number, stroke: number): s
   el("circle", { cx, cy, r, fill: "none", stroke: LAST_COLOUR, "stroke-width": stroke });
 
 /**
+ * The cells of every run of `length` equal non-zero cells in a `width` x `height` grid
+ * (reading order), along rows, columns and both diagonals: a finished game's winning
+ * lines, for `Picture.decisive`. Each cell once, in ascending order.
+ *
+ * @example Tic-tac-toe's top row
+ * ```ts
+ * import { runsOf } from "./svg.ts";
+ * if (runsOf([1, 1, 1, 2, 2, 0, 0, 0, 0], 3, 3, 3).join() !== "0,1,2") throw new Error();
+ * ```
+ */
+export const runsOf = (
+  cells: readonly number[],
+  width: number,
+  height: number,
+  length: number,
+): number[] => {
+  const found = new Set<number>();
+  const inside = (x: number, y: number) => x >= 0 && y >= 0 && x < width && y < height;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const v = cells[y * width + x];
+      if (v === 0) continue;
+      for (const [dx, dy] of [[1, 0], [0, 1], [1, 1], [1, -1]]) {
+        if (!inside(x + dx * (length - 1), y + dy * (length - 1))) continue;
+        let k = 1;
+        while (k < length && cells[(y + dy * k) * width + x + dx * k] === v) k++;
+        if (k < length) continue;
+        for (let j = 0; j < length; j++) found.add((y + dy * j) * width + x + dx * j);
+      }
+    }
+  }
+  return [...found].sort((a, b) => a - b);
+};
+
+/**
  * The game with its picture: `make` builds the picture from the game (whose functions
  * it may call: moves, notation). The game's other properties are kept.
  *

@@ -226,6 +226,11 @@ export interface NodeView {
   readonly move: number;
   /** The move in notation ("" for the start). */
   readonly notation: string;
+  /**
+   * The game's words on the move (`describeMove`), when it has some: Kalah's `extra turn`
+   * or `captures 7`, 2048's `2 at (1,3)` for a tile (the page shows a chance move by them).
+   */
+  readonly note?: string;
   /** Who moved. */
   readonly by: 0 | 1 | "chance";
   /** The children, the main continuation first. */
@@ -379,6 +384,13 @@ export type ServerMessage =
     readonly lastNote?: string;
     /** How the game ended, if it did. */
     readonly result?: SessionResult & { readonly text: string };
+    /**
+     * At a finished position, the board's tokens that decided it (`Picture.decisive`:
+     * tic-tac-toe's three in a row), marked `decisive` on the board; absent when none.
+     */
+    readonly decisive?: readonly string[];
+    /** True when an AI plays a side (the page offers the pause between AI moves then). */
+    readonly ai: boolean;
     /** The side whose AI is thinking, if one is. */
     readonly thinking: 0 | 1 | null;
     /** True after `Stop`: the AIs wait for `Resume`. */

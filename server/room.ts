@@ -160,7 +160,10 @@ interface Shared {
 }
 
 /** What a view of the position says of the game (the rest is the room's own). */
-type GameFields = Pick<Shared["fields"], "svg" | "text" | "toMove" | "lastNote" | "result">;
+type GameFields = Pick<
+  Shared["fields"],
+  "svg" | "text" | "toMove" | "lastNote" | "result" | "decisive"
+>;
 
 /** The bar's scale for values that are not decisive: `v / (|v| + BAR_SCALE)`. */
 const BAR_SCALE = 10;
@@ -210,6 +213,16 @@ const resultText = (game: Game<unknown>, r: GameResult): string =>
     ? `The game stops here: ${r.error}.`
     : describeResult(game, r);
 
+/** The board's tokens that decided a finished position (`Picture.decisive`), if any. */
+const decisiveOf = (
+  game: Game<unknown>,
+  s: unknown,
+  over: boolean,
+): { readonly decisive?: readonly string[] } => {
+  const tokens = over ? game.picture?.decisive?.(s) ?? [] : [];
+  return tokens.length > 0 ? { decisive: [...tokens] } : {};
+};
+
 /** A fault as the server's log line says it: `plugin NAME FUNCTION: REASON`. */
 const faultLine = (e: PluginFault | SearchError): string =>
   e instanceof PluginFault
@@ -253,6 +266,8 @@ export class Room {
   private readonly loaded: boolean;
   /** The nodes annotated, in order (what each browser has seen is a count of them). */
   private readonly reviewed: number[] = [];
+  /** The game's words on each node's move, by node id (`noteOf`). */
+  private readonly notes: Map<number, string> = new Map();
   /** What each browser has seen of the tree: node and review counts. */
   private readonly seen: WeakMap<Conn, { nodes: number; reviews: number }> = new WeakMap();
   /** The last position sent to each browser (without its nodes), to skip repeats. */
@@ -431,6 +446,7 @@ export class Room {
             onEvent: (e) =>
               Effect.sync(() => {
                 if (e._tag === "Moved") {
+                  self.noteMove(self.session.current, e.before, e.move, e.state);
                   self.state = e.state;
                   self.before = e.before;
                   self.positionChanged();
@@ -992,11 +1008,13 @@ export class Room {
   private nodeView(id: number): NodeView {
     const n = this.session.nodes[id];
     const review = this.annotations.get(id);
+    const note = this.noteOf(id);
     return {
       id,
       parent: n.parent,
       move: n.move,
       notation: n.notation,
+      ...(note !== "" ? { note } : {}),
       by: n.by,
       children: n.children,
       ...(n.search !== undefined && n.by !== CHANCE ? { search: infoView(n.search, n.by) } : {}),
@@ -1024,6 +1042,45 @@ export class Room {
     }
     for (const id of this.reviewed.slice(seen.reviews)) ids.add(id);
     return { nodes: [...ids].sort((a, b) => a - b).map((id) => this.nodeView(id)), full: false };
+  }
+
+  /**
+   * The game's words on node `id`'s move (`describeMove`; "" for none), asked once per
+   * node in the room's thread: as the move is played, or, for nodes the room did not
+   * see played (a loaded or restored game), for the whole tree at once.
+   */
+  private noteOf(id: number): string {
+    if (id === 0 || this.game.describeMove === undefined) return "";
+    const known = this.notes.get(id);
+    if (known !== undefined) return known;
+    try {
+      // Depth first, without recursion: a game of 2048 is thousands of moves deep.
+      const stack: [number, unknown][] = [[0, this.game.initial()]];
+      for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+        const [node, s] = top;
+        for (const child of this.session.nodes[node].children) {
+          const m = this.session.nodes[child].move;
+          const after = this.game.play(s, m);
+          if (!this.notes.has(child)) this.noteMove(child, s, m, after);
+          stack.push([child, after]);
+        }
+      }
+    } catch (e) {
+      if (!(e instanceof PluginFault)) throw e;
+      this.report(e);
+    }
+    if (!this.notes.has(id)) this.notes.set(id, "");
+    return this.notes.get(id) ?? "";
+  }
+
+  /** Keeps the game's words on node `id`'s move `m`, played from `before` to `after`. */
+  private noteMove(id: number, before: unknown, m: number, after: unknown): void {
+    try {
+      this.notes.set(id, this.game.describeMove?.(before, m, after) || "");
+    } catch (e) {
+      if (!(e instanceof PluginFault)) throw e;
+      this.notes.set(id, "");
+    }
   }
 
   /** Records review's verdict on a node's move (shown to every browser). */
@@ -1099,13 +1156,14 @@ export class Room {
       toMove: tm,
       ...(note ? { lastNote: note } : {}),
       ...(result !== undefined ? { result: { ...result, text: resultText(game, result) } } : {}),
+      ...decisiveOf(game, s, over),
     };
     this.lastView = { of, tm, legal, game: answers };
     return { tm, legal, fields: { ...this.roomFields(), ...answers } };
   }
 
   /** What a view of the position says of the room, whatever the game answers. */
-  private roomFields(): Omit<Shared["fields"], "svg" | "text" | "toMove" | "lastNote" | "result"> {
+  private roomFields(): Omit<Shared["fields"], keyof GameFields> {
     const session = this.session;
     return {
       game: this.id,
@@ -1120,6 +1178,7 @@ export class Room {
       speed: this.speed,
       analysing: this.analysing,
       watchers: this.conns.size,
+      ai: !this.human(0) || !this.human(1),
       ...(this.session.clock !== undefined ? { clock: this.clockState() } : {}),
     };
   }

@@ -148,7 +148,7 @@ export interface Watched {
   /** The page. */
   readonly page: Page;
   /**
-   * Uncaught exceptions, `console.error`s, answers 404 (but the icon's) and 5xx, and
+   * Uncaught exceptions, `console.error`s, answers 404 and 5xx, and
    * requests off the loopback, as text; a test ends with `assertEquals(problems, [])`.
    */
   readonly problems: string[];
@@ -167,8 +167,7 @@ export const watchProblems = (page: Page): string[] => {
   page.on("response", (r) => {
     // 4xx answers are refusals the page shows (a bad option: 400); a missing file or a
     // server error is a problem.
-    const missing = r.status() === 404 && !r.url().endsWith("/favicon.ico");
-    if (missing || r.status() >= 500) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+    if (r.status() === 404 || r.status() >= 500) problems.push(`HTTP ${r.status()}: ${r.url()}`);
   });
   page.on("request", (r) => {
     if (!isLoopback(r.url())) problems.push(`request off the loopback: ${r.url()}`);

@@ -16,7 +16,7 @@ import {
 } from "../testing/browser.ts";
 
 const PAGE = `<!doctype html>
-<html><head><title>smoke</title></head>
+<html><head><title>smoke</title><link rel="icon" href="data:,"></head>
 <body data-node="0">
   <p id="out"></p>
   <button id="go">go</button>

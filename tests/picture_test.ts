@@ -619,6 +619,15 @@ Deno.test("pictureProblems catches broken pictures", () => {
     const problems = pictureProblems(withPicture(broken), s);
     assert(problems.some((p) => p.includes(expected)), `${expected}: ${JSON.stringify(problems)}`);
   }
+  // X takes the top row (cells 0, 1, 2; O on 3 and 4): the game is over.
+  const won = [0, 3, 1, 4, 2].reduce((x, m) => game.play(x, m), game.initial());
+  assertEquals(game.moves(won), []);
+  assertEquals(pictureProblems(game, won), []);
+  assertEquals(good.decisive?.(won), ["a3", "b3", "c3"], "tic-tac-toe names its three");
+  for (const decisive of [() => ["z9"], () => "a3" as unknown as string[]]) {
+    const problems = pictureProblems(withPicture({ decisive }), won);
+    assert(problems.some((p) => p.includes("decisive must list")), JSON.stringify(problems));
+  }
   assertEquals(xmlProblem("<svg><rect/></svg>"), undefined);
   assert(xmlProblem("<svg><rect></svg>") !== undefined);
   assert(xmlProblem("<svg></svg><svg></svg>") !== undefined);

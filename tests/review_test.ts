@@ -445,7 +445,7 @@ Deno.test("review: n, p, goto, last, first and Enter show the right move and boa
   assertEquals(r.code, 0, r.stderr);
   const shown = r.stdout.split("review> ");
   assertEquals(shown.length, script.length + 1, r.stdout); // quit ends it: no prompt after
-  assertStringIncludes(shown[0], "Tic-tac-toe: X (human) vs O (human), seed 1; 9 moves; Draw");
+  assertStringIncludes(shown[0], "Tic-tac-toe: X (human) vs O (human), seed 1; 9 moves; A draw");
   const game = ttt.game;
   assertStringIncludes(shown[0], stepText(game, BLUNDERS, 0));
   // After each command: the position it leads to (or a message).

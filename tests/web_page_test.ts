@@ -419,7 +419,7 @@ Deno.test("page bundle: the serve task's flags bundle the page, without the serv
     "bundle",
     `the page was not bundled: ${report.note}`,
   );
-  assertEquals(report.files, 3, "one script, the HTML and the style sheet");
+  assertEquals(report.files, 5, "one script, the HTML, the style sheet and the icon (twice)");
   // Effect's Schema alone is hundreds of kilobytes; the page is a few dozen.
   assert(report.js < 80_000, `the bundle has ${report.js} characters`);
   assert(!report.schema, "the bundle holds Schema code");

@@ -32,6 +32,11 @@ export interface Board {
   ) => void;
   /** Flashes the elements of `token` as refused. */
   readonly flash: (token: string) => void;
+  /**
+   * Marks the elements of `tokens` `decisive` (what decided a finished game: a winning
+   * line, `Position.decisive`) and no others; `#board.decided` while any is.
+   */
+  readonly decide: (tokens: readonly string[]) => void;
   /** Whether drags on the board are swipes (touch scrolling off there). */
   readonly swipes: (on: boolean) => void;
 }
@@ -103,6 +108,12 @@ export const board = (root: HTMLElement, on: BoardHandlers): Board => {
         void (e as HTMLElement | SVGElement).getBoundingClientRect();
         e.classList.add("refused");
         setTimeout(() => e.classList.remove("refused"), FLASH_MS);
+      }
+    },
+    decide: (tokens) => {
+      root.classList.toggle("decided", tokens.length > 0);
+      for (const e of pickables()) {
+        e.classList.toggle("decisive", tokens.includes(e.getAttribute("data-pick") ?? ""));
       }
     },
     swipes: (on) => {

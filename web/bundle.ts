@@ -43,8 +43,9 @@ export interface PageAssets {
   /** `GET /page.js`: the page's script (the bundle, or the entry module stripped). */
   readonly js: string;
   /**
-   * Every file by its URL path (`/`, `/style.css`, `/page.js`, and in `modules` mode
-   * `/board.ts` and the other modules): the server answers `GET PATH` from this table.
+   * Every file by its URL path (`/`, `/style.css`, `/page.js`, the icon `/favicon.svg`
+   * and `/favicon.ico`, and in `modules` mode `/board.ts` and the other modules): the
+   * server answers `GET PATH` from this table.
    */
   readonly files: ReadonlyMap<string, Asset>;
   /** How the script was made. */
@@ -163,13 +164,18 @@ export const strippedModules = async (): Promise<Map<string, string>> => {
 export const pageAssets = async (
   prefer: PageMode = "bundle",
 ): Promise<PageAssets> => {
-  const [html, css] = await Promise.all([
+  const [html, css, icon] = await Promise.all([
     Deno.readTextFile(new URL("index.html", webDir)),
     Deno.readTextFile(new URL("style.css", webDir)),
+    Deno.readTextFile(new URL("favicon.svg", webDir)),
   ]);
+  // The icon as SVG, also at the path browsers ask for when a page names none.
+  const svg = { type: "image/svg+xml", body: icon };
   const files = new Map<string, Asset>([
     ["/", { type: "text/html; charset=utf-8", body: html }],
     ["/style.css", { type: "text/css; charset=utf-8", body: css }],
+    ["/favicon.svg", svg],
+    ["/favicon.ico", svg],
   ]);
   const started = performance.now();
   let note = "";

@@ -12,17 +12,20 @@ import type { GameEntry, NewGameRequest, OptionField, SideSetup } from "../serve
 import { gameUrl, keepInvite, newGame } from "./api.ts";
 import { byId, h, setText, show } from "./dom.ts";
 import { boardFactor, costWarning } from "./cost.ts";
+import { choiceWords, expectedWords, withoutFlags } from "./words.ts";
 
 /** The value of the strength select that takes a player spec from the text field. */
 export const CUSTOM = "custom";
 
-const field = (o: OptionField): HTMLElement => {
+/** An option's field: its control, and its help in players' words (`words.ts`). */
+const field = (o: OptionField, all: readonly OptionField[]): HTMLElement => {
   const name = `opt-${o.name}`;
+  const expected = expectedWords(o);
   const control = o.choices !== undefined
     ? h(
       "select",
       { name, id: name },
-      ...o.choices.map((c) => h("option", { value: c, selected: c === o.default }, c)),
+      ...o.choices.map((c) => h("option", { value: c, selected: c === o.default }, choiceWords(c))),
     )
     : h("input", {
       name,
@@ -39,8 +42,8 @@ const field = (o: OptionField): HTMLElement => {
     h(
       "small",
       { class: "help" },
-      o.description,
-      o.expected !== "" ? ` (${o.expected})` : "",
+      withoutFlags(o.description, all),
+      expected !== "" ? ` (${expected})` : "",
     ),
     h("div", { class: "field-error", "data-option": o.name, role: "alert" }),
   );
@@ -225,8 +228,8 @@ export const newGameForm = (
     const entry = entryOf();
     if (entry === undefined) return;
     setText(about, entry.description);
-    const basic = entry.options.filter((o) => !o.advanced).map(field);
-    const advanced = entry.options.filter((o) => o.advanced).map(field);
+    const basic = entry.options.filter((o) => !o.advanced).map((o) => field(o, entry.options));
+    const advanced = entry.options.filter((o) => o.advanced).map((o) => field(o, entry.options));
     options.replaceChildren(
       ...basic,
       ...(advanced.length > 0

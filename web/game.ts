@@ -16,8 +16,9 @@ import { keptInvite, loadText } from "./api.ts";
 import { board } from "./board.ts";
 import { byId, h, setText, show } from "./dom.ts";
 import { playerOf, type Position, sideName, statusText } from "./format.ts";
-import { drawMoves, onJump } from "./moves.ts";
+import { drawMoves, type Movers, onJump } from "./moves.ts";
 import { reviewPanel } from "./review.ts";
+import { foldButtons } from "./fold.ts";
 import { mergeNodes, settle, stepBack, stepForward } from "./tree.ts";
 import { KEY_PREFIX, keysOf, nextTokens, pick, targetVerdicts, type Verdict } from "./picks.ts";
 import { drawBar, drawSearch, idleSearch } from "./search.ts";
@@ -85,6 +86,7 @@ export const gameView = (
   };
 
   const names = (): readonly string[] | undefined => entry?.players;
+  const movers = (): Movers => ({ names: names(), solo: entry?.solo === true });
 
   const verdicts = (): ReadonlyMap<number, Verdict> =>
     new Map(
@@ -160,7 +162,7 @@ export const gameView = (
     the.draw(v.svg, v.text);
     the.mark(new Set(), [], new Map());
     show(byId("to-play"), false);
-    drawMoves(byId("moves"), p.nodes, v.node);
+    drawMoves(byId("moves"), p.nodes, v.node, movers());
     setText(byId("viewing-text"), `you are looking at an earlier position (move ${v.node})`);
     show(byId("viewing"), true);
     drawControls(p);
@@ -199,6 +201,7 @@ export const gameView = (
       ),
     );
     show(byId("to-play"), p.legal.length > 0);
+    foldButtons(p.legal.length, p.svg !== undefined);
     show(byId("verdict-legend"), p.legal.some((m) => v.has(m.move)));
   };
 
@@ -248,6 +251,7 @@ export const gameView = (
     show(byId("stop"), p.thinking !== null && p.control);
     show(byId("move-now"), p.thinking !== null && p.control);
     show(byId("resume"), p.paused && p.control);
+    show(byId("ai-pause"), p.ai);
     const speed = byId<HTMLInputElement>("speed");
     speed.disabled = !p.control;
     if (document.activeElement !== speed) speed.value = String(p.speed);
@@ -314,9 +318,10 @@ export const gameView = (
     }
     the.swipes(arrows);
     the.draw(p.svg, p.text);
+    the.decide(p.decisive ?? []);
     markBoard();
     drawButtons(p);
-    drawMoves(byId("moves"), p.nodes, p.current);
+    drawMoves(byId("moves"), p.nodes, p.current, movers());
     setText(byId("status"), statusText(p, names()));
     byId("status").classList.toggle("over", p.result !== undefined);
     drawPlayers(p);
@@ -526,6 +531,7 @@ export const gameView = (
     if (pos !== undefined) {
       setText(byId("status"), statusText(pos, names()));
       drawPlayers(pos);
+      drawMoves(byId("moves"), pos.nodes, viewing?.node ?? pos.current, movers());
       if (!searched) drawBar(mover(), 0);
     }
   }).catch((e) => message(`the list of games: ${e}`));

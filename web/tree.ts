@@ -60,6 +60,20 @@ export const layout = (nodes: readonly NodeView[]): Item[] => {
   return out;
 };
 
+/**
+ * True when node `id`'s move is a player's second in a row (Kalah's extra turn): the
+ * player move before it on its line, chance's moves passed over, was the same player's.
+ * (In a solo game every move is; the page asks only in games of two players.)
+ */
+export const extraTurn = (nodes: readonly NodeView[], id: number): boolean => {
+  const node = nodes[id];
+  if (node === undefined || node.by === "chance") return false;
+  for (let p = nodes[node.parent]; p !== undefined && p.parent >= 0; p = nodes[p.parent]) {
+    if (p.by !== "chance") return p.by === node.by;
+  }
+  return false;
+};
+
 /** The ids of the nodes from the start to `id` (the start first). */
 export const pathTo = (nodes: readonly NodeView[], id: number): number[] => {
   const out: number[] = [];

@@ -8,7 +8,7 @@
  */
 import { Effect, Result } from "../deps.ts";
 import { PluginFault } from "../errors.ts";
-import { type Game, OPTIONAL_FUNCTIONS, REQUIRED_FUNCTIONS } from "../game.ts";
+import { type Game, OPTIONAL_FUNCTIONS, PICTURE_FUNCTIONS, REQUIRED_FUNCTIONS } from "../game.ts";
 import {
   declarePlugin,
   type GamePlugin,
@@ -50,7 +50,7 @@ export interface HostReady {
   readonly plugin: PluginDeclaration;
   /** The decoded options. */
   readonly options: unknown;
-  /** The game's data members (`id`, `players`, `solo`, `unsolvable`). */
+  /** The game's data members (`id`, `players`, `solo`, `unsolvable`, `marginUnit`). */
   readonly members: Readonly<Record<string, unknown>>;
   /** The game's functions (`picture.svg` for the picture's). */
   readonly functions: readonly string[];
@@ -69,8 +69,7 @@ export interface HostFailed {
 }
 
 const FUNCTIONS = [...REQUIRED_FUNCTIONS, ...OPTIONAL_FUNCTIONS];
-const PICTURE = ["svg", "picks", "refuse"];
-const MEMBERS = ["id", "players", "solo", "unsolvable"];
+const MEMBERS = ["id", "players", "solo", "unsolvable", "marginUnit"];
 
 /** The functions and data members a game has. */
 const describe = (
@@ -89,7 +88,7 @@ const describe = (
       ...FUNCTIONS.filter((f) => typeof g[f] === "function"),
       ...(p === undefined
         ? []
-        : PICTURE.filter((f) => typeof p[f] === "function").map((f) => `picture.${f}`)),
+        : PICTURE_FUNCTIONS.filter((f) => typeof p[f] === "function").map((f) => `picture.${f}`)),
     ],
   };
 };

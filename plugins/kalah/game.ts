@@ -108,6 +108,7 @@ export const kalahGame = (options: KalahGameOptions): KalahGame => {
     config,
     keep: new Keep(),
     players: PLAYERS,
+    marginUnit: "stones",
     initial: () => start.slice(),
     toMove: (s) => s[2 * n + 2] as Player,
     moves,

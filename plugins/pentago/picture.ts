@@ -11,13 +11,14 @@
  * cell alone (`[["c4"]]`: that cell has no twists). With the plugin's `dedupe` option,
  * which lists one move per resulting position, a move is also entered by every (cell,
  * twist) that reaches its position. A taken cell is refused with "c4 is taken", an
- * arrow before a cell with "place a marble first: point at a free cell".
+ * arrow before a cell with "place a marble first: point at a free cell". A finished
+ * game's fives (both players' after a twist that made a draw) are `decisive`.
  *
  * @module
  */
 import { CHANCE, type Game, type RenderOptions } from "../../core/game.ts";
 import type { Picture } from "../../core/picture.ts";
-import { el, LAST_COLOUR, lastCircle, num, overlay, svgDocument, text } from "../svg.ts";
+import { el, LAST_COLOUR, lastCircle, num, overlay, runsOf, svgDocument, text } from "../svg.ts";
 import { cellName, CELLS, colOf, COLUMNS, QUADRANT_NAMES, rowOf } from "./board.ts";
 import { landingCell } from "./notation.ts";
 import { cellAt, CW, NO_TWIST, ONGOING, type PentagoState } from "./rules.ts";
@@ -199,5 +200,11 @@ export const pentagoPicture = (game: Game<PentagoState>): Picture<PentagoState> 
       }
       return undefined;
     },
+    decisive: (s) =>
+      s.result === ONGOING
+        ? []
+        : runsOf(Array.from({ length: CELLS }, (_, c) => cellAt(s, c)), 6, 6, 5).map((c) =>
+          CELL_TOKENS[c]
+        ),
   };
 };

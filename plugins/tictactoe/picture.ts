@@ -3,13 +3,14 @@
  * blue, the last mark ringed.
  *
  * Tokens: a cell's notation, `a1` (bottom left) to `c3` (top right); a move is its cell
- * alone (`picks` is `[["b2"]]`). A taken cell is refused with "b2 is taken".
+ * alone (`picks` is `[["b2"]]`). A taken cell is refused with "b2 is taken". A won game's
+ * three in a row is `decisive`.
  *
  * @module
  */
 import { CHANCE, type Game, type RenderOptions } from "../../core/game.ts";
 import type { Picture } from "../../core/picture.ts";
-import { el, lastRect, overlay, PLAYER_COLOURS, svgDocument, text } from "../svg.ts";
+import { el, lastRect, overlay, PLAYER_COLOURS, runsOf, svgDocument, text } from "../svg.ts";
 
 /** A tic-tac-toe state as `tictactoe.ts` lays it out: nine cells in reading order, the mover. */
 type Cells = readonly number[];
@@ -87,4 +88,5 @@ export const ticTacToePicture = (game: Game<Cells>): Picture<Cells> => ({
     if (i < 0) return undefined;
     return s[i] !== 0 ? `${picks[0]} is taken` : undefined;
   },
+  decisive: (s) => runsOf(s.slice(0, 9), 3, 3, 3).map(cellName),
 });
