@@ -8,11 +8,11 @@
  *
  * @module
  */
-import { isPostgres, notPostgres, reachPostgres } from "../app/store/postgres.ts";
-import { Deferred, Effect, Layer, Option } from "../core/deps.ts";
+import { reachCluster } from "../cluster/reach.ts";
+import { Deferred, Effect, Layer } from "../core/deps.ts";
 import { References } from "../cluster/deps.ts";
 import { defaultWorkers } from "../core/parallel/pool.ts";
-import { Terminal, untilInterrupted } from "../app/terminal.ts";
+import { Terminal } from "../app/terminal.ts";
 import { serveRunner, shardingLayer, workflowEngine } from "../cluster/layers.ts";
 import { operatorLogging } from "../cluster/log.ts";
 import {
@@ -58,15 +58,8 @@ const main = Effect.gen(function* () {
     return yield* new UsageError({ message: "--cluster postgres://... is needed" });
   }
   const url = flags.cluster;
-  if (!isPostgres(url)) {
-    return yield* new UsageError({ message: notPostgres("--cluster", url) });
-  }
-  // A database not up yet is waited for; one that refuses is said in one line.
-  const reached = yield* untilInterrupted(reachPostgres(url, (line) => term.print(`${line}\n`)))
-    .pipe(
-      Effect.mapError((message) => new UsageError({ message })),
-    );
-  if (Option.isNone(reached)) return 0; // Ctrl-C while waiting (the exit code says so)
+  // A database not up yet is waited for (Ctrl-C stops); one that refuses is one line.
+  if (!(yield* reachCluster(url))) return 0;
   const host = typeof flags.host === "string" ? flags.host : "127.0.0.1";
   const port = flags.port === undefined
     ? freePort(host)

@@ -13,13 +13,12 @@
  *
  * @module
  */
-import { isPostgres, notPostgres, reachPostgres } from "../app/store/postgres.ts";
 import { codeId } from "../app/tournament/code.ts";
 import { openHostedGame } from "../app/games.ts";
 import { builtins } from "../plugins/registry.ts";
-import { Effect, Option } from "../core/deps.ts";
+import { Effect } from "../core/deps.ts";
 import { formatSpec } from "../app/players/spec.ts";
-import { Terminal, untilInterrupted } from "../app/terminal.ts";
+import { Terminal } from "../app/terminal.ts";
 import { chartSvg } from "../app/tournament/chart.ts";
 import { tallyResults, type TournamentResults } from "../app/tournament/results.ts";
 import type { GameRecord } from "../app/tournament/runner.ts";
@@ -193,16 +192,10 @@ const tournament = (
     const term = yield* Terminal;
     if (flags.help === true) return yield* printHelp(USAGE, positional[0]);
     if (typeof flags.cluster === "string") {
-      const url = flags.cluster;
-      if (!isPostgres(url)) {
-        return yield* new UsageError({ message: notPostgres("--cluster", url) });
-      }
-      // A database not up yet is waited for; one that refuses is said in one line.
-      const reached = yield* untilInterrupted(reachPostgres(url, (line) => term.print(`${line}\n`)))
-        .pipe(
-          Effect.mapError((message) => new UsageError({ message })),
-        );
-      if (Option.isNone(reached)) return 0; // Ctrl-C while waiting (the exit code says so)
+      // A database not up yet is waited for (Ctrl-C stops); one that refuses is one line.
+      // (The cluster's modules load only when asked for.)
+      const { reachCluster } = yield* Effect.promise(() => import("../cluster/reach.ts"));
+      if (!(yield* reachCluster(flags.cluster))) return 0;
     }
     const byId = typeof flags.status === "string" ? flags.status : flags.resume;
     if (typeof byId === "string") {

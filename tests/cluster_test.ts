@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
 import { withPostgres } from "./tools/postgres.ts";
-import { runTask, startTask } from "../testing/task.ts";
+import { type Job, runTask, startTask } from "../testing/task.ts";
 
 /** A tournament of 8 games of a second or two each, on the cluster at `url`, kept in `dir`. */
 const slowTournament = (url: string, dir: string): string[] => [
@@ -230,29 +230,71 @@ Deno.test("cluster: a runner started late takes work; every game is kept once", 
   });
 });
 
+/** A tournament of a user's plugin, outside the project, submitted to the cluster. */
+interface OutsideTournament {
+  /** The plugin's file and its source as written. */
+  readonly plugin: string;
+  readonly source: string;
+  /** The submitting program (following it). */
+  readonly coordinator: Job;
+  /** Its tournament's id. */
+  readonly id: string;
+  /** Starts a runner (stopped at the end). */
+  readonly runner: (concurrency: number) => Job;
+  /** Starts a runner that plays every game, and checks that each is kept once. */
+  readonly playsAll: () => Promise<void>;
+}
+
+/**
+ * Submits a tournament of `tests/fixtures/subtraction.ts` copied outside the project (its
+ * import of ply made absolute), 2 rounds, and gives it to `f`; every runner `f` starts and
+ * the folders are gone at the end.
+ */
+const outsideTournament = async (
+  pg: { readonly url: string },
+  f: (t: OutsideTournament) => Promise<void>,
+): Promise<void> => {
+  const dir = await Deno.makeTempDir({ prefix: "ply-cluster-" });
+  const plugins = await Deno.makeTempDir({ prefix: "ply-plugin-" });
+  const plugin = `${plugins}/subtraction.ts`;
+  const source = (await Deno.readTextFile(new URL("./fixtures/subtraction.ts", import.meta.url)))
+    .replace("../../plugin.ts", new URL("../plugin.ts", import.meta.url).href);
+  await Deno.writeTextFile(plugin, source);
+  const runners: Job[] = [];
+  const runner = (concurrency: number) => {
+    const job = startTask(["runner", "--cluster", pg.url, "--concurrency", String(concurrency)]);
+    runners.push(job);
+    return job;
+  };
+  try {
+    const coordinator = startTask([
+      ...["tournament", plugin, "--players", "alphabeta:4", "random", "--rounds", "2"],
+      ...["--cluster", pg.url, "--out", dir],
+    ]);
+    await coordinator.waitFor("submitted to the cluster as");
+    const id = coordinator.output().match(/submitted to the cluster as (t[0-9a-f]+)/)![1];
+    const playsAll = async () => {
+      runner(2);
+      const { code, out, err } = await coordinator.done;
+      assertEquals(code, 0, out + err);
+      assertStringIncludes(out, "4 of 4 games");
+      assertEquals((await gameLines(dir)).length, 4);
+    };
+    await f({ plugin, source, coordinator, id, runner, playsAll });
+  } finally {
+    for (const r of runners) await r.sigint();
+    for (const r of runners) await r.done;
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(plugins, { recursive: true });
+  }
+};
+
 Deno.test("cluster: a runner that cannot load the tournament's plugin says so and takes no work", async () => {
-  await withPostgres(async (pg) => {
-    const dir = await Deno.makeTempDir({ prefix: "ply-cluster-" });
-    const plugins = await Deno.makeTempDir({ prefix: "ply-plugin-" });
-    // A user's plugin outside the project (its import of ply made absolute).
-    const plugin = `${plugins}/subtraction.ts`;
-    const source = await Deno.readTextFile(new URL("./fixtures/subtraction.ts", import.meta.url));
-    await Deno.writeTextFile(
-      plugin,
-      source.replace("../../plugin.ts", new URL("../plugin.ts", import.meta.url).href),
-    );
-    const runners: ReturnType<typeof startTask>[] = [];
-    try {
-      const coordinator = startTask([
-        ...["tournament", plugin, "--players", "alphabeta:4", "random", "--rounds", "2"],
-        ...["--cluster", pg.url, "--out", dir],
-      ]);
-      await coordinator.waitFor("submitted to the cluster as");
+  await withPostgres((pg) =>
+    outsideTournament(pg, async ({ plugin, runner, playsAll }) => {
       // The file is not there for the first runner...
       await Deno.rename(plugin, `${plugin}.away`);
-      const blind = startTask(["runner", "--cluster", pg.url, "--concurrency", "1"]);
-      runners.push(blind);
-      const refused = await blind.done;
+      const refused = await runner(1).done;
       assertEquals(refused.code, 1, refused.out + refused.err);
       assertStringIncludes(refused.out, `runner stopped: this runner cannot load ${plugin}`);
       assertStringIncludes(refused.out, "it takes no work");
@@ -260,42 +302,17 @@ Deno.test("cluster: a runner that cannot load the tournament's plugin says so an
       assert(!/\n\s+at .*:\d+:\d+/.test(refused.out + refused.err), refused.err);
       // ...and is for the second, which plays every game.
       await Deno.rename(`${plugin}.away`, plugin);
-      const seeing = startTask(["runner", "--cluster", pg.url, "--concurrency", "2"]);
-      runners.push(seeing);
-      const { code, out, err } = await coordinator.done;
-      assertEquals(code, 0, out + err);
-      assertStringIncludes(out, "4 of 4 games");
-      assertEquals((await gameLines(dir)).length, 4);
-    } finally {
-      for (const r of runners) await r.sigint();
-      for (const r of runners) await r.done;
-      await Deno.remove(dir, { recursive: true });
-      await Deno.remove(plugins, { recursive: true });
-    }
-  });
+      await playsAll();
+    })
+  );
 });
 
 Deno.test("cluster: a runner whose plugin's code differs says so and takes no work", async () => {
-  await withPostgres(async (pg) => {
-    const dir = await Deno.makeTempDir({ prefix: "ply-cluster-" });
-    const plugins = await Deno.makeTempDir({ prefix: "ply-plugin-" });
-    const plugin = `${plugins}/subtraction.ts`;
-    const source = (await Deno.readTextFile(new URL("./fixtures/subtraction.ts", import.meta.url)))
-      .replace("../../plugin.ts", new URL("../plugin.ts", import.meta.url).href);
-    await Deno.writeTextFile(plugin, source);
-    const runners: ReturnType<typeof startTask>[] = [];
-    try {
-      const coordinator = startTask([
-        ...["tournament", plugin, "--players", "alphabeta:4", "random", "--rounds", "2"],
-        ...["--cluster", pg.url, "--out", dir],
-      ]);
-      await coordinator.waitFor("submitted to the cluster as");
-      const id = coordinator.output().match(/submitted to the cluster as (t[0-9a-f]+)/)![1];
+  await withPostgres((pg) =>
+    outsideTournament(pg, async ({ plugin, source, id, runner, playsAll }) => {
       // The plugin changes (one comment) on this runner's machine: its games could differ.
       await Deno.writeTextFile(plugin, source + "// changed\n");
-      const other = startTask(["runner", "--cluster", pg.url, "--concurrency", "1"]);
-      runners.push(other);
-      const refused = await other.done;
+      const refused = await runner(1).done;
       assertEquals(refused.code, 1, refused.out + refused.err);
       assertStringIncludes(
         refused.out,
@@ -312,17 +329,7 @@ Deno.test("cluster: a runner whose plugin's code differs says so and takes no wo
       );
       // With the tournament's code again, a runner plays every game.
       await Deno.writeTextFile(plugin, source);
-      const same = startTask(["runner", "--cluster", pg.url, "--concurrency", "2"]);
-      runners.push(same);
-      const { code, out, err } = await coordinator.done;
-      assertEquals(code, 0, out + err);
-      assertStringIncludes(out, "4 of 4 games");
-      assertEquals((await gameLines(dir)).length, 4);
-    } finally {
-      for (const r of runners) await r.sigint();
-      for (const r of runners) await r.done;
-      await Deno.remove(dir, { recursive: true });
-      await Deno.remove(plugins, { recursive: true });
-    }
-  });
+      await playsAll();
+    })
+  );
 });

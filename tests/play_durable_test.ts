@@ -6,6 +6,7 @@
  * saved (a non-zero exit), and saved by `--save` and `save FILE` into folders made for
  * them. Waits are for output (handshakes), never for time.
  */
+import { fillDisk, withDisk } from "../testing/disk.ts";
 import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
 import { type Job, runTask, startTask } from "../testing/task.ts";
 import { autosaveStem } from "../app/files.ts";
@@ -191,30 +192,13 @@ Deno.test("play --load continues the random stream where the saved game left it;
 
 Deno.test("play: on a full disk, saving over a game leaves the old save whole", async () => {
   // A small tmpfs, filled: CI runs as root, which may mount one (the test fails if not).
-  const disk = await Deno.makeTempDir();
-  const mount = await new Deno.Command("mount", {
-    args: ["-t", "tmpfs", "-o", "size=256k", "tmpfs", disk],
-  }).output();
-  assertEquals(
-    mount.code,
-    0,
-    `mounting a tmpfs needs root: ${new TextDecoder().decode(mount.stderr)}`,
-  );
-  try {
+  await withDisk(async (disk) => {
     const file = `${disk}/game.json`;
     const first = await runTask("play", [...people, "--save", file], { stdin: "b2\n" });
     assertEquals(first.code, 0, first.stderr);
     const old = await Deno.readTextFile(file);
     assertEquals(movesIn(file), ["b2"]);
-    // Fill what is left of the disk.
-    const filler = await Deno.open(`${disk}/filler`, { write: true, create: true });
-    const block = new Uint8Array(4096);
-    try {
-      while (true) await filler.write(block);
-    } catch (e) {
-      assert(e instanceof Error && /space/i.test(e.message), String(e));
-    }
-    filler.close();
+    await fillDisk(disk);
     const second = await runTask("play", [...people, "--save", file], { stdin: "a1\nc3\n" });
     assertEquals(second.code, 1, second.stdout + second.stderr);
     assertStringIncludes(second.stderr, "the game follows as JSON");
@@ -223,8 +207,5 @@ Deno.test("play: on a full disk, saving over a game leaves the old save whole", 
     assertEquals(await Deno.readTextFile(file), old);
     const names = [...Deno.readDirSync(disk)].map((e) => e.name).sort();
     assertEquals(names, ["filler", "game.json"]);
-  } finally {
-    await new Deno.Command("umount", { args: [disk] }).output();
-    await Deno.remove(disk, { recursive: true });
-  }
+  });
 });

@@ -7,6 +7,7 @@
  * tiny samples that say what cannot be estimated yet, a rerun of a finished folder that
  * keeps its figures, and a read-only or full disk as one line.
  */
+import { fillDisk, withDisk } from "../testing/disk.ts";
 import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
 import { runTask, startTask } from "../testing/task.ts";
 
@@ -146,25 +147,6 @@ Deno.test("rerun of a finished folder: its figures kept", async () => {
   });
 });
 
-/** Mounts a small tmpfs (CI runs as root; the test fails if it cannot), runs `f`, unmounts. */
-const withDisk = async (f: (disk: string) => Promise<void>) => {
-  const disk = await Deno.makeTempDir();
-  const mount = await new Deno.Command("mount", {
-    args: ["-t", "tmpfs", "-o", "size=256k", "tmpfs", disk],
-  }).output();
-  assertEquals(
-    mount.code,
-    0,
-    `mounting a tmpfs needs root: ${new TextDecoder().decode(mount.stderr)}`,
-  );
-  try {
-    await f(disk);
-  } finally {
-    await new Deno.Command("umount", { args: [disk] }).output();
-    await Deno.remove(disk, { recursive: true });
-  }
-};
-
 /** The lines of standard error that say `error:`. */
 const errorLines = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("error:"));
 
@@ -192,17 +174,7 @@ Deno.test("--out on a full disk: one line, and the folder resumes once there is 
     const args = ["tictactoe", "--p1", "alphabeta:2", "--p2", "random", "--out", out];
     const first = await runTask("match", [...args, "--games", "2"]);
     assertEquals(first.code, 0, first.stderr);
-    // Fill what is left of the disk.
-    const filler = await Deno.open(`${disk}/filler`, { write: true, create: true });
-    for (const size of [4096, 1]) {
-      const block = new Uint8Array(size);
-      try {
-        while (true) await filler.write(block);
-      } catch (e) {
-        assert(e instanceof Error && /space/i.test(e.message), String(e));
-      }
-    }
-    filler.close();
+    await fillDisk(disk);
     const full = await runTask("match", [...args, "--games", "400"]);
     assertEquals(full.code, 1, full.stdout + full.stderr);
     noTrace(full.stdout + full.stderr);
