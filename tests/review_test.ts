@@ -237,20 +237,25 @@ Deno.test("countMarks: each player's marks by severity, nothing else counted", (
   }));
 });
 
+/** A random game's moves in notation: each pick chooses among the legal moves, to the end. */
+const randomWords = <S>(game: Game<S>, picks: readonly number[]): string[] => {
+  const words: string[] = [];
+  let s = game.initial();
+  for (const p of picks) {
+    const ms = game.moves(s);
+    if (ms.length === 0) break;
+    const m = ms[p % ms.length];
+    words.push(game.formatMove(s, m));
+    s = game.play(s, m);
+  }
+  return words;
+};
+
 Deno.test("analysis: random tic-tac-toe games, the flagged moves are exactly the reference's blunders", async () => {
   const game = ttt.game;
   await fc.assert(
     fc.asyncProperty(fc.array(fc.nat(), { minLength: 9, maxLength: 9 }), async (picks) => {
-      // A random game: each pick chooses among the legal moves.
-      const words: string[] = [];
-      let s = game.initial();
-      for (const p of picks) {
-        const ms = game.moves(s);
-        if (ms.length === 0) break;
-        const m = ms[p % ms.length];
-        words.push(game.formatMove(s, m));
-        s = game.play(s, m);
-      }
+      const words = randomWords(game, picks);
       const session = Result.getOrThrow(importTranscript(game, transcriptOf(ttt, words)));
       const line = lineOf(game, session);
       const found = await Effect.runPromise(analyseLine(game, line, {
@@ -348,15 +353,7 @@ Deno.test("exact marking: random tic-tac-toe games at depth 2, marked exactly wh
   const game = ttt.game;
   await fc.assert(
     fc.asyncProperty(fc.array(fc.nat(), { minLength: 9, maxLength: 9 }), async (picks) => {
-      const words: string[] = [];
-      let s = game.initial();
-      for (const p of picks) {
-        const ms = game.moves(s);
-        if (ms.length === 0) break;
-        const m = ms[p % ms.length];
-        words.push(game.formatMove(s, m));
-        s = game.play(s, m);
-      }
+      const words = randomWords(game, picks);
       const line = lineOf(
         game,
         Result.getOrThrow(importTranscript(game, transcriptOf(ttt, words))),
