@@ -389,8 +389,11 @@ export type ServerMessage =
      * tic-tac-toe's three in a row), marked `decisive` on the board; absent when none.
      */
     readonly decisive?: readonly string[];
-    /** True when an AI plays a side (the page offers the pause between AI moves then). */
-    readonly ai: boolean;
+    /**
+     * True when AIs play each other without a clock: the pause between their moves (`Speed`)
+     * applies, and the page offers it (in a game with a person, or with a clock, it does not).
+     */
+    readonly pause: boolean;
     /** The side whose AI is thinking, if one is. */
     readonly thinking: 0 | 1 | null;
     /** True after `Stop`: the AIs wait for `Resume`. */

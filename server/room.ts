@@ -1178,7 +1178,7 @@ export class Room {
       speed: this.speed,
       analysing: this.analysing,
       watchers: this.conns.size,
-      ai: !this.human(0) || !this.human(1),
+      pause: !this.human(0) && !this.human(1) && this.session.clock === undefined,
       ...(this.session.clock !== undefined ? { clock: this.clockState() } : {}),
     };
   }

@@ -45,6 +45,11 @@ Deno.test("web page: a clocked game keeps each move's time left, shown beside th
         clock: "10+5",
       });
       await waitIncludes(page, ".clock-control", "clock: 10 min + 5 s a move");
+      // Against the AI (and with a clock) no pause between AI moves applies: none offered.
+      assertEquals(
+        await page.$eval("#ai-pause", (e) => (e as unknown as { hidden: boolean }).hidden),
+        true,
+      );
       await page.waitForSelector('[data-clock="0"].running');
       assertEquals(await page.$eval('[data-clock="1"]', (e) => e.textContent), "10:00");
       await clickMove(page, "b2");

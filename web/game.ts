@@ -251,7 +251,7 @@ export const gameView = (
     show(byId("stop"), p.thinking !== null && p.control);
     show(byId("move-now"), p.thinking !== null && p.control);
     show(byId("resume"), p.paused && p.control);
-    show(byId("ai-pause"), p.ai);
+    show(byId("ai-pause"), p.pause);
     const speed = byId<HTMLInputElement>("speed");
     speed.disabled = !p.control;
     if (document.activeElement !== speed) speed.value = String(p.speed);
