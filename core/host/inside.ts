@@ -15,7 +15,9 @@ import { parentPort, threadId, workerData } from "node:worker_threads";
 // `runtime/ops/worker_host.rs`); without one, a plugin looping in `for (;;) {}` kept a
 // core busy after `terminate()` until the process exited. Every module of a plugin
 // thread imports this one, and runs once the lock is held (the await below): before the
-// thread loads a plugin.
+// thread loads a plugin. (Deno halts it with `terminate_execution`; its comment warns that
+// this can abort the lazy load of one of its own modules in progress, which panics: a
+// window of the first use of such a module, at the moment the thread is terminated.)
 const locks = (navigator as unknown as {
   readonly locks: { request(name: string, f: () => Promise<never>): Promise<unknown> };
 }).locks;
