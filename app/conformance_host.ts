@@ -7,11 +7,11 @@
  * it is (the check, the playout and ply) and which of the plugin's functions runs, with
  * a count of calls. Silence (no call, no step) for longer than the call limit is a hang:
  * the check that was running fails naming the function (`moves: it did not return
- * within 2 s (--call-limit changes it) in playout 1 after 4 plies`) and the checks after
- * it are skipped (Deno cannot stop a thread that loops: it spins until the process
- * ends). A thread that runs out of memory fails its check the same way (`it ran out of
+ * within 2 s (--call-limit changes it) in playout 1 after 4 plies`), the thread is
+ * stopped (even in a loop: `core/host/inside.ts`) and the checks after it run in a fresh
+ * thread. A thread that runs out of memory fails its check the same way (`it ran out of
  * memory (limit 64 MB; --memory changes it)`), and the checks after it run in a fresh
- * thread. Either way the report is whole: every check, and its summary.
+ * thread too. Either way the report is whole: every check, and its summary.
  *
  * @module
  */
@@ -167,10 +167,9 @@ export const checkInThread = (
     });
     /**
      * The thread was lost (`why`: it hung, ran out of memory or crashed): the check it ran
-     * fails, naming the function that ran. The others still to run get a fresh thread if
-     * this one is dead (`again`), or are skipped: Deno cannot stop a thread that loops
-     * (`terminate()` leaves it running until the process ends), and the next checks would
-     * race it for the processor. Returns false when there is nothing left to run.
+     * fails, naming the function that ran. The others still to run get a fresh thread
+     * (`again`), or are skipped when the plugin could not be built or a fresh thread did
+     * not start. Returns false when there is nothing left to run.
      */
     const lost = (why: string, again: boolean): boolean => {
       thread?.terminate();
@@ -189,7 +188,7 @@ export const checkInThread = (
       if (at === 0 || !again) {
         const [skipped, skippedNames] = at === 0
           ? ["the plugin could not be built", checkNames(options, false)]
-          : ["the plugin hung in an earlier check", names];
+          : ["its thread could not be started again", names];
         for (const i of missing()) results[i] = { name: skippedNames[i], problems: [], skipped };
         return false;
       }
@@ -216,7 +215,7 @@ export const checkInThread = (
           const why = running
             ? `it did not return within ${seconds(limits.callLimitMs)} (--call-limit changes it)`
             : `it made no progress for ${seconds(limits.callLimitMs)} (--call-limit changes it)`;
-          if (!lost(why, false)) break;
+          if (!lost(why, true)) break;
           yield* flush;
         }
         continue;

@@ -9,8 +9,8 @@
  * count of calls: a call that does not return within the call limit fails the
  * program with a `PluginFault` naming the plugin and the function (`plugin ./my.ts
  * failed in moves(): it did not return within 2 s (--call-limit changes it)`), as does a
- * thread that runs out of memory. Deno cannot stop a thread that loops (`terminate()`
- * leaves it spinning): the program ends soon after.
+ * thread that runs out of memory; the thread is stopped, even in a loop
+ * (`core/host/inside.ts`), and the program ends.
  *
  * @module
  */

@@ -12,8 +12,13 @@
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The control cell's states (`Channel.control[0]`). */
-export const IDLE = 0, REQUEST = 1, REPLY = 2, DEAD = 3, STARTING = 4;
+/**
+ * The control cell's states (`Channel.control[0]`). `QUIT` asks an idle thread to stop
+ * serving, and it says `GONE` when it has: a thread is terminated after that, from its
+ * event loop, not while it waits in `Atomics.wait` (Deno prints such a thread's end as
+ * an uncaught "execution terminated").
+ */
+export const IDLE = 0, REQUEST = 1, REPLY = 2, DEAD = 3, STARTING = 4, QUIT = 5, GONE = 6;
 
 /** The shared memory of one channel. */
 export interface Channel {

@@ -21,6 +21,7 @@ import {
   IDLE,
   newChannel,
   put,
+  QUIT,
   REPLY,
   REQUEST,
   STARTING,
@@ -57,6 +58,9 @@ export interface HostOptions {
   /** The call limit, heap limit and grants. */
   readonly limits: PluginLimits;
 }
+
+/** How long an idle thread may take to say it stopped serving (`stop`). */
+const QUIT_MS = 100;
 
 /** How long a thread may take to open its game (first, or again after a restart). */
 const RESTART_MS = 60_000;
@@ -180,7 +184,20 @@ export const hostGame = (
         exit: () => {},
       });
     };
-    const ready = yield* firstWord<HostReady>(label, limits, spawn, () => thread?.terminate());
+    let serving = false;
+    /**
+     * Ends the thread: one that waits for a call is asked to stop serving first (`QUIT`,
+     * answered `GONE` within a moment), so that it ends from its event loop.
+     */
+    const stop = () => {
+      if (serving && Atomics.compareExchange(control, 0, IDLE, QUIT) === IDLE) {
+        Atomics.notify(control, 0);
+        Atomics.wait(control, 0, QUIT, QUIT_MS);
+      }
+      thread?.terminate();
+    };
+    const ready = yield* firstWord<HostReady>(label, limits, spawn, stop);
+    serving = true;
     let calls = 0;
     // The calls that did not return (past the limit, or their thread died), by their
     // text: the protocol's functions are pure, so the same call fails again at once,

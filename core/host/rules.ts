@@ -24,8 +24,10 @@ import {
   type Answer,
   type Call,
   type Channel,
+  GONE,
   IDLE,
   put,
+  QUIT,
   REPLY,
   REQUEST,
   STARTING,
@@ -142,7 +144,7 @@ if (Result.isFailure(opened)) {
   setImmediate(() => serve(game, new Int32Array(channel.control)));
 }
 
-/** Answers calls, one at a time, for as long as the thread lives. */
+/** Answers calls, one at a time, until the owner says `QUIT`. */
 function serve(game: Game<unknown>, control: Int32Array): void {
   // A restarted thread's caller may be waiting for it to serve (a first thread's caller
   // may already have sent its first call: that state stays).
@@ -151,6 +153,12 @@ function serve(game: Game<unknown>, control: Int32Array): void {
   for (;;) {
     let state = Atomics.load(control, 0);
     while (state !== REQUEST) {
+      if (state === QUIT) {
+        // The game is over: back to the event loop, where the thread is terminated.
+        Atomics.store(control, 0, GONE);
+        Atomics.notify(control, 0);
+        return;
+      }
       Atomics.wait(control, 0, state);
       state = Atomics.load(control, 0);
     }

@@ -8,7 +8,8 @@
  * no step for longer than the call limit (`--call-limit`), or a thread that runs out of
  * memory, fails the program with a `PluginFault` naming the plugin and the function
  * (`plugin ... failed in labelledTreeSVG(): it ran out of memory (limit 64 MB; --memory
- * changes it)`). Deno cannot stop a thread that loops: the program ends soon after.
+ * changes it)`); the thread is stopped, even in a loop (`core/host/inside.ts`), and the
+ * program ends.
  *
  * @module
  */
