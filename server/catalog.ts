@@ -7,25 +7,18 @@
  * @module
  */
 import { Effect } from "../core/deps.ts";
-import { hostGame } from "../core/host/game.ts";
-import { Limits } from "../core/host/thread.ts";
-import { isBuiltinUrl, pluginLabel } from "../core/source.ts";
 import {
-  declaredPlugin,
   DEFAULT_OPPONENT,
   DEFAULT_STRENGTHS,
   type GamePlugin,
-  loadPlugin,
-  looksLikeModule,
-  makeGame,
   optionHelp,
   type OptionsError,
   PluginError,
 } from "../core/plugin.ts";
-import { gameUrl } from "../app/games.ts";
+import { openHostedGame } from "../app/games.ts";
 import type { Strategy } from "../core/search/types.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
-import { builtinIds, builtins } from "../plugins/registry.ts";
+import { builtinIds } from "../plugins/registry.ts";
 import type { GameEntry, OptionField } from "./protocol.ts";
 
 /** A game the server offers: its plugin, where it came from, and its form entry. */
@@ -56,9 +49,9 @@ const fieldsOf = (plugin: GamePlugin<unknown, unknown>): OptionField[] => {
 };
 
 /**
- * A plugin and its game at its default options, for the form: a built-in's made here; a
- * user's opened in a thread of its own (its module never loads on the server's thread),
- * which ends once it has answered.
+ * A plugin and its game at its default options, for the form: the game opened in a thread
+ * of its own, as a room's is (no plugin's code runs on the server's thread, a built-in's
+ * `create()` neither; a user's module never loads here), which ends once it has answered.
  */
 const inspect = (
   specifier: string,
@@ -66,25 +59,12 @@ const inspect = (
   { plugin: GamePlugin<unknown, unknown>; url: string; players: readonly string[]; solo: boolean },
   PluginError | OptionsError
 > =>
-  Effect.gen(function* () {
-    const url = gameUrl(specifier);
-    if (isBuiltinUrl(url) || !looksLikeModule(specifier)) {
-      const { plugin } = yield* loadPlugin(specifier, builtins);
-      const { game } = yield* makeGame(plugin, {});
-      return { plugin, url, players: game.players, solo: game.solo === true };
-    }
-    const label = pluginLabel(url);
-    const limits = yield* Limits;
-    return yield* Effect.scoped(Effect.map(
-      hostGame({ source: { url, options: {} }, label, trusted: false, limits }),
-      (hosted) => ({
-        plugin: declaredPlugin(hosted.plugin, label),
-        url,
-        players: hosted.game.players,
-        solo: hosted.game.solo === true,
-      }),
-    ));
-  });
+  Effect.scoped(Effect.map(openHostedGame(specifier, {}), (opened) => ({
+    plugin: opened.plugin,
+    url: opened.source.url,
+    players: opened.game.players,
+    solo: opened.game.solo === true,
+  })));
 
 /** Loads one plugin (a built-in id, a path or a URL) and describes it. */
 export const offer = (
@@ -121,8 +101,12 @@ export const catalog = (
 ): Effect.Effect<ReadonlyMap<string, Offered>, PluginError | OptionsError> =>
   Effect.gen(function* () {
     const games = new Map<string, Offered>();
-    for (const specifier of [...builtinIds, ...plugins]) {
-      const o = yield* offer(specifier);
+    // Each game's thread starts at once; the ids are checked in the order given.
+    const offered = yield* Effect.forEach([...builtinIds, ...plugins], offer, {
+      concurrency: "unbounded",
+    });
+    for (const [i, o] of offered.entries()) {
+      const specifier = [...builtinIds, ...plugins][i];
       const taken = games.get(o.entry.id);
       if (taken !== undefined) {
         return yield* new PluginError({
