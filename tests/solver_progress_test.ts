@@ -207,7 +207,11 @@ Deno.test("buildDbParallel: an abort stops the build; it rejects and terminates 
 
 Deno.test("analyze --solve: Ctrl-C stops the solver in its worker (exit 130, nothing left)", async () => {
   // Kalah(6, 4) takes far longer than its first heartbeat (the solver polls the stop flag).
-  const job = startTask(["analyze", "kalah", "--stones", "4", "--solve", "--jsonl"]);
+  // A call limit of ten minutes: on a busy machine the watchdog must not end it first.
+  const job = startTask([
+    ...["analyze", "kalah", "--stones", "4", "--solve", "--jsonl"],
+    ...["--call-limit", "600"],
+  ]);
   await job.waitFor(`"type":"heartbeat"`);
   await job.sigint();
   const { code, out, err } = await job.done;
