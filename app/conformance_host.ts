@@ -21,6 +21,7 @@ import {
   type PluginLimits,
   type PluginThread,
   spawnPluginThread,
+  THREAD_START_MS,
   type ThreadEvents,
 } from "../core/host/thread.ts";
 import {
@@ -81,8 +82,8 @@ export type ThreadedResult =
   | { readonly report: ConformanceReport }
   | { readonly error: string };
 
-/** How long a thread may take to start and load the plugin's module (as `hostGame`'s). */
-const LOAD_MS = 60_000;
+/** How long the thread may take to start (`THREAD_START_MS`, as `hostGame`'s). */
+const LOAD_MS = THREAD_START_MS;
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 

@@ -21,6 +21,7 @@ import {
   Limits,
   type PluginLimits,
   spawnPluginThread,
+  THREAD_START_MS,
   type ThreadEvents,
 } from "../core/host/thread.ts";
 import { loadPlugin, looksLikeModule, OptionsError, PluginError } from "../core/plugin.ts";
@@ -116,8 +117,8 @@ export type TacticsOutcome =
     readonly complete: boolean;
   };
 
-/** How long a thread may take to start and open the game (as `hostGame`'s). */
-const LOAD_MS = 60_000;
+/** How long the thread may take to start (`THREAD_START_MS`, as `hostGame`'s). */
+const LOAD_MS = THREAD_START_MS;
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 

@@ -11,6 +11,7 @@ import {
   DEFAULT_OPPONENT,
   DEFAULT_STRENGTHS,
   type GamePlugin,
+  loadPlugin,
   optionHelp,
   type OptionsError,
   PluginError,
@@ -18,7 +19,8 @@ import {
 import { openHostedGame } from "../app/games.ts";
 import type { Strategy } from "../core/search/types.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
-import { builtinIds } from "../plugins/registry.ts";
+import { builtinIds, builtins } from "../plugins/registry.ts";
+import { Limits, spawnPluginThread, THREAD_START_MS } from "../core/host/thread.ts";
 import type { GameEntry, OptionField } from "./protocol.ts";
 
 /** A game the server offers: its plugin, where it came from, and its form entry. */
@@ -48,30 +50,90 @@ const fieldsOf = (plugin: GamePlugin<unknown, unknown>): OptionField[] => {
   }));
 };
 
+/** Each built-in game's players and whether it is played alone, at its default options. */
+export type BuiltinShapes = Record<
+  string,
+  { readonly players: readonly string[]; readonly solo: boolean }
+>;
+
 /**
- * A plugin and its game at its default options, for the form: the game opened in a thread
- * of its own, as a room's is (no plugin's code runs on the server's thread, a built-in's
- * `create()` neither; a user's module never loads here), which ends once it has answered.
+ * The built-in games' shapes, made in one thread (`catalog_thread.ts`): no plugin's
+ * `create()` runs on the server's thread, and one thread starts for all of them. Its
+ * answer must come within a thread's start and the call limit.
+ */
+const builtinShapes: Effect.Effect<BuiltinShapes, PluginError> = Effect.gen(function* () {
+  const limits = yield* Limits;
+  type Answer = { readonly shapes?: BuiltinShapes; readonly failed?: string };
+  const answer: Answer = yield* Effect.callback<Answer>(
+    (resume) => {
+      const thread = spawnPluginThread(
+        new URL("./catalog_thread.ts", import.meta.url),
+        {},
+        { plugin: new URL("../plugins/registry.ts", import.meta.url).href, trusted: true, limits },
+        {
+          message: (m) => resume(Effect.succeed(m as Answer)),
+          exit: (end) => resume(Effect.succeed({ failed: end.message })),
+        },
+      );
+      return Effect.sync(() => thread.terminate());
+    },
+  ).pipe(
+    Effect.timeoutOrElse({
+      duration: THREAD_START_MS + limits.callLimitMs,
+      orElse: () =>
+        Effect.succeed<Answer>({
+          failed: `it did not answer within ${
+            limits.callLimitMs / 1000
+          } s (--call-limit changes it)`,
+        }),
+    }),
+  );
+  if (answer.shapes === undefined) {
+    return yield* new PluginError({
+      message: `the built-in games could not be made: ${answer.failed}`,
+    });
+  }
+  return answer.shapes;
+});
+
+/**
+ * A plugin and its game at its default options, for the form: a built-in's from the
+ * shapes made in their thread (`builtinShapes`); a user's opened in a thread of its own
+ * (its module never loads on the server's thread), which ends once it has answered.
  */
 const inspect = (
   specifier: string,
+  shapes: BuiltinShapes,
 ): Effect.Effect<
   { plugin: GamePlugin<unknown, unknown>; url: string; players: readonly string[]; solo: boolean },
   PluginError | OptionsError
-> =>
-  Effect.scoped(Effect.map(openHostedGame(specifier, {}), (opened) => ({
+> => {
+  const shape = Object.hasOwn(shapes, specifier) ? shapes[specifier] : undefined;
+  if (shape !== undefined) {
+    return Effect.map(loadPlugin(specifier, builtins), ({ plugin }) => ({
+      plugin,
+      url: builtins[specifier].url,
+      ...shape,
+    }));
+  }
+  return Effect.scoped(Effect.map(openHostedGame(specifier, {}), (opened) => ({
     plugin: opened.plugin,
     url: opened.source.url,
     players: opened.game.players,
     solo: opened.game.solo === true,
   })));
+};
 
 /** Loads one plugin (a built-in id, a path or a URL) and describes it. */
 export const offer = (
   specifier: string,
+  shapes?: BuiltinShapes,
 ): Effect.Effect<Offered, PluginError | OptionsError> =>
   Effect.gen(function* () {
-    const { plugin, url, players, solo } = yield* inspect(specifier);
+    const { plugin, url, players, solo } = yield* inspect(
+      specifier,
+      shapes ?? (builtinIds.includes(specifier) ? yield* builtinShapes : {}),
+    );
     const strengths = plugin.strengths ?? DEFAULT_STRENGTHS;
     return {
       plugin,
@@ -102,9 +164,12 @@ export const catalog = (
   Effect.gen(function* () {
     const games = new Map<string, Offered>();
     // Each game's thread starts at once; the ids are checked in the order given.
-    const offered = yield* Effect.forEach([...builtinIds, ...plugins], offer, {
-      concurrency: "unbounded",
-    });
+    const shapes = yield* builtinShapes;
+    const offered = yield* Effect.forEach(
+      [...builtinIds, ...plugins],
+      (specifier) => offer(specifier, shapes),
+      { concurrency: "unbounded" },
+    );
     for (const [i, o] of offered.entries()) {
       const specifier = [...builtinIds, ...plugins][i];
       const taken = games.get(o.entry.id);

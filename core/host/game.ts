@@ -32,6 +32,7 @@ import {
   type PluginLimits,
   type PluginThread,
   spawnPluginThread,
+  THREAD_START_MS,
   type ThreadEvents,
 } from "./thread.ts";
 
@@ -63,7 +64,7 @@ export interface HostOptions {
 const QUIT_MS = 100;
 
 /** How long a thread may take to open its game (first, or again after a restart). */
-const RESTART_MS = 60_000;
+const RESTART_MS = THREAD_START_MS;
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 

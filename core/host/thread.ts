@@ -42,6 +42,13 @@ export type Grant = "read" | "write" | "net" | "env" | "run" | "ffi" | "sys";
 /** Every permission a user's plugin may be granted, as `--plugin-allow` names them. */
 export const GRANTS: readonly Grant[] = ["read", "write", "net", "env", "run", "ffi", "sys"];
 
+/**
+ * How long a plugin thread may take to start and open its game or load its module (not a
+ * call of the plugin's: a busy machine may take seconds; only a thread that never starts
+ * fails).
+ */
+export const THREAD_START_MS = 60_000;
+
 /** The limits when a program sets none: 2 s per call, 2048 MB, no permissions. */
 export const DEFAULT_LIMITS: PluginLimits = { callLimitMs: 2000, memoryMb: 2048, grants: [] };
 

@@ -15,7 +15,12 @@
  */
 import { Effect, Queue, type Scope } from "../../../core/deps.ts";
 import { PluginFault, SearchFailed } from "../../../core/errors.ts";
-import { Limits, spawnPluginThread, type ThreadEvents } from "../../../core/host/thread.ts";
+import {
+  Limits,
+  spawnPluginThread,
+  THREAD_START_MS,
+  type ThreadEvents,
+} from "../../../core/host/thread.ts";
 import { pluginLabel } from "../../../core/source.ts";
 import { builtins } from "../../registry.ts";
 import { UsageError } from "../../../app/cli.ts";
@@ -78,8 +83,8 @@ export type RenderThreadMessage =
   /** Ply's own code failed in the thread (a bug). */
   | { readonly type: "crash"; readonly message: string; readonly trace?: string };
 
-/** How long the thread may take to start (as `hostGame`'s). */
-const LOAD_MS = 60_000;
+/** How long the thread may take to start (`THREAD_START_MS`, as `hostGame`'s). */
+const LOAD_MS = THREAD_START_MS;
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 
