@@ -18,10 +18,14 @@ import {
   type ClusterPlan,
   gameCount,
   GAMES_PAGE,
+  markEnded,
   migrate,
   newGames,
+  pendingGames,
+  pruneMessages,
   readPlan,
   storePlan,
+  tournamentEnd,
   TournamentWorkflow,
 } from "./tournament.ts";
 import { faultedGames, type SeriesEnd, tooManyFaults } from "../app/series.ts";
@@ -96,11 +100,18 @@ const faultStop = (
   return { message: tooManyFaults(faulted.length, maxFaults, last.reason), id: last.id };
 };
 
+/** The line of a cancelled tournament. */
+const cancelledLine = (id: string): string =>
+  `tournament ${id} was cancelled (deno task tournament --cancel ${id}); its finished ` +
+  "games are kept";
+
 /**
- * Submits the plan (or finds it submitted) and follows it until every game is in, the
- * workflow has ended (stopped by its faults, or failed: then this fails with the reason),
- * or the user presses Ctrl-C (the tournament goes on in the cluster). With `follow`
- * false, the games so far once (and the workflow's failure, if it failed).
+ * Submits the plan (or finds it submitted) and follows it until its workflow has ended
+ * (every game in, or stopped by its faults; or failed: then this fails with the reason),
+ * it is cancelled, or the user presses Ctrl-C (the tournament goes on in the cluster).
+ * With `follow` false, the games so far once (and the workflow's failure, if it failed).
+ * A tournament whose workflow has completed has its persisted messages removed (the
+ * games are in `ply_games`), and is not submitted again: the same command reads it.
  */
 export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, Terminal> =>
   Effect.gen(function* () {
@@ -133,18 +144,23 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
     // The games the first look finds were played before this program looked (a resumed
     // follow, a --status): not this run's, in its counts and its speed.
     let before = -1;
+    let cancelled = false;
     yield* Effect.scoped(
       Effect.gen(function* () {
         yield* migrate;
+        // An ended tournament is read, not submitted again (its messages are gone).
+        const ended = yield* tournamentEnd(id);
+        const live = run.follow && ended === undefined;
         let execution: string;
-        if (run.follow) {
+        if (live) {
           yield* storePlan(id, run.plan);
           execution = yield* TournamentWorkflow.execute({ id }, { discard: true });
-          yield* run.onSubmitted(id);
         } else {
           execution = yield* TournamentWorkflow.executionId({ id });
         }
-        while (seen.size < run.plan.fixtures.length && !(yield* term.interrupted)) {
+        // (An ended tournament was submitted before: the same command finds it.)
+        if (run.follow) yield* run.onSubmitted(id);
+        while (!(yield* term.interrupted)) {
           // The workflow's state first, then the games: a workflow that has ended wrote
           // every game it played before it ended.
           const polled = yield* Effect.exit(TournamentWorkflow.poll(execution));
@@ -165,14 +181,21 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
                 Exit.isFailure(polled.value.value.exit)
             ? polled.value.value.exit.cause
             : undefined;
-          if (failed !== undefined) {
+          // A cancelled tournament's workflow was interrupted: that is its end, not a failure.
+          cancelled = (yield* tournamentEnd(id)) === "cancelled";
+          if (failed !== undefined && !cancelled) {
             return yield* Effect.fail(`tournament ${id} failed: ${why(failed)}`);
           }
-          const ended = Exit.isSuccess(polled) && Option.isSome(polled.value) &&
+          const complete = Exit.isSuccess(polled) && Option.isSome(polled.value) &&
             polled.value.value._tag === "Complete";
           // A full page: more games wait to be read, whatever the workflow's state.
           if (page.records.length === GAMES_PAGE) continue;
-          const done = ended || !run.follow;
+          if (complete && !cancelled) {
+            // Its games are all in: the tournament's messages are no longer needed.
+            yield* markEnded(id, "finished");
+            yield* pruneMessages(id, execution);
+          }
+          const done = complete || !live || cancelled;
           if (fresh.length === 0 || done) {
             // A game passed by the cursor (its insert committed after a later one's): the
             // count says so, and the next look reads from the start again.
@@ -190,7 +213,9 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
         Effect.provide(operatorLogging),
       ),
     ).pipe(Effect.mapError((e) => `the cluster at ${run.url}: ${String(e)}`));
-    const fault = faultStop(records, run.plan.maxFaults);
+    const fault = cancelled
+      ? { message: cancelledLine(id), id: "" }
+      : faultStop(records, run.plan.maxFaults);
     return {
       records,
       played: records.length - Math.max(before, run.done.length),
@@ -201,3 +226,47 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
       ...(fault !== undefined ? { fault } : {}),
     };
   });
+
+/** What `--cancel ID` did. */
+export interface Cancelled {
+  /** The games the tournament has. */
+  readonly scheduled: number;
+  /** Its finished games, kept. */
+  readonly kept: number;
+  /** Its games that were waiting for a runner, removed. */
+  readonly removed: number;
+}
+
+/**
+ * Cancels tournament `id` (`--cancel ID`): marks it cancelled (every activity and runner
+ * looks before it plays: nothing more is played), interrupts its workflow, and removes
+ * its games' pending messages; its finished games stay. The workflow's own messages go
+ * once it has stopped (here, or at the next `--status ID`).
+ */
+export const cancelTournament = (url: string, id: string): Effect.Effect<Cancelled, string> =>
+  Effect.scoped(Effect.gen(function* () {
+    yield* migrate;
+    const plan = yield* readPlan(id);
+    if (plan === undefined) {
+      return yield* Effect.fail(`the cluster at ${url} has no tournament ${id}`);
+    }
+    if ((yield* tournamentEnd(id)) === "finished") {
+      return yield* Effect.fail(`tournament ${id} has finished: there is nothing to cancel`);
+    }
+    yield* markEnded(id, "cancelled");
+    const removed = yield* pendingGames(id);
+    const execution = yield* TournamentWorkflow.executionId({ id });
+    yield* TournamentWorkflow.interrupt(execution);
+    yield* pruneMessages(id);
+    const polled = yield* TournamentWorkflow.poll(execution);
+    if (Option.isSome(polled) && polled.value._tag === "Complete") {
+      yield* pruneMessages(id, execution);
+    }
+    return { scheduled: plan.fixtures.length, kept: yield* gameCount(id), removed };
+  })).pipe(
+    Effect.provide(workflowEngine),
+    Effect.provide(shardingLayer(url)),
+    Effect.provide(operatorLogging),
+    Effect.catchTag("SqlError", (e) => Effect.fail(`the cluster at ${url}: ${e.message}`)),
+    Effect.mapError((e) => typeof e === "string" ? e : `the cluster at ${url}: ${String(e)}`),
+  );

@@ -106,8 +106,82 @@ export const migrate = Effect.gen(function* () {
     // The order games were written in, for following a tournament page by page.
     yield* sql`ALTER TABLE ply_games ADD COLUMN IF NOT EXISTS seq BIGSERIAL`;
     yield* sql`CREATE INDEX IF NOT EXISTS ply_games_seq ON ply_games (tournament, seq)`;
+    // How the tournament ended: null while it is open, then "finished" or "cancelled".
+    yield* sql`ALTER TABLE ply_tournaments ADD COLUMN IF NOT EXISTS ended TEXT`;
   }));
 });
+
+/** How a tournament ended: its workflow finished, or an operator cancelled it. */
+export type TournamentEnd = "finished" | "cancelled";
+
+/** How tournament `id` ended; undefined while it is open (or unknown). */
+export const tournamentEnd = (id: string): Sql<TournamentEnd | undefined> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    const rows = yield* sql<{ ended: string | null }>`
+      SELECT ended FROM ply_tournaments WHERE id = ${id}`;
+    const ended = rows[0]?.ended;
+    return ended === "finished" || ended === "cancelled" ? ended : undefined;
+  });
+
+/** Records how tournament `id` ended (the first end recorded stays). */
+export const markEnded = (id: string, end: TournamentEnd): Sql<void> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    yield* sql`UPDATE ply_tournaments SET ended = COALESCE(ended, ${end}) WHERE id = ${id}`;
+  });
+
+/** The entity type of a workflow's messages (Effect's `ClusterWorkflowEngine` names them). */
+const WORKFLOW_ENTITY = `Workflow/${TournamentWorkflow._tag}`;
+
+/** Which cluster messages are tournament `id`'s games (their entity ids are `id/GAME`). */
+const gameMessages = (sql: SqlClient.SqlClient, id: string) =>
+  sql`entity_type = ${GameEntity.type} AND entity_id LIKE ${`${id}/%`}`;
+
+/** How many of tournament `id`'s games wait in the cluster's messages, not yet played. */
+export const pendingGames = (id: string): Sql<number> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    const rows = yield* sql<{ n: number | string }>`
+      SELECT count(*) AS n FROM cluster_messages WHERE ${gameMessages(sql, id)}
+      AND processed = FALSE`;
+    return Number(rows[0]?.n ?? 0);
+  });
+
+/** How many cluster messages (and their replies) tournament `id` still has. */
+export const messageCount = (id: string, execution: string): Sql<number> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    const rows = yield* sql<{ n: number | string }>`
+      SELECT count(*) AS n FROM cluster_messages WHERE (${gameMessages(sql, id)})
+      OR (entity_type = ${WORKFLOW_ENTITY} AND entity_id = ${execution})`;
+    return Number(rows[0]?.n ?? 0);
+  });
+
+/**
+ * Removes the persisted messages of tournament `id`'s games, and with `execution` those of
+ * its workflow too (their replies with them), in one transaction; the number of messages
+ * removed. Only for a tournament that has ended: its games are in `ply_games`, and an
+ * activity of an ended tournament plays nothing (it looks first), so no message is
+ * needed again. The workflow's own messages are its journal: they go only once the
+ * workflow has completed.
+ */
+export const pruneMessages = (id: string, execution?: string): Sql<number> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    const which = execution === undefined
+      ? gameMessages(sql, id)
+      : sql`(${gameMessages(sql, id)}) OR (entity_type = ${WORKFLOW_ENTITY}
+        AND entity_id = ${execution})`;
+    return yield* sql.withTransaction(Effect.gen(function* () {
+      yield* sql`DELETE FROM cluster_replies WHERE request_id IN
+        (SELECT request_id FROM cluster_messages WHERE ${which})`;
+      const gone = yield* sql<{ n: number | string }>`
+        WITH gone AS (DELETE FROM cluster_messages WHERE ${which} RETURNING 1)
+        SELECT count(*) AS n FROM gone`;
+      return Number(gone[0]?.n ?? 0);
+    }));
+  });
 
 /** Stores a plan under `id` (a plan already there is kept: a resubmission changes nothing). */
 export const storePlan = (id: string, plan: ClusterPlan): Sql<void> =>
@@ -237,6 +311,10 @@ export const gameHandlers = (
             );
             return yield* Effect.never;
           }
+          // A game of a cancelled tournament already handed to this runner is not played.
+          if ((yield* Effect.orDie(tournamentEnd(tournament))) === "cancelled") {
+            return yield* Effect.fail(`tournament ${tournament} was cancelled`);
+          }
           // Games of code other than this runner's are not played here: they would differ.
           const difference = yield* Effect.promise(() => differs(tournament, plan!));
           if (difference !== undefined) {
@@ -321,7 +399,11 @@ export const tournamentBody = (payload: { readonly id: string }) =>
           success: GameOutcome,
           error: Schema.String,
           execute: Effect.gen(function* () {
-            // Too many faulted games: this one is not played (the answer is journalled).
+            // A cancelled tournament, or too many faulted games: this one is not played
+            // (the answer is journalled).
+            if ((yield* Effect.orDie(tournamentEnd(payload.id))) === "cancelled") {
+              return "skipped" as const;
+            }
             const faults = yield* Effect.orDie(faultedCount(payload.id));
             if (faults > plan.maxFaults) return "skipped" as const;
             const record = yield* client(`${payload.id}/${f.id}`).Play({

@@ -50,6 +50,8 @@ ratings fitted by maximum likelihood. Ctrl-C stops and reports the finished game
   --status ID      with --cluster: the games so far of tournament ID (from any machine)
   --resume ID      with --cluster: follow (or restart) tournament ID to its end (its own
                    arguments, --max-faults among them, come from the cluster)
+  --cancel ID      with --cluster: stop tournament ID for good (its finished games are
+                   kept; the games waiting for a runner are removed)
 ${series.SERIES_USAGE}`;
 
 const FLAGS = {
@@ -61,6 +63,7 @@ const FLAGS = {
     "cluster",
     "status",
     "resume",
+    "cancel",
     ...series.SERIES_FLAGS,
   ],
   boolean: ["json"],
@@ -196,6 +199,22 @@ const tournament = (
       // (The cluster's modules load only when asked for.)
       const { reachCluster } = yield* Effect.promise(() => import("../cluster/reach.ts"));
       if (!(yield* reachCluster(flags.cluster))) return 0;
+    }
+    if (typeof flags.cancel === "string") {
+      if (typeof flags.cluster !== "string") {
+        return yield* new UsageError({ message: "--cancel needs --cluster URL" });
+      }
+      const cluster = yield* Effect.promise(() => import("../cluster/submit.ts"));
+      const id = flags.cancel;
+      const done = yield* cluster.cancelTournament(flags.cluster, id).pipe(
+        Effect.mapError((message) => new UsageError({ message })),
+      );
+      yield* term.print(
+        `tournament ${id} cancelled: ${done.kept} of ${done.scheduled} games were played ` +
+          `and are kept; ${done.removed} waiting game${done.removed === 1 ? " was" : "s were"} ` +
+          "removed\n",
+      );
+      return 0;
     }
     const byId = typeof flags.status === "string" ? flags.status : flags.resume;
     if (typeof byId === "string") {

@@ -1,0 +1,145 @@
+/**
+ * A cluster tournament's end: a finished one leaves no persisted messages behind (its games
+ * are in `ply_games`) and is read, not submitted again; `--cancel ID` stops one for good,
+ * keeps its finished games and removes its waiting ones. Against a test-started PostgreSQL
+ * and real `deno task runner` processes; every wait is for an event (a line printed, a
+ * process's end).
+ */
+import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
+import { Effect } from "../core/deps.ts";
+import { SqlClient } from "../app/store/deps.ts";
+import { withPostgres } from "./tools/postgres.ts";
+import { runTask, startTask } from "../testing/task.ts";
+import { database } from "../cluster/layers.ts";
+import { gameCount, pendingGames, tournamentEnd } from "../cluster/tournament.ts";
+
+/** Runs `e` against the database at `url`. */
+const query = <A>(url: string, e: Effect.Effect<A, unknown, SqlClient.SqlClient>): Promise<A> =>
+  Effect.runPromise(Effect.provide(e, database(url)) as Effect.Effect<A>);
+
+/** Every persisted cluster message and reply, of any tournament. */
+const messages = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient;
+  const [m] = yield* sql<{ n: string }>`SELECT count(*) AS n FROM cluster_messages`;
+  const [r] = yield* sql<{ n: string }>`SELECT count(*) AS n FROM cluster_replies`;
+  return { messages: Number(m.n), replies: Number(r.n) };
+});
+
+const idOf = (out: string): string => {
+  const id = /submitted to the cluster as (t[0-9a-f]+)/.exec(out)?.[1];
+  assert(id !== undefined, out);
+  return id;
+};
+
+const lines = async (dir: string): Promise<string[]> =>
+  (await Deno.readTextFile(`${dir}/games.jsonl`)).split("\n").filter((l) => l !== "");
+
+Deno.test("cluster: a finished tournament's messages are removed; the same command reads it, plays nothing", async () => {
+  await withPostgres(async (pg) => {
+    const runner = startTask(["runner", "--cluster", pg.url, "--concurrency", "2"]);
+    const dir = await Deno.makeTempDir({ prefix: "ply-cluster-" });
+    const args = [
+      ...["tournament", "tictactoe", "--players", "alphabeta:9", "random", "--rounds", "3"],
+      ...["--cluster", pg.url, "--out", dir],
+    ];
+    try {
+      await runner.waitFor("runner at 127.0.0.1:");
+      const first = await runTask(args[0], args.slice(1));
+      assertEquals(first.code, 0, first.stdout + first.stderr);
+      assertStringIncludes(first.stdout, "6 of 6 games");
+      const id = idOf(first.stdout);
+      assertEquals(await query(pg.url, tournamentEnd(id)), "finished");
+      assertEquals(await query(pg.url, messages), { messages: 0, replies: 0 }, "none kept");
+      assertEquals(await query(pg.url, gameCount(id)), 6, "the games stay");
+
+      const again = await runTask(args[0], args.slice(1));
+      assertEquals(again.code, 0, again.stdout + again.stderr);
+      assertEquals(idOf(again.stdout), id);
+      assertStringIncludes(again.stdout, "6 of 6 games");
+      assertEquals(await query(pg.url, messages), { messages: 0, replies: 0 }, "not resubmitted");
+      assertEquals((await lines(dir)).length, 6);
+
+      // A finished tournament has nothing to cancel.
+      const late = await runTask("tournament", ["--cluster", pg.url, "--cancel", id]);
+      assertEquals(late.code, 2, late.stdout + late.stderr);
+      assertStringIncludes(
+        late.stderr,
+        `tournament ${id} has finished: there is nothing to cancel`,
+      );
+    } finally {
+      await runner.sigint();
+      await runner.done;
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});
+
+Deno.test("cluster: --cancel ID stops a tournament for good, keeps its games, removes its waiting ones", async () => {
+  await withPostgres(async (pg) => {
+    const runner = startTask(["runner", "--cluster", pg.url, "--concurrency", "1"]);
+    const dir = await Deno.makeTempDir({ prefix: "ply-cluster-" });
+    try {
+      await runner.waitFor("runner at 127.0.0.1:");
+      // 8 games of a second or two each, one at a time: most wait when it is cancelled.
+      const follower = startTask([
+        ...["tournament", "kalah", "--players", "alphabeta:7", "mcts:3000", "--rounds", "4"],
+        ...["--cluster", pg.url, "--out", dir],
+      ]);
+      await follower.waitFor("submitted to the cluster as");
+      const id = idOf(follower.output());
+      await runner.waitFor("played "); // under way
+      const cancel = await runTask("tournament", ["--cluster", pg.url, "--cancel", id]);
+      assertEquals(cancel.code, 0, cancel.stdout + cancel.stderr);
+      const said = new RegExp(
+        `^tournament ${id} cancelled: (\\d) of 8 games were played and are kept; (\\d) waiting ` +
+          "games? (was|were) removed\n$",
+      ).exec(cancel.stdout);
+      assert(said !== null, cancel.stdout);
+      const [kept, removed] = [Number(said[1]), Number(said[2])];
+      assert(kept >= 1 && kept + removed <= 8, cancel.stdout);
+      assertEquals(await query(pg.url, pendingGames(id)), 0, "no game waits");
+      assertEquals(await query(pg.url, tournamentEnd(id)), "cancelled");
+
+      // The follower hears it and ends with it, the games so far kept.
+      const followed = await follower.done;
+      assertEquals(followed.code, 1, followed.out + followed.err);
+      assertStringIncludes(followed.err, `tournament ${id} was cancelled`);
+
+      // Nothing more is played: another tournament on the same runner (one game at a time)
+      // finishes, and the cancelled one has at most the game that was in progress more.
+      const other = await Deno.makeTempDir({ prefix: "ply-cluster-" });
+      try {
+        const next = await runTask("tournament", [
+          ...["tictactoe", "--players", "alphabeta:9", "random", "--rounds", "1"],
+          ...["--cluster", pg.url, "--out", other],
+        ]);
+        assertEquals(next.code, 0, next.stdout + next.stderr);
+        assertStringIncludes(next.stdout, "2 of 2 games");
+      } finally {
+        await Deno.remove(other, { recursive: true });
+      }
+      const stored = await query(pg.url, gameCount(id));
+      assert(stored >= kept && stored <= kept + 1, `${stored} games after ${kept}`);
+      assert(stored < 8, "the tournament did not go on");
+      assertEquals(await query(pg.url, pendingGames(id)), 0);
+
+      // --status says how it ended; the same command again does not start it again.
+      const status = await runTask("tournament", ["--cluster", pg.url, "--status", id]);
+      assertEquals(status.code, 1, status.stdout + status.stderr);
+      assertStringIncludes(status.stderr, `tournament ${id} was cancelled`);
+      assertStringIncludes(status.stdout, `${stored} of 8 games`);
+      assertEquals(await query(pg.url, gameCount(id)), stored);
+
+      const unknown = await runTask("tournament", ["--cluster", pg.url, "--cancel", "t0"]);
+      assertEquals(unknown.code, 2, unknown.stdout + unknown.stderr);
+      assertStringIncludes(unknown.stderr, "has no tournament t0");
+      const alone = await runTask("tournament", ["--cancel", id]);
+      assertEquals(alone.code, 2, alone.stdout + alone.stderr);
+      assertStringIncludes(alone.stderr, "--cancel needs --cluster URL");
+    } finally {
+      await runner.sigint();
+      await runner.done;
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});
