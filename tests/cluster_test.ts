@@ -6,6 +6,13 @@
 import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
 import { withPostgres } from "./tools/postgres.ts";
 import { type Job, runTask, startTask } from "../testing/task.ts";
+import { Effect } from "../core/deps.ts";
+import { SqlClient } from "../app/store/deps.ts";
+import { database } from "../cluster/layers.ts";
+
+/** Runs `e` against the database at `url`. */
+const query = <A>(url: string, e: Effect.Effect<A, unknown, SqlClient.SqlClient>): Promise<A> =>
+  Effect.runPromise(Effect.provide(e, database(url)) as Effect.Effect<A>);
 
 /** A tournament of 8 games of a second or two each, on the cluster at `url`, kept in `dir`. */
 const slowTournament = (url: string, dir: string): string[] => [
@@ -102,6 +109,47 @@ Deno.test("cluster: a runner killed mid-game (kill -9) loses no game and counts 
       );
       assertEquals(lines.length, 8, "no game lost, none written twice");
       assertEquals(Object.keys(await gamesOf(dir)).length, 8);
+    } finally {
+      for (const r of [first, second]) await r.kill();
+      for (const r of [first, second]) await r.done;
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});
+
+Deno.test("cluster: SIGTERM stops a runner as Ctrl-C does: it leaves the cluster, the other plays on", async () => {
+  await withPostgres(async (pg) => {
+    const start = () => startTask(["runner", "--cluster", pg.url, "--concurrency", "1"]);
+    const [first, second] = [start(), start()];
+    const dir = await Deno.makeTempDir({ prefix: "ply-cluster-" });
+    const runners = Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient;
+      const [row] = yield* sql<{ n: string }>`SELECT count(*) AS n FROM cluster_runners`;
+      return Number(row.n);
+    });
+    try {
+      for (const r of [first, second]) await r.waitFor("runner at 127.0.0.1:");
+      assertEquals(await query(pg.url, runners), 2);
+      const coordinator = startTask(slowTournament(pg.url, dir));
+      await coordinator.waitFor("submitted to the cluster as");
+      const victim = await Promise.race(
+        [first, second].map((r) => r.waitFor("played ").then(() => r)),
+      );
+      const survivor = victim === first ? second : first;
+      await victim.signal("TERM");
+      const stopped = await victim.done;
+      assertEquals(stopped.code, 143, stopped.out + stopped.err);
+      assertStringIncludes(stopped.out, "runner stopped\n");
+      // It deregistered on its way out: one runner is left in the database at once (a
+      // runner that dies is dropped only when its heartbeat expires).
+      assertEquals(await query(pg.url, runners), 1, "the stopped runner is gone");
+      const { code, out, err } = await coordinator.done;
+      assertEquals(code, 0, out + err);
+      assertStringIncludes(out, "8 of 8 games");
+      const played = (job: Job) => (job.output().match(/played /g) ?? []).length;
+      assertEquals(played(victim) + played(survivor) >= 8, true, "every game played by one");
+      assert(played(survivor) >= 8 - played(victim), "the survivor played the rest");
+      assertEquals((await gameLines(dir)).length, 8, "no game lost, none written twice");
     } finally {
       for (const r of [first, second]) await r.kill();
       for (const r of [first, second]) await r.done;
