@@ -49,6 +49,12 @@ export const describeResult = (game: Game<unknown>, r: GameResult): string => {
       return "Interrupted; the game stops here.";
     case "error":
       return "The game stops here: a plugin failed or a search could not run.";
+    case "adjudicated": {
+      const how = r.adjudicated !== undefined ? ` (${r.adjudicated})` : "";
+      return r.winner === null
+        ? `Adjudicated a draw${how}.`
+        : `Adjudicated: ${name(r.winner)} wins${how}.`;
+    }
     default:
       return `The game stopped: ${r.reason}.`;
   }

@@ -73,6 +73,15 @@ export interface RunOptions<S, R> {
    * front); it is extended in place. Default: a new session at the start.
    */
   readonly session?: Session;
+  /**
+   * Looked at before each player's move (`--adjudicate`: `app/tournament/adjudicate.ts`),
+   * with the position and the move just played (its mover and search; `undefined` before
+   * the first move of this run): a result ends the game there.
+   */
+  readonly adjudicate?: (
+    state: S,
+    last: { readonly by: ToMove; readonly search?: SearchResult } | undefined,
+  ) => Effect.Effect<GameResult | undefined, SearchError, R>;
   /** Called with every event (printing boards, progress). */
   readonly onEvent?: (e: GameEvent<S>) => Effect.Effect<void, never, R>;
   /** Checked before every move; true stops the game as `"interrupted"`. */
@@ -173,6 +182,8 @@ export const runGame = <S, R1, R2, R = never>(
     };
     let state = stateAt(game, session);
     let ply = plyOf(session, session.current);
+    // The move just played, for the adjudicator.
+    let last: { readonly by: ToMove; readonly search?: SearchResult } | undefined;
     /**
      * A player's choice; `"interrupted"` when the game was interrupted while it thought,
      * `"flag"` when its time ran out first.
@@ -212,6 +223,7 @@ export const runGame = <S, R1, R2, R = never>(
       });
       state = game.play(state, m);
       ply++;
+      last = { by, ...(search !== undefined ? { search } : {}) };
       session.draws = stream.draws();
       return emit({
         _tag: "Moved",
@@ -247,6 +259,10 @@ export const runGame = <S, R1, R2, R = never>(
           return { winner: o.winner, margin: o.margin, reason: "end" };
         }
         if (ply >= maxPlies) return limit;
+        if (options.adjudicate !== undefined) {
+          const settled = yield* options.adjudicate(state, last);
+          if (settled !== undefined) return settled;
+        }
         const control = session.clock;
         const clock = control === undefined
           ? undefined

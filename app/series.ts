@@ -38,6 +38,14 @@ import type { Fixture } from "./tournament/schedule.ts";
 import type { EloEstimate, Wdl } from "./tournament/stats.ts";
 import { defaultWorkers } from "../core/parallel/pool.ts";
 import {
+  ADJUDICATE_USAGE,
+  type Adjudication,
+  type Adjudicator,
+  adjudicator,
+  describeAdjudication,
+  parseAdjudication,
+} from "./tournament/adjudicate.ts";
+import {
   intFlag,
   type Parsed,
   playerSpec,
@@ -59,6 +67,7 @@ export const SERIES_FLAGS = [
   "tt-mb",
   "workers",
   "max-faults",
+  "adjudicate",
 ] as const;
 
 /** `--max-faults` when not given. */
@@ -84,7 +93,7 @@ export const SERIES_USAGE = `  --openings random:PLIES | none
                    and the series goes on, unless more than N games faulted: then it
                    stops with exit code 1, the results so far reported (default
                    ${DEFAULT_MAX_FAULTS}; 0 stops at the first)
-  --json           one JSON object instead of text (and no progress line)
+${ADJUDICATE_USAGE}  --json           one JSON object instead of text (and no progress line)
 `;
 
 /** Reads a list of player specs (each named in its error by `flag`). */
@@ -191,6 +200,8 @@ export interface SeriesSettings {
   readonly source: OpeningSource;
   /** `--max-faults`: more faulted games than this stop the series. */
   readonly maxFaults: number;
+  /** `--adjudicate`: the rules that end a settled game early (none without it). */
+  readonly adjudication?: Adjudication;
   /** `--json`. */
   readonly json: boolean;
 }
@@ -207,7 +218,22 @@ const seriesSettings = (
     const concurrency = yield* intFlag(flags, "concurrency", defaultWorkers(), 1, 256);
     const source = openings ? yield* openingSource(flags) : { kind: "none" as const };
     const maxFaults = yield* intFlag(flags, "max-faults", DEFAULT_MAX_FAULTS, 0, 1_000_000);
-    return { seed, maxPlies, ttMb, concurrency, source, maxFaults, json: flags.json === true };
+    const rules = typeof flags.adjudicate === "string"
+      ? parseAdjudication(flags.adjudicate)
+      : flags.adjudicate === undefined
+      ? undefined
+      : "--adjudicate needs its rules (proof, proof:NODES, score:V:N)";
+    if (typeof rules === "string") return yield* new UsageError({ message: rules });
+    return {
+      seed,
+      maxPlies,
+      ttMb,
+      concurrency,
+      source,
+      maxFaults,
+      ...(rules !== undefined ? { adjudication: rules } : {}),
+      json: flags.json === true,
+    };
   });
 
 /**
@@ -239,6 +265,10 @@ const seriesStore = (
       seed: settings.seed,
       maxPlies: settings.maxPlies,
       ttMb: settings.ttMb,
+      // (Only when given: the folders of series without it keep their settings.)
+      ...(settings.adjudication !== undefined
+        ? { adjudicate: describeAdjudication(settings.adjudication) }
+        : {}),
     });
     if (store.tookOver !== undefined) console.error(store.tookOver);
     if (store.duplicates > 0) {
@@ -330,7 +360,7 @@ export const prepareSeries = (
     );
     const progress = progressLine(!settings.json && Deno.stderr.isTerminal());
     const entrants = entrantsOf(loaded, specs);
-    const { concurrency, maxPlies, ttMb, maxFaults } = settings;
+    const { concurrency, maxPlies, ttMb, maxFaults, adjudication } = settings;
     return {
       settings,
       openings,
@@ -349,6 +379,7 @@ export const prepareSeries = (
           maxPlies,
           ttMb,
           maxFaults,
+          ...(adjudication !== undefined ? { adjudication } : {}),
           // Kept at once; a game the folder cannot take stops the series.
           onGame: (record, all) => {
             const kept = store === undefined || store.append(record);
@@ -448,6 +479,8 @@ export interface SeriesRun {
   readonly ttMb: number;
   /** More faulted games than this (those already played included) stop the series. */
   readonly maxFaults: number;
+  /** `--adjudicate`'s rules, if given. */
+  readonly adjudication?: Adjudication;
   /**
    * Hears each new finished or faulted game (`record.fault`), with all games so far;
    * true stops the series.
@@ -471,6 +504,13 @@ export interface SeriesEnd extends RunEnd {
   /** The sum of this run's games' own times, in milliseconds. */
   readonly gameMs: number;
 }
+
+/** A run plan's `adjudicate` for `rules` (nothing without them): searches in the engine. */
+export const adjudicating = (
+  loaded: OpenedGame,
+  rules: Adjudication | undefined,
+): { adjudicate?: () => Adjudicator<unknown> } =>
+  rules === undefined ? {} : { adjudicate: () => adjudicator(loaded.game, rules, loaded.source) };
 
 /** The message of a series stopped by its faults: how many, the limit, the last reason. */
 export const tooManyFaults = (faults: number, maxFaults: number, last: string): string =>
@@ -506,6 +546,7 @@ export const runSeries = (run: SeriesRun): Effect.Effect<SeriesEnd, never, Termi
         openings: run.openings,
         maxPlies: run.maxPlies,
         ttMb: run.ttMb,
+        ...adjudicating(run.loaded, run.adjudication),
       }, {
         concurrency: run.concurrency,
         halt: term.interruption,

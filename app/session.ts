@@ -101,6 +101,8 @@ export interface SessionResult {
   readonly by?: Player;
   /** With reason `"error"`: what went wrong. */
   readonly error?: string;
+  /** With reason `"adjudicated"`: the rule that settled it (`--adjudicate`). */
+  readonly adjudicated?: string;
 }
 
 /** A game in progress or finished, with every line tried. */

@@ -106,6 +106,7 @@ const TranscriptShape = Schema.Struct({
     reason: Schema.String,
     by: Schema.optional(Schema.Literals([0, 1])),
     error: Schema.optional(Schema.String),
+    adjudicated: Schema.optional(Schema.String),
   }),
   stats: Schema.optional(Schema.Record(Schema.String, Schema.Number)),
   variations: Schema.optional(Schema.Array(Schema.Struct({ parent: Count, ...moveFields }))),

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { withPostgres } from "../tests/tools/postgres.ts";
+import { withPostgres } from "../testing/postgres.ts";
 import { startTask } from "../testing/task.ts";
 
 const how = Deno.args[0] ?? "KILL";

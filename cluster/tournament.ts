@@ -25,6 +25,8 @@ import { allStrategies } from "../core/engine/strategies.ts";
 import { fixedOpenings, type Opening } from "../app/tournament/openings.ts";
 import { type GameRecord, runFixtures } from "../app/tournament/runner.ts";
 import type { Fixture } from "../app/tournament/schedule.ts";
+import type { Adjudication } from "../app/tournament/adjudicate.ts";
+import { adjudicating } from "../app/series.ts";
 import {
   Activity,
   ClusterSchema,
@@ -66,6 +68,8 @@ export interface ClusterPlan {
   readonly concurrency: number;
   /** More faulted games than this stop the tournament (`--max-faults`, in `argv` too). */
   readonly maxFaults: number;
+  /** `--adjudicate`'s rules (in `argv` too), if given. */
+  readonly adjudication?: Adjudication;
   /**
    * The code that decides its games (`app/tournament/code.ts`): a runner whose code
    * differs takes no work. Absent in plans stored before it was kept.
@@ -358,6 +362,7 @@ const playFixture = (plan: ClusterPlan, loaded: OpenedGame, index: number) =>
       openings: fixedOpenings(Array(fixture.round + 1).fill(plan.openings[fixture.round])),
       maxPlies: plan.maxPlies,
       ttMb: plan.ttMb,
+      ...adjudicating(loaded, plan.adjudication),
     }, {
       concurrency: 1,
       halt: Effect.never,

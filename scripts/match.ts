@@ -209,6 +209,7 @@ const main = Effect.gen(function* () {
       pentanomial: pair?.pentanomial ?? [0, 0, 0, 0, 0],
       faultedPairs: pair?.faultedPairs ?? 0,
       elo: pair?.elo ?? null,
+      moveLimit: r.moveLimit,
       adjudicated: r.adjudicated,
       repeated: r.repeated,
       ...tail,
@@ -241,7 +242,8 @@ const main = Effect.gen(function* () {
       `${
         game.players[1]
       } ${r.seats.second}-${r.seats.draws}-${r.seats.first} (wins-draws-losses)\n` +
-      (r.adjudicated > 0 ? `  stopped at the move limit (draws): ${r.adjudicated}\n` : "") +
+      (r.moveLimit > 0 ? `  stopped at the move limit (draws): ${r.moveLimit}\n` : "") +
+      (r.adjudicated > 0 ? `  adjudicated (--adjudicate): ${r.adjudicated}\n` : "") +
       (r.repeated.length > 0
         ? `  repeated games: ${r.repeated.length} (the same moves as an earlier game)\n`
         : "") +

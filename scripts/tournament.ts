@@ -131,7 +131,8 @@ export const resultsText = (
     "",
     `  by seat: first player ${r.seats.first} wins, ${r.seats.draws} draws, second player ${r.seats.second} wins`,
   );
-  if (r.adjudicated > 0) lines.push(`  stopped at the move limit (draws): ${r.adjudicated}`);
+  if (r.moveLimit > 0) lines.push(`  stopped at the move limit (draws): ${r.moveLimit}`);
+  if (r.adjudicated > 0) lines.push(`  adjudicated (--adjudicate): ${r.adjudicated}`);
   lines.push(
     r.repeated.length === 0
       ? "  repeated games: none"
@@ -342,6 +343,7 @@ const tournament = (
           ttMb,
           concurrency,
           maxFaults: settings.maxFaults,
+          ...(settings.adjudication !== undefined ? { adjudication: settings.adjudication } : {}),
           code: yield* Effect.tryPromise({
             try: () =>
               codeId(Object.hasOwn(builtins, loaded.specifier) ? undefined : loaded.source.url),

@@ -8,7 +8,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
 import { Effect } from "../core/deps.ts";
 import { SqlClient } from "../app/store/deps.ts";
-import { withPostgres } from "./tools/postgres.ts";
+import { withPostgres } from "../testing/postgres.ts";
 import { runTask, startTask } from "../testing/task.ts";
 import { database } from "../cluster/layers.ts";
 import { gameCount, pendingGames, tournamentEnd } from "../cluster/tournament.ts";
@@ -140,6 +140,46 @@ Deno.test("cluster: --cancel ID stops a tournament for good, keeps its games, re
       await runner.sigint();
       await runner.done;
       await Deno.remove(dir, { recursive: true });
+    }
+  });
+});
+
+/** The games of a folder by id: their moves and results (times left out). */
+const gamesOf = async (dir: string): Promise<Record<string, { reason: string }>> =>
+  Object.fromEntries(
+    (await lines(dir)).map((l) => {
+      const { id, transcript } = JSON.parse(l);
+      const moves = transcript.moves.map((m: { notation: string }) => m.notation).join(" ");
+      return [id, { moves, ...transcript.result }];
+    }),
+  );
+
+Deno.test("cluster: --adjudicate is the tournament's rule: the runners end the same games as a local run", async () => {
+  await withPostgres(async (pg) => {
+    const runner = startTask(["runner", "--cluster", pg.url, "--concurrency", "2"]);
+    const [dist, local] = await Promise.all(
+      [0, 1].map(() => Deno.makeTempDir({ prefix: "ply-cluster-" })),
+    );
+    const args = [
+      ...["kalah", "--players", "alphabeta:4", "alphabeta:2", "--rounds", "2"],
+      ...["--adjudicate", "score:6:4"],
+    ];
+    try {
+      await runner.waitFor("runner at 127.0.0.1:");
+      const there = await runTask("tournament", [...args, "--cluster", pg.url, "--out", dist]);
+      assertEquals(there.code, 0, there.stdout + there.stderr);
+      const here = await runTask("tournament", [...args, "--out", local]);
+      assertEquals(here.code, 0, here.stdout + here.stderr);
+      const games = await gamesOf(dist);
+      assertEquals(Object.keys(games).length, 4);
+      assertEquals(games, await gamesOf(local), "the same games, ended alike");
+      const settled = Object.values(games).filter((g) => g.reason === "adjudicated").length;
+      assert(settled > 0, "some game was adjudicated");
+      assertStringIncludes(there.stdout, `adjudicated (--adjudicate): ${settled}`);
+    } finally {
+      await runner.sigint();
+      await runner.done;
+      for (const d of [dist, local]) await Deno.remove(d, { recursive: true });
     }
   });
 });

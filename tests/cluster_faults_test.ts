@@ -8,7 +8,7 @@
  * submitter with the reason. Every wait is for an event (a line printed, a process's end).
  */
 import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
-import { postgresBinCandidates, withPostgres } from "./tools/postgres.ts";
+import { postgresBinCandidates, withPostgres } from "../testing/postgres.ts";
 import { runTask, startTask } from "../testing/task.ts";
 
 const FAULTY = "./tests/fixtures/faulty.ts";

@@ -8,7 +8,7 @@
 import { assertEquals } from "../testing/deps.ts";
 import { Effect } from "../core/deps.ts";
 import { SqlClient } from "../app/store/deps.ts";
-import { withPostgres } from "./tools/postgres.ts";
+import { withPostgres } from "../testing/postgres.ts";
 import { database } from "../cluster/layers.ts";
 import { gameCount, GAMES_PAGE, migrate, newGames } from "../cluster/tournament.ts";
 

@@ -4,7 +4,7 @@
  * stopped at the end. Every wait is for an event (a line printed, a process's end).
  */
 import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
-import { withPostgres } from "./tools/postgres.ts";
+import { withPostgres } from "../testing/postgres.ts";
 import { type Job, runTask, startTask } from "../testing/task.ts";
 import { Effect } from "../core/deps.ts";
 import { SqlClient } from "../app/store/deps.ts";

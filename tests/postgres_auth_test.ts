@@ -8,7 +8,7 @@
  * file's rules: escapes, `*`, the first matching line, the URL's and `PGPASSWORD` first.
  */
 import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
-import { withPostgres } from "./tools/postgres.ts";
+import { withPostgres } from "../testing/postgres.ts";
 import { runTask, startTask } from "../testing/task.ts";
 import { notPostgres, passwordFor } from "../app/store/postgres.ts";
 

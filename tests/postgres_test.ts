@@ -1,5 +1,5 @@
 /**
- * The throwaway PostgreSQL of `tools/postgres.ts`, through the client the cluster feature
+ * The throwaway PostgreSQL of `testing/postgres.ts`, through the client the cluster feature
  * uses (`@effect/sql-pg`): it starts (as the `postgres` user when the tests run as root),
  * a client runs queries and keeps a table; `pause` makes queries fail with a retryable
  * connection error (no crash) and `restart` brings the same data back on the same port;
@@ -23,7 +23,7 @@ import {
   postgresBinCandidates,
   runBounded,
   withPostgres,
-} from "./tools/postgres.ts";
+} from "../testing/postgres.ts";
 
 /** A client layer (a pool) for the cluster. */
 const client = (pg: Postgres) => PgClient.layer({ url: Redacted.make(pg.url) });

@@ -10,7 +10,7 @@ import { Effect, Layer, Result } from "../core/deps.ts";
 import { SqlClient } from "../app/store/deps.ts";
 import { databaseLayer, describeDatabase, isPostgres } from "../app/store/database.ts";
 import { decodeSavedRoom, type RoomStore, type SavedRoom, sqlRoomStore } from "../server/store.ts";
-import { withPostgres } from "./tools/postgres.ts";
+import { withPostgres } from "../testing/postgres.ts";
 
 const room = (id: string, moves: number): SavedRoom => ({
   id,

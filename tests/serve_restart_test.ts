@@ -11,7 +11,7 @@
 import { assert, assertEquals, assertMatch } from "../testing/deps.ts";
 import { type Served, startServe } from "../testing/browser.ts";
 import { storedMoves, waitStored } from "../testing/stored.ts";
-import { withPostgres } from "./tools/postgres.ts";
+import { withPostgres } from "../testing/postgres.ts";
 import { runTask } from "../testing/task.ts";
 import { connect, type GameClient, isPosition, type Position, post } from "../testing/ws_client.ts";
 

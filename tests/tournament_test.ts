@@ -383,7 +383,8 @@ Deno.test("tally: W/D/L per side, game pairs, seats, move-limit draws and repeat
   assertEquals(bc.wdl, { wins: 2, draws: 0, losses: 2 });
   assertEquals(bc.pentanomial, [0, 0, 2, 0, 0]);
   assertEquals(r.seats, { first: 3, draws: 1, second: 5 });
-  assertEquals(r.adjudicated, 1);
+  assertEquals(r.moveLimit, 1);
+  assertEquals(r.adjudicated, 0);
   assertEquals(r.repeated, [{ id: "r1-p2-a", sameAs: "r0-p2-a" }, {
     id: "r1-p2-b",
     sameAs: "r0-p2-b",

@@ -83,6 +83,8 @@ export interface TournamentResults {
   /** Results by seat: the first player's wins, draws, the second player's wins. */
   readonly seats: { readonly first: number; readonly draws: number; readonly second: number };
   /** Games stopped at the move limit (counted as draws). */
+  readonly moveLimit: number;
+  /** Games ended early by `--adjudicate` (their adjudicated results counted). */
   readonly adjudicated: number;
   /** Games that repeated an earlier one move for move. */
   readonly repeated: readonly Repeat[];
@@ -245,7 +247,7 @@ export const tallyResults = (
   });
 
   const seats = { first: 0, draws: 0, second: 0 };
-  let adjudicated = 0, plies = 0;
+  let moveLimit = 0, adjudicated = 0, plies = 0;
   const seen = new Map<string, string>();
   const repeated: Repeat[] = [];
   for (const r of records) {
@@ -253,7 +255,8 @@ export const tallyResults = (
     if (w === 0) seats.first++;
     else if (w === 1) seats.second++;
     else seats.draws++;
-    if (r.transcript.result.reason === "move limit") adjudicated++;
+    if (r.transcript.result.reason === "move limit") moveLimit++;
+    if (r.transcript.result.reason === "adjudicated") adjudicated++;
     plies += r.transcript.moves.length;
     const key = `${r.seats.join(" ")}|${r.transcript.moves.map((m) => m.move).join(",")}`;
     const first = seen.get(key);
@@ -279,6 +282,7 @@ export const tallyResults = (
     games,
     total: records.length,
     seats,
+    moveLimit,
     adjudicated,
     repeated,
     meanPlies: records.length === 0 ? 0 : Math.round((plies / records.length) * 100) / 100,

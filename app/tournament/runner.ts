@@ -19,6 +19,7 @@ import { newSession, playMove } from "../session.ts";
 import { exportTranscript, type Transcript } from "../transcript.ts";
 import { faultTrace, PluginFault, type SearchError } from "../../core/errors.ts";
 import type { Openings } from "./openings.ts";
+import type { Adjudicator } from "./adjudicate.ts";
 import type { Fixture } from "./schedule.ts";
 
 /** A competitor: its name (its spec) and how to make its player for one game. */
@@ -81,6 +82,8 @@ export interface RunPlan<S, R> {
   readonly maxPlies: number;
   /** Transposition table size per player in MB (tables are reused from game to game). */
   readonly ttMb: number;
+  /** With `--adjudicate`: a fresh adjudicator for each game (`adjudicate.ts`). */
+  readonly adjudicate?: () => Adjudicator<S>;
 }
 
 /** How a run goes. */
@@ -185,6 +188,7 @@ export const runFixtures = <S, R>(
           options: plan.options,
           seed: f.seed,
           maxPlies: plan.maxPlies,
+          ...(plan.adjudicate !== undefined ? { adjudicate: plan.adjudicate() } : {}),
           session,
           interruption: halt,
         });

@@ -45,6 +45,8 @@ export interface AlphaBetaEngine<S> {
   readonly pv: (from: S, depth: number) => number[];
   /** True when the last `search` reached no depth cut-off (its value is exact). */
   readonly exact: () => boolean;
+  /** True when a search of this engine has met a chance node (see `SearchResult.chance`). */
+  readonly chance: () => boolean;
   /** The transposition table in use, if any. */
   readonly tt: TranspositionTable | undefined;
   /** Remembers a root move to try first next time (when there is no table). */
@@ -88,6 +90,8 @@ export const alphabetaEngine = <S>(
   const busy = keyOf === undefined ? undefined : options.busy;
   const busyMask = (busy?.length ?? 1) - 1;
   let cut = false;
+  // Whether any search of this engine met a chance node (kept across its searches).
+  let metChance = false;
   let retPv: Pv | null = null;
 
   const leaf = (s: S, ply: number): number => {
@@ -145,12 +149,15 @@ export const alphabetaEngine = <S>(
       return leaf(s, ply);
     }
     const tm = game.toMove(s);
-    if (tm === CHANCE && chance === "expect") {
-      if (prob < minP) {
-        cut = true;
-        return leaf(s, ply);
+    if (tm === CHANCE) {
+      metChance = true;
+      if (chance === "expect") {
+        if (prob < minP) {
+          cut = true;
+          return leaf(s, ply);
+        }
+        return expect(s, depth, ply, prob);
       }
-      return expect(s, depth, ply, prob);
     }
     let ms = tm === CHANCE ? game.chances(s).map((c) => c.move) : game.moves(s);
     if (ms.length === 0) return leaf(s, ply);
@@ -275,6 +282,7 @@ export const alphabetaEngine = <S>(
     counter,
     pv: (from, depth) => (game.toMove(from) === CHANCE ? [] : extendPv(from, depth)),
     exact: () => !cut,
+    chance: () => metChance,
     tt,
     preferAtRoot: (m) => {
       killers[0] = m;

@@ -94,6 +94,8 @@ export interface Iteration {
   readonly pv: readonly number[];
   /** True when no node was cut off by the depth limit. */
   readonly exact: boolean;
+  /** True when the search met a chance node (`SearchResult.chance`). */
+  readonly chance?: boolean;
   /** Optimal root moves, when asked for. */
   readonly bestMoves?: readonly number[];
 }
@@ -158,6 +160,7 @@ export const deepening = (
         exact: it.exact,
         timeMs: performance.now() - start,
         ...(it.bestMoves ? { bestMoves: it.bestMoves } : {}),
+        ...(it.chance === true ? { chance: true } : {}),
       };
       options.onIteration?.(result);
       return it.exact;
@@ -207,11 +210,17 @@ export interface NodeSearch<S> {
   readonly pv: (from: S, depth: number) => number[];
   /** True when the last `search` reached no depth cut-off. */
   readonly exact: () => boolean;
+  /** True when a search has met a chance node (engines that tell: alpha-beta's). */
+  readonly chance?: () => boolean;
   /** Remembers the root's best move, to try first next time. */
   readonly preferAtRoot?: (move: number) => void;
   /** True when every search returns the exact value, the window unused (minimax). */
   readonly windowless?: boolean;
 }
+
+/** `{ chance: true }` when `engine` says it met a chance node, else nothing. */
+const metChance = <S>(engine: NodeSearch<S>): { chance?: true } =>
+  engine.chance?.() === true ? { chance: true } : {};
 
 /** At least one unit in the last place of `v`: `v - margin(v) < v < v + margin(v)`. */
 const margin = (v: number) => Math.max(Math.abs(v), 1) * Number.EPSILON;
@@ -240,7 +249,7 @@ export const rootIteration = <S>(
       const value = engine.search(state, depth, -Infinity, Infinity, 0);
       const pv = rootMoves.length === 0 ? [] : engine.pv(state, depth);
       if (pv.length > 0) engine.preferAtRoot?.(pv[0]);
-      return { value, pv, exact: engine.exact() };
+      return { value, pv, exact: engine.exact(), ...metChance(engine) };
     }
     engine.counter.nodes++; // the root
     const values: number[] = new Array(rootMoves.length);
@@ -269,7 +278,13 @@ export const rootIteration = <S>(
     }
     previous = pv[0];
     engine.preferAtRoot?.(previous);
-    return { value, pv, exact, bestMoves: rootMoves.filter((_, i) => values[i] === value) };
+    return {
+      value,
+      pv,
+      exact,
+      bestMoves: rootMoves.filter((_, i) => values[i] === value),
+      ...metChance(engine),
+    };
   };
 };
 

@@ -67,6 +67,12 @@ export interface SearchResult {
   readonly depth: number;
   /** True when the last iteration reached every leaf (the value is exact). */
   readonly exact: boolean;
+  /**
+   * True when the search met a chance node (alpha-beta and expectimax tell; other
+   * strategies leave it out). An exact value is then the dice's average (expectimax) or
+   * their worst for player 0 (alpha-beta), not a proof of the result.
+   */
+  readonly chance?: boolean;
   /** Wall time in milliseconds. */
   readonly timeMs: number;
   /** Every optimal root move (with `allBest`), in move order. */
