@@ -1,0 +1,74 @@
+/**
+ * What the quick programs load at start (issue 66): `deno task analyze` and `deno task
+ * play`, and the two threads they start (a game's plugin thread, a search worker), load
+ * statically only what every run of them uses. Neither the cluster, the web server nor
+ * the tournament modules, and of the plugins only the registry (whose games load on
+ * demand, by dynamic `import()`). Counted on `deno info --json`'s graph, never timed.
+ */
+import { assert, assertEquals } from "../testing/deps.ts";
+import { root } from "../testing/task.ts";
+import { runCommand } from "../testing/run.ts";
+
+/** The local modules a module imports statically, itself included, as paths from the root. */
+const staticGraph = async (file: string): Promise<string[]> => {
+  const r = await runCommand(Deno.execPath(), ["info", "--json", file], {
+    cwd: root,
+    env: { NO_COLOR: "1" },
+    stdin: "",
+  });
+  assertEquals(r.code, 0, r.stderr);
+  const info = JSON.parse(r.stdout) as {
+    roots: string[];
+    modules: {
+      specifier: string;
+      dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
+    }[];
+  };
+  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const walk = (s: string): void => {
+    if (seen.has(s)) return;
+    seen.add(s);
+    for (const d of bySpecifier.get(s)?.dependencies ?? []) {
+      if (d.code !== undefined && d.isDynamic !== true) walk(d.code.specifier);
+    }
+  };
+  walk(info.roots[0]);
+  return [...seen].filter((s) => s.startsWith(root.href)).map((s) => s.slice(root.href.length))
+    .sort();
+};
+
+/** Modules no quick program's start needs: the cluster, the server, tournaments, games. */
+const UNNEEDED =
+  /^(?:cluster\/|server\/|app\/tournament\/|scripts\/tournament|plugins\/(?!registry\.ts))/;
+
+/**
+ * Each entry with the most local modules it may load statically (today's count and a
+ * few to spare: a new import is fine, a new layer is not).
+ */
+const ENTRIES: readonly (readonly [file: string, most: number])[] = [
+  ["scripts/analyze.ts", 36],
+  ["scripts/play.ts", 42],
+  // The threads every run starts: a built-in game's plugin thread, a search worker.
+  ["core/host/rules.ts", 12],
+  ["core/parallel/web_worker.ts", 20],
+];
+
+for (const [file, most] of ENTRIES) {
+  Deno.test(`${file} loads at start only what every run uses`, async () => {
+    const graph = await staticGraph(file);
+    assert(graph.includes(file), `${file} is its graph's root`);
+    assertEquals(graph.filter((m) => UNNEEDED.test(m)), []);
+    assert(
+      graph.length <= most,
+      `${file} loads ${graph.length} local modules statically (at most ${most}):\n` +
+        graph.join("\n"),
+    );
+  });
+}
+
+Deno.test("the guard sees a program that loads the tournament modules", async () => {
+  // match plays series with the tournament's runner: the test above would catch it.
+  const graph = await staticGraph("scripts/match.ts");
+  assert(graph.some((m) => UNNEEDED.test(m)), graph.join("\n"));
+});
