@@ -318,13 +318,14 @@ const main = Effect.gen(function* () {
 
 /**
  * Seed 004's error lines: `Error: ` and the message on standard error (the usage after a
- * bad command); exit code 2 for a mistake in the command line, 1 for a failed search.
+ * bad command), and exit code 1 for every one of them, a mistake in the command line as a
+ * failed search, as the seed's `die` (Haskell's `exitFailure`) exits.
  */
 const seedErrors = <R>(program: Effect.Effect<number, UserError | SearchError, R>) =>
   Effect.catch(program, (e) =>
     Effect.sync(() => {
       console.error(`Error: ${e.message}`);
-      return e._tag === "SearchFailed" || e._tag === "ParallelUnavailable" ? 1 : 2;
+      return 1;
     }));
 
 if (import.meta.main) {
@@ -332,7 +333,7 @@ if (import.meta.main) {
   const workers = workersFromArgs(Deno.args);
   if (typeof workers === "string") {
     console.error(`Error: ${workers}`);
-    Deno.exit(2);
+    Deno.exit(1);
   }
   runMain(seedErrors(main), "deno task kalah");
 }
