@@ -106,7 +106,7 @@ Deno.test("kalah onemove: depth 0 searches nothing (the seed's move -1)", async 
   assertEquals(r.stdout, "Initializing Board...\nOptimal move is -1 (depth 0 searches nothing)\n");
 });
 
-Deno.test("kalah: depths above 1000 are refused as every program does, exit code 1 (the seed's die)", async () => {
+Deno.test("kalah: depths above 1000 are refused as every program does, exit code 2", async () => {
   const cases: [string[], string][] = [
     [["onemove", "seq_mm", "99999"], "search_depth_limit must be at most 1000"],
     [["onemove", "seq_ab", "(1001)"], "search_depth_limit must be at most 1000"],
@@ -122,7 +122,7 @@ Deno.test("kalah: depths above 1000 are refused as every program does, exit code
   const results = await Promise.all(cases.map(([args]) => kalah([...args, ...board])));
   results.forEach((r, i) => {
     const [args, message] = cases[i];
-    assertEquals(r.code, 1, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+    assertEquals(r.code, 2, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
     assertStringIncludes(r.stderr, message);
     assertEquals(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
   });
@@ -152,7 +152,7 @@ Deno.test("kalah: error lines are the seed's, 'Error: ' and its message", async 
   ];
   const results = await Promise.all(cases.map(([args]) => kalah(args)));
   results.forEach((r, i) => {
-    assertEquals(r.code, 1);
+    assertEquals(r.code, 2);
     assertEquals(r.stderr, cases[i][1]);
   });
   const [usage, workers, pits] = await Promise.all([
@@ -161,13 +161,13 @@ Deno.test("kalah: error lines are the seed's, 'Error: ' and its message", async 
     kalah(["onemove", "seq_mm", "1", "--pits", "0"]),
   ]);
   for (const r of [usage, workers, pits]) {
-    assertEquals(r.code, 1);
+    assertEquals(r.code, 2);
     assertMatch(r.stderr, /^Error: /);
   }
   assertStringIncludes(usage.stderr, "\nUsage: deno task kalah pve AI_1_mode AI_1_params\n");
 });
 
-Deno.test("kalah: seed 004's parameter errors, exit code 1 as its die, no stack trace", async () => {
+Deno.test("kalah: seed 004's parameter errors, exit code 2, no stack trace", async () => {
   const cases: [string[], string][] = [
     [["onemove", "seq_mm", "-1"], "search_depth_limit must be non-negative"],
     [["onemove", "seq_mm", "(-3)"], "search_depth_limit must be non-negative"],
@@ -189,7 +189,7 @@ Deno.test("kalah: seed 004's parameter errors, exit code 1 as its die, no stack 
   const results = await Promise.all(cases.map(([args]) => kalah(args)));
   results.forEach((r, i) => {
     const [args, message] = cases[i];
-    assertEquals(r.code, 1, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+    assertEquals(r.code, 2, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
     assertStringIncludes(r.stderr, message);
     assert(!/\n\s+at .*:\d+:\d+/.test(r.stderr), r.stderr);
   });
@@ -241,7 +241,7 @@ Deno.test("kalah benchmark: seed 004's groups by name, parallel groups included"
   assertEquals(par.code, 0, par.stderr);
   assertStringIncludes(par.stdout, "benchmarking young_bros/9/2");
   assertStringIncludes(par.stdout, "2 workers");
-  assertEquals(none.code, 1);
+  assertEquals(none.code, 2);
   assertStringIncludes(none.stderr, "no benchmark matches 'nothing'");
 });
 

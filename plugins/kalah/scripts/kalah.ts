@@ -318,14 +318,13 @@ const main = Effect.gen(function* () {
 
 /**
  * Seed 004's error lines: `Error: ` and the message on standard error (the usage after a
- * bad command), and exit code 1 for every one of them, a mistake in the command line as a
- * failed search, as the seed's `die` (Haskell's `exitFailure`) exits.
+ * bad command); exit code 2 for a mistake in the command line, 1 for a failed search.
  */
 const seedErrors = <R>(program: Effect.Effect<number, UserError | SearchError, R>) =>
   Effect.catch(program, (e) =>
     Effect.sync(() => {
       console.error(`Error: ${e.message}`);
-      return 1;
+      return e._tag === "SearchFailed" || e._tag === "ParallelUnavailable" ? 1 : 2;
     }));
 
 if (import.meta.main) {
@@ -333,7 +332,7 @@ if (import.meta.main) {
   const workers = workersFromArgs(Deno.args);
   if (typeof workers === "string") {
     console.error(`Error: ${workers}`);
-    Deno.exit(1);
+    Deno.exit(2);
   }
   runMain(seedErrors(main), "deno task kalah");
 }
