@@ -6,15 +6,35 @@
  */
 import { checkSuiteArgs } from "../bench/suite.ts";
 import { suites } from "../bench/suites.ts";
+import { CompareError, parseCompareArgs, runCompare } from "../bench/compare.ts";
 
 const USAGE = `Usage: deno task bench [SUITE] [ARGS ...]
+       deno task bench --compare REF [--rounds N] [--filter TEXT]
 Runs a benchmark suite and prints its figures (SUITE --help: its flags). The files a
 suite reads or writes (--json FILE, --state FILE, --weights FILE, kalah's out/) are
 relative to the directory you run it from.
 
+--compare REF runs the core benchmarks (bench/core.bench.ts) of commit REF and of the
+working tree alternately, N rounds (default 5), and prints their medians and the ratios
+new/old with their range over the rounds; --filter TEXT keeps the benchmarks whose name
+contains TEXT.
+
 Suites (default core):`;
 
-if (import.meta.main) {
+if (import.meta.main && Deno.args.includes("--compare")) {
+  const options = parseCompareArgs(Deno.args);
+  if (typeof options === "string") {
+    console.error(`error: ${options}`);
+    Deno.exit(2);
+  }
+  try {
+    await runCompare(decodeURIComponent(new URL("..", import.meta.url).pathname), options);
+  } catch (e) {
+    if (!(e instanceof CompareError)) throw e;
+    console.error(`error: ${e.message}`);
+    Deno.exit(2);
+  }
+} else if (import.meta.main) {
   const [name = "core", ...rest] = Deno.args;
   if (name === "--help" || name === "-h") {
     console.log(USAGE);

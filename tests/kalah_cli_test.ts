@@ -1,12 +1,13 @@
 /**
  * Kalah's programs end to end: seed 004's `deno task kalah` (onemove, eve, pve with
- * piped input, benchmark, and its parameter errors with exit code 2), the exact solver
+ * piped input, benchmark, and its parameter errors with the seed's `die` status 1), the exact solver
  * through `deno task analyze kalah --solve`, and `deno task kalah-db` into a directory.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../testing/deps.ts";
 import { minimaxSearch } from "../core/search/minimax.ts";
 import { kalahGame } from "../plugins/kalah/mod.ts";
 import { runScript as run } from "../testing/run.ts";
+import { runTask } from "../testing/task.ts";
 
 const kalah = (args: string[], stdin = "") => run("plugins/kalah/scripts/kalah.ts", args, stdin);
 
@@ -106,7 +107,7 @@ Deno.test("kalah onemove: depth 0 searches nothing (the seed's move -1)", async 
   assertEquals(r.stdout, "Initializing Board...\nOptimal move is -1 (depth 0 searches nothing)\n");
 });
 
-Deno.test("kalah: depths above 1000 are refused as every program does, exit code 2", async () => {
+Deno.test("kalah: depths above 1000 are refused as every program does, status 1 as the seed dies", async () => {
   const cases: [string[], string][] = [
     [["onemove", "seq_mm", "99999"], "search_depth_limit must be at most 1000"],
     [["onemove", "seq_ab", "(1001)"], "search_depth_limit must be at most 1000"],
@@ -122,7 +123,7 @@ Deno.test("kalah: depths above 1000 are refused as every program does, exit code
   const results = await Promise.all(cases.map(([args]) => kalah([...args, ...board])));
   results.forEach((r, i) => {
     const [args, message] = cases[i];
-    assertEquals(r.code, 2, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+    assertEquals(r.code, 1, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
     assertStringIncludes(r.stderr, message);
     assertEquals(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
   });
@@ -152,7 +153,7 @@ Deno.test("kalah: error lines are the seed's, 'Error: ' and its message", async 
   ];
   const results = await Promise.all(cases.map(([args]) => kalah(args)));
   results.forEach((r, i) => {
-    assertEquals(r.code, 2);
+    assertEquals(r.code, 1);
     assertEquals(r.stderr, cases[i][1]);
   });
   const [usage, workers, pits] = await Promise.all([
@@ -161,38 +162,59 @@ Deno.test("kalah: error lines are the seed's, 'Error: ' and its message", async 
     kalah(["onemove", "seq_mm", "1", "--pits", "0"]),
   ]);
   for (const r of [usage, workers, pits]) {
-    assertEquals(r.code, 2);
+    assertEquals(r.code, 1);
     assertMatch(r.stderr, /^Error: /);
   }
   assertStringIncludes(usage.stderr, "\nUsage: deno task kalah pve AI_1_mode AI_1_params\n");
 });
 
-Deno.test("kalah: seed 004's parameter errors, exit code 2, no stack trace", async () => {
+/** What the program printed on standard error, without `deno task`'s own `Task ...` line. */
+const stderrOf = (text: string) => text.replace(/^Task kalah .*\n/, "");
+
+Deno.test("deno task kalah: seed 004's parameter errors, its exact lines, status 1 as `die` gives", async () => {
   const cases: [string[], string][] = [
-    [["onemove", "seq_mm", "-1"], "search_depth_limit must be non-negative"],
-    [["onemove", "seq_mm", "(-3)"], "search_depth_limit must be non-negative"],
-    [["onemove", "seq_ab", "(9,2)"], 'AI params must be specified as "(search_depth_limit)"'],
-    [["onemove", "seq_ab", "nine"], 'AI params must be specified as "(search_depth_limit)"'],
+    [["onemove", "seq_mm", "-1"], "Error: search_depth_limit must be non-negative\n"],
+    [["onemove", "seq_mm", "(-3)"], "Error: search_depth_limit must be non-negative\n"],
+    [["pve", "seq_ab", "(9,2)"], 'Error: AI params must be specified as "(search_depth_limit)"\n'],
+    [
+      ["onemove", "seq_ab", "nine"],
+      'Error: AI params must be specified as "(search_depth_limit)"\n',
+    ],
     [
       ["onemove", "par_then_ab", "9"],
-      'AI params must be specified as "(search_depth_limit,parallelism_depth_limit)"',
+      'Error: AI params must be specified as "(search_depth_limit,parallelism_depth_limit)"\n',
     ],
     [
       ["onemove", "young_bros", "(9,-1)"],
-      "search_depth_limit and parallelism_depth_limit must be non-negative",
+      "Error: search_depth_limit and parallelism_depth_limit must be non-negative\n",
     ],
-    [["onemove", "minimax", "3"], "AI Mode must be one of [seq_mm, seq_ab, par_then_mm"],
-    [["eve", "seq_ab", "3", "seq_mm", "-2"], "search_depth_limit must be non-negative"],
-    [["dance"], "bad arguments"],
-    [["onemove", "seq_ab", "3", "--pits", "0"], "--pits"],
+    [
+      ["onemove", "minimax", "3"],
+      "Error: AI Mode must be one of [seq_mm, seq_ab, par_then_mm, par_then_ab, young_bros]\n",
+    ],
+    [["eve", "seq_ab", "3", "seq_mm", "-2"], "Error: search_depth_limit must be non-negative\n"],
   ];
-  const results = await Promise.all(cases.map(([args]) => kalah(args)));
-  results.forEach((r, i) => {
-    const [args, message] = cases[i];
-    assertEquals(r.code, 2, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
-    assertStringIncludes(r.stderr, message);
+  // Sequentially: each is a `deno task` of its own, and the machine's cores are shared.
+  for (const [args, line] of cases) {
+    const r = await runTask("kalah", args);
+    assertEquals(r.code, 1, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+    assertEquals(stderrOf(r.stderr), line, args.join(" "));
+    assertEquals(r.stdout, "", args.join(" "));
+  }
+  // The command line's other mistakes end the same way: a bad program (with the usage),
+  // a board option, and the flags read before the program (--workers, --call-limit).
+  const others: [string[], string][] = [
+    [["dance"], "Error: bad arguments for 'dance'\nUsage: deno task kalah pve AI_1_mode"],
+    [["onemove", "seq_ab", "3", "--pits", "0"], "Error: bad options for kalah:\n  --pits"],
+    [["onemove", "seq_ab", "3", "--workers", "0"], "Error: --workers"],
+    [["onemove", "seq_ab", "3", "--call-limit", "x"], "Error: --call-limit"],
+  ];
+  for (const [args, start] of others) {
+    const r = await runTask("kalah", args);
+    assertEquals(r.code, 1, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+    assert(stderrOf(r.stderr).startsWith(start), `${args.join(" ")}: ${r.stderr}`);
     assert(!/\n\s+at .*:\d+:\d+/.test(r.stderr), r.stderr);
-  });
+  }
 });
 
 Deno.test("kalah eve: AI against AI, a board after every move, winner and score", async () => {
@@ -241,7 +263,7 @@ Deno.test("kalah benchmark: seed 004's groups by name, parallel groups included"
   assertEquals(par.code, 0, par.stderr);
   assertStringIncludes(par.stdout, "benchmarking young_bros/9/2");
   assertStringIncludes(par.stdout, "2 workers");
-  assertEquals(none.code, 2);
+  assertEquals(none.code, 1);
   assertStringIncludes(none.stderr, "no benchmark matches 'nothing'");
 });
 

@@ -42,6 +42,7 @@ import {
 import {
   gameHelp,
   intFlag,
+  limitsFromArgs,
   parseCommandLine,
   runMain,
   UsageError,
@@ -318,21 +319,25 @@ const main = Effect.gen(function* () {
 
 /**
  * Seed 004's error lines: `Error: ` and the message on standard error (the usage after a
- * bad command); exit code 2 for a mistake in the command line, 1 for a failed search.
+ * bad command), and exit status 1 as the seed's `die` gives, for a mistake in the command
+ * line as for a failed search.
  */
 const seedErrors = <R>(program: Effect.Effect<number, UserError | SearchError, R>) =>
   Effect.catch(program, (e) =>
     Effect.sync(() => {
       console.error(`Error: ${e.message}`);
-      return e._tag === "SearchFailed" || e._tag === "ParallelUnavailable" ? 1 : 2;
+      return 1;
     }));
 
 if (import.meta.main) {
-  // runMain reads --workers first; its mistake, too, is said the seed's way.
-  const workers = workersFromArgs(Deno.args);
-  if (typeof workers === "string") {
-    console.error(`Error: ${workers}`);
-    Deno.exit(2);
+  // runMain reads --workers and the call limits first; their mistakes, too, are said the
+  // seed's way (runMain's own would be `error: ` and status 2).
+  const flag = [workersFromArgs(Deno.args), limitsFromArgs(Deno.args)].find((r) =>
+    typeof r === "string"
+  );
+  if (typeof flag === "string") {
+    console.error(`Error: ${flag}`);
+    Deno.exit(1);
   }
   runMain(seedErrors(main), "deno task kalah");
 }
