@@ -75,7 +75,6 @@
 export {
   CHANCE,
   type Chance,
-  type FastGame,
   type Game,
   type Outcome,
   type ParseResult,

@@ -102,3 +102,22 @@ Deno.test("guard: a cursor's exception is a PluginFault naming fast.play", () =>
     assert(e instanceof PluginFault && e.fn === "fast.moves", String(e));
   }
 });
+
+Deno.test("kalah: the built-in fast path searches as the plain path, node for node", async () => {
+  const kalah = (await import("../plugins/kalah/mod.ts")).default;
+  for (const options of [{}, { pits: 4, stones: 3, capture: "always" }]) {
+    const fast = Effect.runSync(makeGame(kalah, options)).game as Game<State>;
+    const plain: Game<State> = Object.create(fast, { fast: { value: undefined } });
+    assert(fast.fast !== undefined);
+    let s = fast.initial();
+    for (let ply = 0; ply < 6 && fast.moves(s).length > 0; ply++) {
+      for (
+        const o of [{ depth: 9 }, { depth: 7, tt: false as const }, { depth: 8, distance: true }]
+      ) {
+        const a = alphabetaSearch(fast, s, o), b = alphabetaSearch(plain, s, o);
+        assertEquals([a.value, a.move, a.pv, a.nodes], [b.value, b.move, b.pv, b.nodes]);
+      }
+      s = fast.play(s, fast.moves(s)[ply % fast.moves(s).length]);
+    }
+  }
+});
