@@ -2,13 +2,14 @@
  * Kalah's fast path (`Game.fast`): the board in one `Int32Array`, sown in place by
  * `rules.ts`'s `sowAt` (the one sowing rule), the boards before each move kept on a
  * stack for `undo`. Every answer is the plain game's: the same moves in order, the same
- * ordering (`orderKalahMoves`), value and key (`hashInts` of the same numbers).
+ * ordering (`orderKalahMoves`'s, here in place: extra moves, then captures, each from
+ * the right, then the rest), value and key (`hashInts` of the same numbers).
  *
  * @module
  */
 import type { FastGame } from "../../core/game.ts";
 import { hashInts } from "../../core/hash.ts";
-import { isOver, type KalahState, orderKalahMoves, sowAt } from "./rules.ts";
+import { isOver, type KalahState, MoveKind, moveKind, sowAt } from "./rules.ts";
 
 /**
  * A cursor over Kalah with `n` houses a side; `value` is the game's evaluation.
@@ -33,7 +34,7 @@ export const kalahCursor = (
   const w = 2 * n + 3, moverAt = 2 * n + 2;
   const board = new Int32Array(w);
   let stack = new Int32Array(w * 64), top = 0;
-  const scratch: number[] = [];
+  const kinds = new Int8Array(n), ms = new Int32Array(n);
   const asState = board as unknown as KalahState;
   return {
     maxMoves: n,
@@ -52,10 +53,14 @@ export const kalahCursor = (
       return k;
     },
     order: (out, at, count) => {
-      scratch.length = count;
-      for (let i = 0; i < count; i++) scratch[i] = out[at + i];
-      const ordered = orderKalahMoves(board, n, scratch, captureAlways);
-      for (let i = 0; i < count; i++) out[at + i] = ordered[i];
+      for (let i = 0; i < count; i++) {
+        ms[i] = out[at + i];
+        kinds[i] = moveKind(board, n, ms[i], captureAlways);
+      }
+      let k = at;
+      for (let i = count - 1; i >= 0; i--) if (kinds[i] === MoveKind.Extra) out[k++] = ms[i];
+      for (let i = count - 1; i >= 0; i--) if (kinds[i] === MoveKind.Capture) out[k++] = ms[i];
+      for (let i = 0; i < count; i++) if (kinds[i] === MoveKind.Plain) out[k++] = ms[i];
     },
     play: (m) => {
       if (top + w > stack.length) {
@@ -63,7 +68,7 @@ export const kalahCursor = (
         grown.set(stack);
         stack = grown;
       }
-      stack.set(board, top);
+      for (let i = 0; i < w; i++) stack[top + i] = board[i];
       top += w;
       const mover = board[moverAt];
       if (!sowAt(board as unknown as number[], 0, n, mover, m, captureAlways)) {
@@ -72,7 +77,7 @@ export const kalahCursor = (
     },
     undo: () => {
       top -= w;
-      board.set(stack.subarray(top, top + w));
+      for (let i = 0; i < w; i++) board[i] = stack[top + i];
     },
     over: () => isOver(board, n),
     value: () => value(asState),
