@@ -86,6 +86,7 @@
 export {
   CHANCE,
   type Chance,
+  type FastGame,
   type Game,
   other,
   type Outcome,

@@ -38,6 +38,7 @@
 import { Effect, Result } from "../core/deps.ts";
 import {
   CHANCE,
+  type FastGame,
   type Game,
   movesOf,
   type RenderOptions,
@@ -593,6 +594,57 @@ export const pictureProblems = <S>(game: Game<S>, s: S, view?: RenderOptions): s
 };
 
 /** The random playouts: each position's invariants, `play`'s purity, clones and keys. */
+/**
+ * The fast path's cursor on the plain game's position `s` gives the plain answers:
+ * whose move, the moves in order (and their order for the search), over, value and key.
+ */
+const cursorAgrees = <S>(game: Game<S>, cur: FastGame<S>, s: S, buf: Int32Array): void => {
+  const plain = game.toMove(s) === CHANCE ? [] : game.moves(s);
+  const n = cur.moves(buf, 0);
+  const fast = [...buf.subarray(0, n)];
+  ensure(
+    fast.join() === plain.join(),
+    "fast.moves",
+    () => `gave moves [${fast}] where moves gives [${plain}]`,
+  );
+  const over = game.outcome(s) !== undefined;
+  ensure(cur.over() === over, "fast.over", () => `said ${!over} where outcome says ${over}`);
+  if (plain.length > 0) {
+    ensure(
+      cur.toMove() === game.toMove(s),
+      "fast.toMove",
+      () => `said ${cur.toMove()} where toMove says ${shown(game.toMove(s))}`,
+    );
+  }
+  ensure(
+    Object.is(cur.value(), game.value(s)),
+    "fast.value",
+    () => `said ${shown(cur.value())} where value says ${shown(game.value(s))}`,
+  );
+  if (game.key !== undefined) {
+    ensure(
+      cur.key() === game.key(s),
+      "fast.key",
+      () => `said ${shown(cur.key())} where key says ${shown(game.key!(s))}`,
+    );
+  }
+  if (game.orderMoves !== undefined && plain.length > 1) {
+    ensure(cur.order !== undefined, "fast.order", () => "is missing: the game has orderMoves");
+    cur.order!(buf, 0, n);
+    const ordered = game.orderMoves(s, plain);
+    ensure(
+      [...buf.subarray(0, n)].join() === ordered.join(),
+      "fast.order",
+      () => `ordered [${[...buf.subarray(0, n)]}] where orderMoves gives [${ordered}]`,
+    );
+  }
+};
+
+/**
+ * Random playouts keep the protocol's invariants; a fast path's cursor (`Game.fast`)
+ * follows each one, agreeing with the plain game at every position, every move also
+ * taken back at once, and the whole playout taken back to its start at its end.
+ */
 const playoutsCheck = <S>(
   game: Game<S>,
   playouts: number,
@@ -603,10 +655,15 @@ const playoutsCheck = <S>(
     const rng = makeRng(playout);
     let s = game.initial();
     const path: number[] = [];
+    const cur = game.fast?.();
+    const buf = new Int32Array(Math.max(1, cur?.maxMoves ?? 1));
+    const states: S[] = [s];
+    if (cur !== undefined) at(() => where(game, playout, path), () => cur.reset(s));
     for (let ply = 0; ply < maxPlies; ply++) {
       step(playout, ply);
       const place = () => where(game, playout, path);
       const ms = at(place, () => checkState(game, s));
+      if (cur !== undefined) at(place, () => cursorAgrees(game, cur, s, buf));
       if (ms.length === 0) break;
       const m = ms[rng.int(ms.length)];
       s = at(place, () => {
@@ -630,9 +687,24 @@ const playoutsCheck = <S>(
             () => "equal positions (the same moves played twice) have different keys",
           );
         }
+        if (cur !== undefined) {
+          cur.play(m);
+          cur.undo();
+          cursorAgrees(game, cur, s, buf);
+          cur.play(m);
+        }
         return next;
       });
       path.push(m);
+      states.push(s);
+    }
+    if (cur !== undefined) {
+      for (let k = path.length; k > 0; k--) {
+        at(() => `${where(game, playout, path.slice(0, k))}, taking the moves back`, () => {
+          cur.undo();
+          cursorAgrees(game, cur, states[k - 1], buf);
+        });
+      }
     }
   }
 };
@@ -725,6 +797,20 @@ const searchCheck = <S>(game: Game<S>, depth: number, step: Step): void => {
     const mm = minimaxSearch(game, s, { depth });
     const ab = alphabetaSearch(game, s, { depth });
     const place = () => where(game, k + 1, path).replace("playout", "position");
+    if (game.fast !== undefined) {
+      // The fast path's search is the plain path's, node for node.
+      const plain = alphabetaSearch(Object.create(game, { fast: { value: undefined } }), s, {
+        depth,
+      });
+      ensure(
+        plain.value === ab.value && plain.move === ab.move && plain.nodes === ab.nodes,
+        "fast",
+        () =>
+          `alpha-beta on the fast path finds ${shown(ab.value)} (move ${ab.move}, ` +
+          `${ab.nodes} nodes) and on the plain path ${shown(plain.value)} (move ` +
+          `${plain.move}, ${plain.nodes} nodes) ${place()}`,
+      );
+    }
     ensure(
       ab.value === mm.value,
       undefined,

@@ -187,11 +187,100 @@ export interface Game<S> {
    */
   stats?(s: S): Readonly<Record<string, number>>;
   /**
+   * Optional: the fast path, a cursor over this game's positions (`FastGame`) that plays
+   * into reusable memory and takes moves back, for the generic searches (alpha-beta with
+   * its table, and so the exact solver that searches to the end). Each call makes a new
+   * cursor; a search makes one and reuses it. It must agree with the plain functions
+   * (the conformance suite checks it over random playouts). Only for games without
+   * chance moves: a game with chance nodes keeps the plain path.
+   */
+  readonly fast?: () => FastGame<S>;
+  /**
    * Optional: the position drawn as SVG for a web page, and how pointing at it or a
    * key becomes a move (`Picture`; `core/picture.ts` explains the tokens). Without it, the page shows `render`'s text
    * and the legal moves as buttons.
    */
   readonly picture?: Picture<S>;
+}
+
+/**
+ * The fast path of a game (`Game.fast`): a mutable cursor on one position that plays
+ * moves into memory it reuses and takes them back, so that a search allocates nothing
+ * per node. The moves are the game's own integers. Every answer is the plain game's on
+ * the cursor's position: `moves` is `game.moves(s)` in the same order, `toMove`,
+ * `value` and `key` are `game.toMove(s)`, `game.value(s)` and `game.key(s)` exactly
+ * (keys are shared with the plain path through transposition tables), and `over()` is
+ * `game.outcome(s) !== undefined`. The conformance suite checks each of these over
+ * random playouts, with every move taken back. No chance nodes: a game with chance moves
+ * keeps the plain path.
+ *
+ * @typeParam S the game's state type.
+ *
+ * @example A Nim cursor over heaps in a reusable stack (a move `10 * heap + take - 1`)
+ * ```ts
+ * import type { FastGame } from "./game.ts";
+ * const nimCursor = (heaps: number): FastGame<readonly number[]> => {
+ *   let stack: number[] = [], top = 0; // positions of `heaps + 1` numbers (the mover last)
+ *   const w = heaps + 1;
+ *   return {
+ *     maxMoves: 10 * heaps,
+ *     reset: (s) => { stack = [...s]; top = 0; },
+ *     toMove: () => stack[top + heaps] as 0 | 1,
+ *     moves: (out, at) => {
+ *       let k = 0;
+ *       for (let h = 0; h < heaps; h++) {
+ *         for (let t = 1; t <= stack[top + h]; t++) out[at + k++] = 10 * h + t - 1;
+ *       }
+ *       return k;
+ *     },
+ *     play: (m) => {
+ *       for (let i = 0; i < w; i++) stack[top + w + i] = stack[top + i];
+ *       top += w;
+ *       stack[top + Math.floor(m / 10)] -= (m % 10) + 1;
+ *       stack[top + heaps] = 1 - stack[top + heaps];
+ *     },
+ *     undo: () => { top -= w; },
+ *     over: () => stack.slice(top, top + heaps).every((x) => x === 0),
+ *     value: () => 0,
+ *     key: () => 0,
+ *   };
+ * };
+ * const c = nimCursor(2);
+ * c.reset([1, 2, 0]);
+ * const buf = new Int32Array(c.maxMoves);
+ * if (c.moves(buf, 0) !== 3) throw new Error("three moves");
+ * c.play(11); // heap 1: take 2
+ * c.undo();
+ * if (c.toMove() !== 0 || c.moves(buf, 0) !== 3) throw new Error("undone");
+ * ```
+ */
+export interface FastGame<S> {
+  /** The most legal moves any position has (the room `moves` may need). */
+  readonly maxMoves: number;
+  /** Puts the cursor on position `s` (copying it: `s` is not changed), forgetting the moves played. */
+  reset(s: S): void;
+  /** Whose move it is (never chance). */
+  toMove(): Player;
+  /**
+   * Writes the legal moves at `out[at]`, `out[at + 1]`, ... in `game.moves`' order and
+   * returns how many; 0 exactly when the game is over.
+   */
+  moves(out: Int32Array, at: number): number;
+  /**
+   * Optional move ordering: reorders the `n` moves at `out[at]` in place, most promising
+   * first (as `Game.orderMoves` would); the search calls it where it calls `orderMoves`.
+   */
+  order?(out: Int32Array, at: number, n: number): void;
+  /** Plays legal move `m` on the cursor (the caller guarantees legality). */
+  play(m: number): void;
+  /** Takes back the last move played since `reset`. */
+  undo(): void;
+  /** True when the position is finished (`game.outcome(s) !== undefined`). */
+  over(): boolean;
+  /** `game.value(s)`: player 0 maximizes. */
+  value(): number;
+  /** `game.key(s)` (any number when the game has no `key`: the searches then use no table). */
+  key(): number;
 }
 
 /**

@@ -15,17 +15,33 @@ import { PluginFault } from "./errors.ts";
 import {
   CHANCE,
   type Chance,
+  type FastGame,
   type Game,
   OPTIONAL_FUNCTIONS,
   PICTURE_FUNCTIONS,
   REQUIRED_FUNCTIONS,
 } from "./game.ts";
 
+/** The functions of a fast path's cursor (`FastGame`), which a guard wraps too. */
+const CURSOR_FUNCTIONS = [
+  "reset",
+  "toMove",
+  "moves",
+  "order",
+  "play",
+  "undo",
+  "over",
+  "value",
+  "key",
+] as const satisfies readonly (keyof FastGame<unknown>)[];
+
 /** The protocol functions a guard wraps; slot value `i + 1` means `GAME_FUNCTIONS[i]`. */
 const GAME_FUNCTIONS = [
   ...REQUIRED_FUNCTIONS,
   ...OPTIONAL_FUNCTIONS,
   ...PICTURE_FUNCTIONS.map((f) => `picture.${f}` as const),
+  "fast",
+  ...CURSOR_FUNCTIONS.map((f) => `fast.${f}` as const),
 ] as const;
 
 /**
@@ -76,6 +92,7 @@ export const guardGame = <S>(
   if (picture !== undefined) guarded.picture = picture;
   const checked = checks(game as Game<unknown>);
   GAME_FUNCTIONS.forEach((name, i) => {
+    if (name.startsWith("fast")) return;
     const [owner, target, key] = name.startsWith("picture.")
       ? [game.picture, picture, name.slice("picture.".length)]
       : [game, guarded, name];
@@ -91,7 +108,54 @@ export const guardGame = <S>(
       owner === game ? checked[key] : undefined,
     );
   });
+  if (typeof game.fast === "function") {
+    const make = game.fast;
+    const index = (name: string) => GAME_FUNCTIONS.indexOf(name as never) + 1;
+    guarded.fast = wrap(
+      () => guardCursor(make.call(game), plugin, slot, index),
+      game,
+      index("fast"),
+      "fast",
+      plugin,
+      slot,
+      undefined,
+    );
+  }
   return guarded as unknown as Game<S>;
+};
+
+/**
+ * A fast path's cursor with every function wrapped as the game's are (a fault names
+ * `fast.play`, ...), and `moves`' count checked to be a whole number from 0 to
+ * `maxMoves`.
+ */
+const guardCursor = <S>(
+  cursor: FastGame<S>,
+  plugin: string,
+  slot: GuardSlot,
+  index: (name: string) => number,
+): FastGame<S> => {
+  const guarded = Object.create(cursor) as Record<string, unknown>;
+  const most = cursor.maxMoves;
+  const counted: Check = (n) =>
+    Number.isInteger(n) && (n as number) >= 0 && (n as number) <= most
+      ? undefined
+      : `returned ${describe(n)}, not a count of moves from 0 to maxMoves (${most})`;
+  for (const key of CURSOR_FUNCTIONS) {
+    const f = (cursor as unknown as Record<string, unknown>)[key];
+    if (typeof f !== "function") continue;
+    const name = `fast.${key}`;
+    guarded[key] = wrap(
+      f as (a: unknown, b: unknown, c: unknown) => unknown,
+      cursor,
+      index(name),
+      name,
+      plugin,
+      slot,
+      key === "moves" ? counted : undefined,
+    );
+  }
+  return guarded as unknown as FastGame<S>;
 };
 
 /** Where ply's own plugins live (this package's `plugins/`). */

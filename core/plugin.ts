@@ -459,6 +459,7 @@ const GAME_MEMBERS: readonly (readonly [name: string, kind: MemberKind, required
   ...REQUIRED_FUNCTIONS.map((f) => [f, "function", true] as const),
   ...OPTIONAL_FUNCTIONS.map((f) => [f, "function", false] as const),
   ["picture", "picture", false],
+  ["fast", "function", false],
 ];
 
 /** What a member of a kind must be, as a message says it. */

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { CHANCE, type Game, WIN_THRESHOLD } from "../game.ts";
+import { byDistance, CHANCE, type FastGame, type Game, WIN_THRESHOLD } from "../game.ts";
 import { engineBase, POLL_MASK, type Pv, pvToArray, searchRoot, SearchStopped } from "./control.ts";
 import { COMPLETE, EXACT, LOWER, TranspositionTable, UPPER } from "./tt.ts";
 import type { ChanceMode, SearchOptions, SearchResult } from "./types.ts";
@@ -75,6 +75,7 @@ export const alphabetaEngine = <S>(
   chance: ChanceMode = "min",
   start: number = performance.now(),
 ): AlphaBetaEngine<S> => {
+  if (game.fast !== undefined) return cursorEngine(game, game.fast(), options, start);
   const { counter, stop, value, ended } = engineBase(game, options, start);
   const distance = options.distance === true;
   const ordering = options.ordering !== false;
@@ -258,29 +259,14 @@ export const alphabetaEngine = <S>(
     return best;
   };
 
-  // A line cut short by a table hit continues with the table's moves, up to the depth.
-  const extendPv = (state: S, depth: number): number[] => {
-    const pv = pvToArray(retPv);
-    if (tt === undefined) return pv;
-    let s = state;
-    for (const m of pv) s = game.play(s, m);
-    while (pv.length < depth && game.toMove(s) !== CHANCE) {
-      const hit = tt.probe(keyOf!(s));
-      const m = tt.hitMove;
-      if (!hit || m < 0 || !game.moves(s).includes(m)) break;
-      pv.push(m);
-      s = game.play(s, m);
-    }
-    return pv;
-  };
-
   return {
     search: (s, depth, alpha, beta, ply) => {
       cut = false;
       return ab(s, depth, alpha, beta, ply, 1);
     },
     counter,
-    pv: (from, depth) => (game.toMove(from) === CHANCE ? [] : extendPv(from, depth)),
+    pv: (from, depth) =>
+      game.toMove(from) === CHANCE ? [] : extendPv(game, tt, pvToArray(retPv), from, depth),
     exact: () => !cut,
     chance: () => metChance,
     tt,
@@ -288,6 +274,192 @@ export const alphabetaEngine = <S>(
       killers[0] = m;
     },
   };
+};
+
+/**
+ * The same alpha-beta on a game's fast path (`Game.fast`): one cursor played into and
+ * taken back, the moves of every ply in one growing `Int32Array`. Node for node it is
+ * `alphabetaEngine`'s plain loop (same order, table, killers, busy marks), so results and
+ * node counts are the plain path's; `tests/fast_path_test.ts` checks it. A game with a
+ * fast path has no chance nodes, so there is no expectimax here.
+ */
+const cursorEngine = <S>(
+  game: Game<S>,
+  cur: FastGame<S>,
+  options: SearchOptions,
+  start: number,
+): AlphaBetaEngine<S> => {
+  const { counter, stop } = engineBase(game, options, start);
+  const distance = options.distance === true;
+  const ordering = options.ordering !== false;
+  const toTable = distance ? toNode : same;
+  const fromTable = distance ? toRoot : same;
+  const keyed = game.key !== undefined;
+  const tt = options.tt === false || !keyed ? undefined : (options.tt ?? new TranspositionTable(4));
+  const killers: number[] = [];
+  const busy = keyed ? options.busy : undefined;
+  const busyMask = (busy?.length ?? 1) - 1;
+  const room = Math.max(1, cur.maxMoves);
+  let buf = new Int32Array(room * 64);
+  let cut = false;
+  let retPv: Pv | null = null;
+
+  const leaf = (ply: number): number => {
+    retPv = null;
+    return distance ? byDistance(cur.value(), ply) : cur.value();
+  };
+  const has = (at: number, n: number, m: number): boolean => {
+    for (let i = at; i < at + n; i++) if (buf[i] === m) return true;
+    return false;
+  };
+
+  const ab = (at: number, depth: number, alpha: number, beta: number, ply: number): number => {
+    if ((++counter.nodes & POLL_MASK) === 0 && stop()) throw new SearchStopped();
+    if (depth <= 0) {
+      if (!cur.over()) cut = true;
+      return leaf(ply);
+    }
+    if (at + room > buf.length) {
+      const grown = new Int32Array(buf.length * 2);
+      grown.set(buf);
+      buf = grown;
+    }
+    const n = cur.moves(buf, at);
+    if (n === 0) return leaf(ply);
+    const max = cur.toMove() === 0;
+
+    let key = 0, ttMove = -1;
+    if (tt !== undefined) {
+      key = cur.key();
+      if (tt.probe(key)) {
+        ttMove = tt.hitMove;
+        const f = tt.hitFlag;
+        if (tt.hitDepth === depth || (f & COMPLETE && depth >= tt.hitDepth)) {
+          const v = fromTable(tt.hitValue, ply);
+          const kind = f & 3;
+          if (
+            kind === EXACT || (kind === LOWER && v >= beta) || (kind === UPPER && v <= alpha)
+          ) {
+            if (!(f & COMPLETE)) cut = true;
+            retPv = ttMove >= 0 ? { move: ttMove, next: null } : null;
+            return v;
+          }
+        }
+      }
+    }
+
+    let first = -1, second = -1;
+    if (ordering && n > 1) {
+      if (cur.order !== undefined && depth > 1) cur.order(buf, at, n);
+      const k = killers[ply];
+      if (ttMove >= 0 && has(at, n, ttMove)) first = ttMove;
+      if (k !== undefined && k !== ttMove && has(at, n, k)) {
+        if (first < 0) first = k;
+        else second = k;
+      }
+    }
+
+    const cutBefore = cut;
+    cut = false;
+    const a0 = alpha, b0 = beta, next = at + n;
+    let best = max ? -Infinity : Infinity, bestMove = -1, bestPv: Pv | null = null;
+    const marking = busy !== undefined && depth >= BUSY_DEPTH;
+    let deferred: number[] | undefined, searched = 0;
+    for (let i = -2; i < n + (deferred?.length ?? 0); i++) {
+      let m: number;
+      if (i < n) {
+        m = i === -2 ? first : i === -1 ? second : buf[at + i];
+        if (i < 0 ? m < 0 : m === first || m === second) continue;
+      } else m = deferred![i - n];
+      cur.play(m);
+      let v: number;
+      if (marking) {
+        const ck = cur.key();
+        const slot = Math.floor(ck / 4294967296) & busyMask, tag = (ck % 4294967296) | 1;
+        if (searched > 0 && i < n && busy![slot] === tag) {
+          cur.undo();
+          (deferred ??= []).push(m);
+          continue;
+        }
+        busy![slot] = tag;
+        searched++;
+        v = ab(next, depth - 1, alpha, beta, ply + 1);
+        if (busy![slot] === tag) busy![slot] = 0;
+      } else {
+        searched++;
+        v = ab(next, depth - 1, alpha, beta, ply + 1);
+      }
+      cur.undo();
+      if (max ? v > best : v < best) {
+        best = v;
+        bestMove = m;
+        bestPv = { move: m, next: retPv };
+        if (max ? v > alpha : v < beta) {
+          if (max) alpha = v;
+          else beta = v;
+        }
+        if (alpha >= beta) {
+          killers[ply] = m;
+          break;
+        }
+      }
+    }
+    const complete = !cut;
+    cut = cutBefore || cut;
+    if (tt !== undefined) {
+      const kind = max
+        ? (best <= a0 ? UPPER : best >= b0 ? LOWER : EXACT)
+        : (best >= b0 ? LOWER : best <= a0 ? UPPER : EXACT);
+      tt.store(
+        key,
+        Math.min(depth, MAX_DEPTH),
+        kind | (complete ? COMPLETE : 0),
+        toTable(best, ply),
+        bestMove,
+      );
+    }
+    retPv = bestPv;
+    return best;
+  };
+
+  return {
+    search: (s, depth, alpha, beta, ply) => {
+      cut = false;
+      cur.reset(s);
+      return ab(0, depth, alpha, beta, ply);
+    },
+    counter,
+    pv: (from, depth) => extendPv(game, tt, pvToArray(retPv), from, depth),
+    exact: () => !cut,
+    tt,
+    preferAtRoot: (m) => {
+      killers[0] = m;
+    },
+  };
+};
+
+/**
+ * A line cut short by a table hit continues with the table's moves, up to the depth
+ * (on the plain game: it runs once per search).
+ */
+const extendPv = <S>(
+  game: Game<S>,
+  tt: TranspositionTable | undefined,
+  pv: number[],
+  state: S,
+  depth: number,
+): number[] => {
+  if (tt === undefined || game.toMove(state) === CHANCE) return pv;
+  let s = state;
+  for (const m of pv) s = game.play(s, m);
+  while (pv.length < depth && game.toMove(s) !== CHANCE) {
+    const hit = tt.probe(game.key!(s));
+    const m = tt.hitMove;
+    if (!hit || m < 0 || !game.moves(s).includes(m)) break;
+    pv.push(m);
+    s = game.play(s, m);
+  }
+  return pv;
 };
 
 /**

@@ -10,6 +10,7 @@ import type { Game, Player } from "../../core/game.ts";
 import { hashInts } from "../../core/hash.ts";
 import { Keep } from "../../core/search/keep.ts";
 import { playBoard, PLAYERS, seedBoard } from "./board.ts";
+import { kalahCursor } from "./cursor.ts";
 import {
   initialState,
   isOver,
@@ -137,6 +138,7 @@ export const kalahGame = (options: KalahGameOptions): KalahGame => {
     describeMove: (before, m) => describeKalahMove(before, n, m, always),
     key: hashInts,
     orderMoves: (s, ms) => orderKalahMoves(s, n, ms, always),
+    fast: () => kalahCursor(n, always, value),
     stats: (s) => ({ margin: util(s, n) }),
   };
 };
