@@ -431,6 +431,8 @@ const cursorEngine = <S>(
     counter,
     pv: (from, depth) => extendPv(game, tt, pvToArray(retPv), from, depth),
     exact: () => !cut,
+    // A fast path is for games without chance moves.
+    chance: () => false,
     tt,
     preferAtRoot: (m) => {
       killers[0] = m;
