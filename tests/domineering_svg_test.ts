@@ -5,8 +5,8 @@
  * thread, its heap bounded, none of the plugin's modules loaded on its main thread.
  */
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "../testing/deps.ts";
-import { root, runTask } from "../testing/task.ts";
-import { runCommand } from "../testing/run.ts";
+import { runTask } from "../testing/task.ts";
+import { staticGraph } from "../testing/graph.ts";
 import { mapTree } from "../core/tree.ts";
 import {
   alphabeta,
@@ -166,34 +166,6 @@ Deno.test("deno task render writes the seed's pictures", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
-
-/** The modules a module imports statically, itself included, as `deno info --json` lists them. */
-const staticGraph = async (file: string): Promise<Set<string>> => {
-  const r = await runCommand(Deno.execPath(), ["info", "--json", file], {
-    cwd: root,
-    env: { NO_COLOR: "1" },
-    stdin: "",
-  });
-  assertEquals(r.code, 0, r.stderr);
-  const info = JSON.parse(r.stdout) as {
-    roots: string[];
-    modules: {
-      specifier: string;
-      dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
-    }[];
-  };
-  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const walk = (s: string): void => {
-    if (seen.has(s)) return;
-    seen.add(s);
-    for (const d of bySpecifier.get(s)?.dependencies ?? []) {
-      if (d.code !== undefined && d.isDynamic !== true) walk(d.code.specifier);
-    }
-  };
-  walk(info.roots[0]);
-  return seen;
-};
 
 Deno.test("deno task render makes its pictures in a plugin thread, not on the main thread", async () => {
   // The main thread's modules: none of the plugin's own (the seed's trees, the SVG).

@@ -7,36 +7,12 @@
  */
 import { assert, assertEquals } from "../testing/deps.ts";
 import { root } from "../testing/task.ts";
-import { runCommand } from "../testing/run.ts";
+import { staticGraph } from "../testing/graph.ts";
 
 /** The local modules a module imports statically, itself included, as paths from the root. */
-const staticGraph = async (file: string): Promise<string[]> => {
-  const r = await runCommand(Deno.execPath(), ["info", "--json", file], {
-    cwd: root,
-    env: { NO_COLOR: "1" },
-    stdin: "",
-  });
-  assertEquals(r.code, 0, r.stderr);
-  const info = JSON.parse(r.stdout) as {
-    roots: string[];
-    modules: {
-      specifier: string;
-      dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
-    }[];
-  };
-  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const walk = (s: string): void => {
-    if (seen.has(s)) return;
-    seen.add(s);
-    for (const d of bySpecifier.get(s)?.dependencies ?? []) {
-      if (d.code !== undefined && d.isDynamic !== true) walk(d.code.specifier);
-    }
-  };
-  walk(info.roots[0]);
-  return [...seen].filter((s) => s.startsWith(root.href)).map((s) => s.slice(root.href.length))
-    .sort();
-};
+const localGraph = async (file: string): Promise<string[]> =>
+  [...await staticGraph(file)].filter((s) => s.startsWith(root.href))
+    .map((s) => s.slice(root.href.length)).sort();
 
 /** Modules no quick program's start needs: the cluster, the server, tournaments, games. */
 const UNNEEDED =
@@ -56,7 +32,7 @@ const ENTRIES: readonly (readonly [file: string, most: number])[] = [
 
 for (const [file, most] of ENTRIES) {
   Deno.test(`${file} loads at start only what every run uses`, async () => {
-    const graph = await staticGraph(file);
+    const graph = await localGraph(file);
     assert(graph.includes(file), `${file} is its graph's root`);
     assertEquals(graph.filter((m) => UNNEEDED.test(m)), []);
     assert(
@@ -69,6 +45,6 @@ for (const [file, most] of ENTRIES) {
 
 Deno.test("the guard sees a program that loads the tournament modules", async () => {
   // match plays series with the tournament's runner: the test above would catch it.
-  const graph = await staticGraph("scripts/match.ts");
+  const graph = await localGraph("scripts/match.ts");
   assert(graph.some((m) => UNNEEDED.test(m)), graph.join("\n"));
 });

@@ -29,6 +29,29 @@ const toRoot = (v: number, ply: number): number =>
 const same = (v: number, _ply: number): number => v;
 
 /**
+ * Stores a searched node in the table: `best`, found in the window (`a0`, `b0`) by the
+ * maximizer (`max`) or the minimizer, is an upper bound, a lower bound or exact; `complete`
+ * when its subtree reached only ends of the game. `value` is `best` as the table keeps it.
+ */
+const storeNode = (
+  tt: TranspositionTable,
+  key: number,
+  depth: number,
+  max: boolean,
+  best: number,
+  a0: number,
+  b0: number,
+  complete: boolean,
+  value: number,
+  move: number,
+): void => {
+  const kind = max
+    ? (best <= a0 ? UPPER : best >= b0 ? LOWER : EXACT)
+    : (best >= b0 ? LOWER : best <= a0 ? UPPER : EXACT);
+  tt.store(key, Math.min(depth, MAX_DEPTH), kind | (complete ? COMPLETE : 0), value, move);
+};
+
+/**
  * The alpha-beta node search, reusable for one root or many (workers run it per task);
  * the root's driver (`rootIteration` in `control.ts`) takes it as it is.
  */
@@ -244,16 +267,7 @@ export const alphabetaEngine = <S>(
     const complete = !cut;
     cut = cutBefore || cut;
     if (tt !== undefined) {
-      const kind = max
-        ? (best <= a0 ? UPPER : best >= b0 ? LOWER : EXACT)
-        : (best >= b0 ? LOWER : best <= a0 ? UPPER : EXACT);
-      tt.store(
-        key,
-        Math.min(depth, MAX_DEPTH),
-        kind | (complete ? COMPLETE : 0),
-        toTable(best, ply),
-        bestMove,
-      );
+      storeNode(tt, key, depth, max, best, a0, b0, complete, toTable(best, ply), bestMove);
     }
     retPv = bestPv;
     return best;
@@ -407,16 +421,7 @@ const cursorEngine = <S>(
     const complete = !cut;
     cut = cutBefore || cut;
     if (tt !== undefined) {
-      const kind = max
-        ? (best <= a0 ? UPPER : best >= b0 ? LOWER : EXACT)
-        : (best >= b0 ? LOWER : best <= a0 ? UPPER : EXACT);
-      tt.store(
-        key,
-        Math.min(depth, MAX_DEPTH),
-        kind | (complete ? COMPLETE : 0),
-        toTable(best, ply),
-        bestMove,
-      );
+      storeNode(tt, key, depth, max, best, a0, b0, complete, toTable(best, ply), bestMove);
     }
     retPv = bestPv;
     return best;
