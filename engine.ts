@@ -70,6 +70,7 @@ export { ParallelUnavailable, type SearchError, SearchFailed } from "./core/erro
 export {
   CHANCE,
   type Chance,
+  type FastGame,
   type Game,
   type Outcome,
   type ParseResult,

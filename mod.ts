@@ -75,6 +75,7 @@
 export {
   CHANCE,
   type Chance,
+  type FastGame,
   type Game,
   type Outcome,
   type ParseResult,
