@@ -152,16 +152,6 @@ export const pendingGames = (id: string): Sql<number> =>
     return Number(rows[0]?.n ?? 0);
   });
 
-/** How many cluster messages (and their replies) tournament `id` still has. */
-export const messageCount = (id: string, execution: string): Sql<number> =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient;
-    const rows = yield* sql<{ n: number | string }>`
-      SELECT count(*) AS n FROM cluster_messages WHERE (${gameMessages(sql, id)})
-      OR (entity_type = ${WORKFLOW_ENTITY} AND entity_id = ${execution})`;
-    return Number(rows[0]?.n ?? 0);
-  });
-
 /**
  * Removes the persisted messages of tournament `id`'s games, and with `execution` those of
  * its workflow too (their replies with them), in one transaction; the number of messages

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { CHANCE, type Game, WIN_THRESHOLD } from "../../core/game.ts";
+import { CHANCE, type Game, type Player, WIN_THRESHOLD } from "../../core/game.ts";
 import { alphabetaStrategy } from "../../core/search/strategies.ts";
 import type { SearchResult } from "../../core/search/types.ts";
 import { search } from "../../core/engine/engine.ts";
@@ -105,8 +105,6 @@ export type Adjudicator<S> = (
   state: S,
   last: { readonly by: Player | typeof CHANCE; readonly search?: SearchResult } | undefined,
 ) => Effect.Effect<GameResult | undefined, SearchError>;
-
-type Player = 0 | 1;
 
 /**
  * The result a proof search gives: a forced win (a decisive value) or, where it reached
