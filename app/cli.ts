@@ -22,6 +22,7 @@ import {
   optionHelp,
   OptionsError,
   PluginError,
+  refusePluginsOnThisThread,
 } from "../core/plugin.ts";
 import type { Game } from "../core/game.ts";
 import { WIN, WIN_THRESHOLD } from "../core/game.ts";
@@ -552,11 +553,14 @@ export const reportFault = (message: string, trace?: string): Effect.Effect<void
  * engine, and exits: the program's code (0 if none; 130 if the user pressed Ctrl-C), 2
  * with a one-line message on a user error, 1 with a one-line message when a plugin
  * failed or a search could not run (the stack with `--debug`), 1 with the cause on a bug.
+ * The program's thread loads no plugin (`refusePluginsOnThisThread`): its games run in
+ * plugin threads.
  */
 export const runMain = (
   program: Effect.Effect<number | void, UserError | SearchError, ProgramServices>,
   usage: string,
 ): void => {
+  refusePluginsOnThisThread(usage);
   // One worker pool for the program's lifetime (workers start on first use).
   const workers = workersFromArgs(Deno.args);
   if (typeof workers === "string") {

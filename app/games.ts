@@ -62,41 +62,38 @@ export const openHostedGame = (
   Effect.gen(function* () {
     const url = gameUrl(from);
     const trusted = isBuiltinUrl(url);
-    // A built-in plugin is loaded here too (its declaration: options, strengths); a user's
-    // only in its thread, which sends its declaration back.
-    // A word that names no built-in game and no module: loading says so.
+    // A word that names no built-in game and no module: loading says so (it loads nothing).
     if (!trusted && !looksLikeModule(from)) yield* loadPlugin(from, builtins);
     const source = { url, options: { ...options } };
     // The search workers start while the game's thread does.
     const pool = yield* Effect.serviceOption(WorkerPool);
     if (pool._tag === "Some") pool.value.warm(url);
     const limits = yield* Limits;
-    const [loaded, hosted] = yield* Effect.all([
-      trusted ? Effect.map(loadPlugin(from, builtins), (l) => l.plugin) : Effect.succeed(undefined),
-      hostGame({ source, label: pluginLabel(url), trusted, limits }),
-    ], { concurrency: "unbounded" });
-    const plugin = loaded ?? declaredPlugin(hosted.plugin, pluginLabel(url));
+    const label = pluginLabel(url);
+    // The plugin's module loads in its thread alone, which sends its declaration back.
+    const hosted = yield* hostGame({ source, label, trusted, limits });
+    const plugin = declaredPlugin(hosted.plugin, label);
     return { plugin, specifier: from, options: hosted.options, game: hosted.game, source };
   });
 
 /**
- * The plugin `from` names, as a program's main thread may hold it: a built-in game's
- * module loaded here (the declaration of its options and strengths; its game is made in
- * its thread only), a user's plugin declared by a thread of its own (`declaredPlugin`:
- * its module never loads here), which ends with the scope. For help texts and menus.
+ * The plugin `from` names, as a program's main thread may hold it: declared by a thread
+ * of its own (`declaredPlugin`: its module never loads here, a built-in's no more than a
+ * user's), which ends with the scope. For help texts.
  */
 export const pluginOf = (
   from: string,
 ): Effect.Effect<LoadedPlugin, PluginError | OptionsError, Scope.Scope> =>
   Effect.gen(function* () {
     const url = gameUrl(from);
-    if (isBuiltinUrl(url) || !looksLikeModule(from)) return yield* loadPlugin(from, builtins);
+    const trusted = isBuiltinUrl(url);
+    if (!trusted && !looksLikeModule(from)) return yield* loadPlugin(from, builtins);
     const label = pluginLabel(url);
     const limits = yield* Limits;
     const declared = yield* hostDeclaration({
       source: { url, options: {} },
       label,
-      trusted: false,
+      trusted,
       limits,
     });
     return { plugin: declaredPlugin(declared, label), url };

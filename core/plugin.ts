@@ -174,6 +174,10 @@ export interface BuiltinEntry {
   readonly url: string;
   /** Loads the module. */
   readonly load: () => Promise<unknown>;
+  /** The game's name, as its plugin declares it (read without loading the module). */
+  readonly name: string;
+  /** The game's description, as its plugin declares it. */
+  readonly description: string;
 }
 
 const isFunction = (u: unknown): u is (...args: never[]) => unknown => typeof u === "function";
@@ -387,6 +391,19 @@ const loadFailure = (url: string, e: unknown): string => {
       : "");
 };
 
+let refusal: string | undefined;
+
+/**
+ * From now on, loading a plugin's module on this thread is a defect naming `program`: a
+ * program's main thread runs no plugin code (its games run in plugin threads, see
+ * `core/host/`), and this makes a path that would load one there fail loudly, in the
+ * tests too, instead of running the plugin's top-level code beside the program. `runMain`
+ * calls it; a library user's thread, which may open games in process, never does.
+ */
+export const refusePluginsOnThisThread = (program: string): void => {
+  refusal = program;
+};
+
 /**
  * Loads a plugin by built-in id or module specifier.
  *
@@ -406,6 +423,13 @@ export const loadPlugin = (
       });
     }
     const url = builtin?.url ?? resolveSpecifier(specifier);
+    if (refusal !== undefined) {
+      return yield* Effect.die(
+        new Error(
+          `${refusal} loaded plugin ${builtin ? specifier : pluginLabel(url)} on its main thread`,
+        ),
+      );
+    }
     const mod = yield* Effect.tryPromise({
       try: () => (builtin ? builtin.load() : import(url)),
       catch: (e) => new PluginError({ message: loadFailure(url, e) }),

@@ -14,26 +14,25 @@
  */
 import { openHostedGame } from "../app/games.ts";
 import type { OpenedGame } from "../core/plugin.ts";
-import { Effect, Exit, Option, Result, Scope } from "../core/deps.ts";
+import { Effect, Exit, Fiber, Option, Result, Scope } from "../core/deps.ts";
 import { CHANCE, type Player } from "../core/game.ts";
 import { runGame } from "../app/match.ts";
 import { type Agent, agentFromSpec, freshSeed, type HumanCommand } from "../app/players/agents.ts";
 import { formatSpec, parseSpec, type PlayerSpec, SPEC_GRAMMAR } from "../app/players/spec.ts";
 import {
   coerceOption,
-  decodeOptions,
+  declaredPlugin,
   DEFAULT_OPPONENT,
   DEFAULT_STRENGTHS,
   formatProblem,
-  type LoadedPlugin,
-  loadPlugin,
   optionHelp,
 } from "../core/plugin.ts";
+import { builtinCatalog } from "../app/catalog.ts";
 import { newSession, playMove, plyOf, type Session } from "../app/session.ts";
 import { decodeTranscript, exportTranscript, importTranscript } from "../app/transcript.ts";
 import { Terminal, untilInterrupted } from "../app/terminal.ts";
 import { describeClock, formatTime, parseClock, timeLeft } from "../app/clock.ts";
-import { userCwd } from "../core/source.ts";
+import { pluginLabel, userCwd } from "../core/source.ts";
 import { createAutosave, gamesFolder, makeFolderFor, writeFileAtomic } from "../app/files.ts";
 import { type Progress, search } from "../core/engine/engine.ts";
 import type { SearchResult } from "../core/search/types.ts";
@@ -375,105 +374,136 @@ const ask = <A>(
     }
   });
 
-/** Seed 002's menu: the game, its options and each side. `None` if input ends. */
+/**
+ * Seed 002's menu: the game, its options and each side. `None` if input ends. The games
+ * are described, and each option's answer checked, by the built-in catalog's thread
+ * (`builtinCatalog`), which ends with the menu.
+ */
 const menu = Effect.gen(function* () {
-  const term = yield* Terminal;
-  const loaded: LoadedPlugin[] = [];
-  for (const id of builtinIds) loaded.push(yield* loadPlugin(id, builtins));
-  const plugins = loaded.map((l) => l.plugin);
-  const first = plugins[0];
-  const firstSpec = first.defaultOpponent ?? DEFAULT_OPPONENT;
-  const firstName = aiLabel(first.strengths ?? DEFAULT_STRENGTHS, firstSpec);
-  const firstAi = firstName === firstSpec ? firstSpec : `the computer (${firstName}: ${firstSpec})`;
-  yield* term.print(
-    "ply: play a game against the computer, or watch two AIs\n\n" +
-      plugins.map((p, i) => `  ${i + 1}. ${p.name}: ${p.description}\n`).join("") + "\n",
+  const outer = yield* Scope.Scope;
+  const asking = yield* Scope.fork(outer);
+  return yield* Scope.provide(asking)(menuWith(outer)).pipe(
+    Effect.ensuring(Scope.close(asking, Exit.void)),
   );
-  // The quick game opens in its thread now (the prompt names its sides); Enter plays it,
-  // another choice ends that thread.
-  const quickScope = yield* Scope.fork(yield* Scope.Scope);
-  const firstOpened = yield* Scope.provide(quickScope)(openHostedGame(builtinIds[0], {}));
-  const firstGame = firstOpened.game;
-  const choice = yield* ask(
-    `Press Enter to play ${first.name} as ${firstGame.players[0]} against ${firstAi}, ` +
-      `or choose a game 1-${plugins.length}: `,
-    (a) => {
-      if (a === "") return { ok: true, value: -1 };
-      const n = Number(a);
-      const byId = plugins.findIndex((p) => p.id === a.toLowerCase());
-      if (byId >= 0) return { ok: true, value: byId };
-      return Number.isInteger(n) && n >= 1 && n <= plugins.length
-        ? { ok: true, value: n - 1 }
-        : { ok: false, error: `choose 1-${plugins.length} (or a game's id), or press Enter` };
-    },
-  );
-  if (Option.isNone(choice)) return Option.none();
-  const quick = choice.value === -1;
-  if (!quick) yield* Scope.close(quickScope, Exit.void);
-  const plugin = plugins[quick ? 0 : choice.value];
-  const strategies = strategiesFor(plugin);
-  const ai = plugin.defaultOpponent ?? DEFAULT_OPPONENT;
-  let raw: Record<string, unknown> = {};
-  let opened: OpenedGame | undefined = quick ? firstOpened : undefined;
-  while (opened === undefined) {
-    if (!quick) {
-      // What a player knows is asked; the AI's own settings only under "advanced".
-      const tuning = new Set(plugin.advancedOptions ?? []);
-      const opts = optionHelp(plugin);
-      const basic = opts.filter((o) => !tuning.has(o.name));
-      const advanced = opts.filter((o) => tuning.has(o.name));
-      if (basic.length > 0) {
-        yield* term.print(`Options of ${plugin.name} (Enter keeps the default):\n`);
-      }
-      raw = {};
-      let asked = basic;
-      if (advanced.length > 0) {
-        const more = yield* ask(
-          `  The AI's settings (${advanced.map((o) => o.name).join(", ")}): ` +
-            `type advanced to change them [defaults]: `,
-          (a) =>
-            a === "" || a.toLowerCase() === "advanced"
-              ? { ok: true, value: a !== "" }
-              : { ok: false, error: "type advanced, or press Enter" },
-        );
-        if (Option.isNone(more)) return Option.none();
-        if (more.value) asked = opts;
-      }
-      for (const o of asked) {
-        const shown = Array.isArray(o.default) ? o.default.join(",") : String(o.default);
-        while (true) {
-          const line = yield* term.readLine(`  ${o.name}: ${o.description} [${shown}]: `);
-          if (Option.isNone(line)) return Option.none();
-          if (line.value.trim() === "") break;
-          // Check this answer on its own, so a mistake is asked again at once.
-          const value = coerceOption(line.value);
-          const alone = yield* Effect.result(decodeOptions(plugin, { ...raw, [o.name]: value }));
-          const mine = alone._tag === "Failure"
-            ? alone.failure.problems.filter((p) => p.option === o.name)
-            : [];
-          if (mine.length === 0) {
-            raw[o.name] = value;
-            break;
+});
+
+/** The menu, with `outer` the scope the chosen game lives in. */
+const menuWith = (outer: Scope.Scope) =>
+  Effect.gen(function* () {
+    const term = yield* Terminal;
+    // The games are listed from the registry (no plugin's module loads here), while the
+    // quick game opens in its thread: its sides name the prompt. Enter plays it, another
+    // choice ends that thread.
+    const ids = builtinIds;
+    yield* term.print(
+      "ply: play a game against the computer, or watch two AIs\n\n" +
+        ids.map((id, i) => `  ${i + 1}. ${builtins[id].name}: ${builtins[id].description}\n`)
+          .join("") +
+        "\n",
+    );
+    const quickScope = yield* Scope.fork(outer);
+    const firstOpened = yield* Scope.provide(quickScope)(openHostedGame(ids[0], {}));
+    const first = firstOpened.plugin;
+    // The other games' declarations, and the checks of their options, come from the
+    // catalog's thread, which starts while the prompt is read.
+    const described = yield* Effect.forkScoped(builtinCatalog);
+    const firstSpec = first.defaultOpponent ?? DEFAULT_OPPONENT;
+    const firstName = aiLabel(first.strengths ?? DEFAULT_STRENGTHS, firstSpec);
+    const firstAi = firstName === firstSpec
+      ? firstSpec
+      : `the computer (${firstName}: ${firstSpec})`;
+    const firstGame = firstOpened.game;
+    const choice = yield* ask(
+      `Press Enter to play ${first.name} as ${firstGame.players[0]} against ${firstAi}, ` +
+        `or choose a game 1-${ids.length}: `,
+      (a) => {
+        if (a === "") return { ok: true, value: -1 };
+        const n = Number(a);
+        const byId = ids.indexOf(a.toLowerCase());
+        if (byId >= 0) return { ok: true, value: byId };
+        return Number.isInteger(n) && n >= 1 && n <= ids.length
+          ? { ok: true, value: n - 1 }
+          : { ok: false, error: `choose 1-${ids.length} (or a game's id), or press Enter` };
+      },
+    );
+    if (Option.isNone(choice)) return Option.none();
+    const quick = choice.value === -1;
+    if (!quick) yield* Scope.close(quickScope, Exit.void);
+    const id = ids[quick ? 0 : choice.value];
+    const catalog = quick ? undefined : yield* Fiber.join(described);
+    const plugin = catalog === undefined
+      ? first
+      : declaredPlugin(catalog.games[id].plugin, pluginLabel(builtins[id].url));
+    const strategies = strategiesFor(plugin);
+    const ai = plugin.defaultOpponent ?? DEFAULT_OPPONENT;
+    let raw: Record<string, unknown> = {};
+    let opened: OpenedGame | undefined = quick ? firstOpened : undefined;
+    while (opened === undefined) {
+      if (catalog !== undefined) {
+        // What a player knows is asked; the AI's own settings only under "advanced".
+        const tuning = new Set(plugin.advancedOptions ?? []);
+        const opts = optionHelp(plugin);
+        const basic = opts.filter((o) => !tuning.has(o.name));
+        const advanced = opts.filter((o) => tuning.has(o.name));
+        if (basic.length > 0) {
+          yield* term.print(`Options of ${plugin.name} (Enter keeps the default):\n`);
+        }
+        raw = {};
+        let asked = basic;
+        if (advanced.length > 0) {
+          const more = yield* ask(
+            `  The AI's settings (${advanced.map((o) => o.name).join(", ")}): ` +
+              `type advanced to change them [defaults]: `,
+            (a) =>
+              a === "" || a.toLowerCase() === "advanced"
+                ? { ok: true, value: a !== "" }
+                : { ok: false, error: "type advanced, or press Enter" },
+          );
+          if (Option.isNone(more)) return Option.none();
+          if (more.value) asked = opts;
+        }
+        for (const o of asked) {
+          const shown = Array.isArray(o.default) ? o.default.join(",") : String(o.default);
+          while (true) {
+            const line = yield* term.readLine(`  ${o.name}: ${o.description} [${shown}]: `);
+            if (Option.isNone(line)) return Option.none();
+            if (line.value.trim() === "") break;
+            // Check this answer on its own, so a mistake is asked again at once.
+            const value = coerceOption(line.value);
+            const alone = yield* Effect.result(
+              catalog.check(id, { ...raw, [o.name]: value }),
+            );
+            if (alone._tag === "Failure" && alone.failure._tag === "PluginError") {
+              return yield* alone.failure;
+            }
+            const mine = alone._tag === "Failure" && alone.failure._tag === "OptionsError"
+              ? alone.failure.problems.filter((p) => p.option === o.name)
+              : [];
+            if (mine.length === 0) {
+              raw[o.name] = value;
+              break;
+            }
+            yield* term.print(mine.map((p) => `  ${formatProblem(p)}\n`).join(""));
           }
-          yield* term.print(mine.map((p) => `  ${formatProblem(p)}\n`).join(""));
         }
       }
+      const made = yield* Effect.result(
+        Scope.provide(outer)(openHostedGame(id, raw)),
+      );
+      if (made._tag === "Success") opened = made.success;
+      else yield* term.print(`${made.failure.message}\n`);
     }
-    const made = yield* Effect.result(openHostedGame(builtinIds[plugins.indexOf(plugin)], raw));
-    if (made._tag === "Success") opened = made.success;
-    else yield* term.print(`${made.failure.message}\n`);
-  }
-  if (quick) {
-    const p2 = yield* playerSpec("p2", ai, strategies);
-    return Option.some({
-      opened,
-      specs: [{ kind: "human" }, p2] as [PlayerSpec, PlayerSpec],
-    });
-  }
-  const chosen = opened;
-  const specs = yield* askSides(chosen, undefined, undefined);
-  return Option.map(specs, (s) => ({ opened: chosen, specs: s }));
-});
+    if (quick) {
+      const p2 = yield* playerSpec("p2", ai, strategies);
+      return Option.some({
+        opened,
+        specs: [{ kind: "human" }, p2] as [PlayerSpec, PlayerSpec],
+      });
+    }
+    const chosen = opened;
+    const specs = yield* askSides(chosen, undefined, undefined);
+    return Option.map(specs, (s) => ({ opened: chosen, specs: s }));
+  });
 
 /** What the menu says about an AI: its strength's name and spec, or the spec. */
 const aiLabel = (strengths: Readonly<Record<string, string>>, spec: string): string => {

@@ -8,19 +8,20 @@
  */
 import { Effect } from "../core/deps.ts";
 import {
+  declaredPlugin,
   DEFAULT_OPPONENT,
   DEFAULT_STRENGTHS,
   type GamePlugin,
-  loadPlugin,
   optionHelp,
   type OptionsError,
   PluginError,
 } from "../core/plugin.ts";
 import { openHostedGame } from "../app/games.ts";
+import { builtinCatalog, type BuiltinGames } from "../app/catalog.ts";
+import { pluginLabel } from "../core/source.ts";
 import type { Strategy } from "../core/search/types.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
 import { builtinIds, builtins } from "../plugins/registry.ts";
-import { Limits, spawnPluginThread, THREAD_START_MS } from "../core/host/thread.ts";
 import type { GameEntry, OptionField } from "./protocol.ts";
 
 /** A game the server offers: its plugin, where it came from, and its form entry. */
@@ -50,71 +51,27 @@ const fieldsOf = (plugin: GamePlugin<unknown, unknown>): OptionField[] => {
   }));
 };
 
-/** Each built-in game's players and whether it is played alone, at its default options. */
-export type BuiltinShapes = Record<
-  string,
-  { readonly players: readonly string[]; readonly solo: boolean }
->;
-
 /**
- * The built-in games' shapes, made in one thread (`catalog_thread.ts`): no plugin's
- * `create()` runs on the server's thread, and one thread starts for all of them. Its
- * answer must come within a thread's start and the call limit.
- */
-const builtinShapes: Effect.Effect<BuiltinShapes, PluginError> = Effect.gen(function* () {
-  const limits = yield* Limits;
-  type Answer = { readonly shapes?: BuiltinShapes; readonly failed?: string };
-  const answer: Answer = yield* Effect.callback<Answer>(
-    (resume) => {
-      const thread = spawnPluginThread(
-        new URL("./catalog_thread.ts", import.meta.url),
-        {},
-        { plugin: new URL("../plugins/registry.ts", import.meta.url).href, trusted: true, limits },
-        {
-          message: (m) => resume(Effect.succeed(m as Answer)),
-          exit: (end) => resume(Effect.succeed({ failed: end.message })),
-        },
-      );
-      return Effect.sync(() => thread.terminate());
-    },
-  ).pipe(
-    Effect.timeoutOrElse({
-      duration: THREAD_START_MS + limits.callLimitMs,
-      orElse: () =>
-        Effect.succeed<Answer>({
-          failed: `it did not answer within ${
-            limits.callLimitMs / 1000
-          } s (--call-limit changes it)`,
-        }),
-    }),
-  );
-  if (answer.shapes === undefined) {
-    return yield* new PluginError({
-      message: `the built-in games could not be made: ${answer.failed}`,
-    });
-  }
-  return answer.shapes;
-});
-
-/**
- * A plugin and its game at its default options, for the form: a built-in's from the
- * shapes made in their thread (`builtinShapes`); a user's opened in a thread of its own
- * (its module never loads on the server's thread), which ends once it has answered.
+ * A plugin and its game at its default options, for the form: a built-in's as the
+ * catalog's thread described it (`builtinCatalog`); a user's opened in a thread of its own.
+ * Neither module loads on the server's thread.
  */
 const inspect = (
   specifier: string,
-  shapes: BuiltinShapes,
+  builtin: BuiltinGames,
 ): Effect.Effect<
   { plugin: GamePlugin<unknown, unknown>; url: string; players: readonly string[]; solo: boolean },
   PluginError | OptionsError
 > => {
-  const shape = Object.hasOwn(shapes, specifier) ? shapes[specifier] : undefined;
-  if (shape !== undefined) {
-    return Effect.map(loadPlugin(specifier, builtins), ({ plugin }) => ({
-      plugin,
-      url: builtins[specifier].url,
-      ...shape,
-    }));
+  const described = Object.hasOwn(builtin, specifier) ? builtin[specifier] : undefined;
+  if (described !== undefined) {
+    const url = builtins[specifier].url;
+    return Effect.succeed({
+      plugin: declaredPlugin(described.plugin, pluginLabel(url)),
+      url,
+      players: described.players,
+      solo: described.solo,
+    });
   }
   return Effect.scoped(Effect.map(openHostedGame(specifier, {}), (opened) => ({
     plugin: opened.plugin,
@@ -127,12 +84,13 @@ const inspect = (
 /** Loads one plugin (a built-in id, a path or a URL) and describes it. */
 export const offer = (
   specifier: string,
-  shapes?: BuiltinShapes,
+  builtin?: BuiltinGames,
 ): Effect.Effect<Offered, PluginError | OptionsError> =>
   Effect.gen(function* () {
     const { plugin, url, players, solo } = yield* inspect(
       specifier,
-      shapes ?? (builtinIds.includes(specifier) ? yield* builtinShapes : {}),
+      builtin ??
+        (builtinIds.includes(specifier) ? (yield* Effect.scoped(builtinCatalog)).games : {}),
     );
     const strengths = plugin.strengths ?? DEFAULT_STRENGTHS;
     return {
@@ -164,10 +122,10 @@ export const catalog = (
   Effect.gen(function* () {
     const games = new Map<string, Offered>();
     // Each game's thread starts at once; the ids are checked in the order given.
-    const shapes = yield* builtinShapes;
+    const builtin = (yield* Effect.scoped(builtinCatalog)).games;
     const offered = yield* Effect.forEach(
       [...builtinIds, ...plugins],
-      (specifier) => offer(specifier, shapes),
+      (specifier) => offer(specifier, builtin),
       { concurrency: "unbounded" },
     );
     for (const [i, o] of offered.entries()) {

@@ -14,17 +14,20 @@ const localGraph = async (file: string): Promise<string[]> =>
   [...await staticGraph(file)].filter((s) => s.startsWith(root.href))
     .map((s) => s.slice(root.href.length)).sort();
 
-/** Modules no quick program's start needs: the cluster, the server, tournaments, games. */
+/**
+ * Modules no quick program's start needs: the cluster, the server, tournaments, games (the
+ * registry and each game's `about.ts`, plain data, aside).
+ */
 const UNNEEDED =
-  /^(?:cluster\/|server\/|app\/tournament\/|scripts\/tournament|plugins\/(?!registry\.ts))/;
+  /^(?:cluster\/|server\/|app\/tournament\/|scripts\/tournament|plugins\/(?!registry\.ts$|[^/]+\/about\.ts$))/;
 
 /**
  * Each entry with the most local modules it may load statically (today's count and a
  * few to spare: a new import is fine, a new layer is not).
  */
 const ENTRIES: readonly (readonly [file: string, most: number])[] = [
-  ["scripts/analyze.ts", 36],
-  ["scripts/play.ts", 42],
+  ["scripts/analyze.ts", 42],
+  ["scripts/play.ts", 48],
   // The threads every run starts: a built-in game's plugin thread, a search worker.
   ["core/host/rules.ts", 12],
   ["core/parallel/web_worker.ts", 20],

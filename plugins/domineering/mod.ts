@@ -15,6 +15,7 @@
  */
 import { Effect, Schema } from "../../core/deps.ts";
 import { definePlugin } from "../../core/plugin.ts";
+import { about } from "./about.ts";
 import { WIN } from "../../core/game.ts";
 import type { SearchOptions, SearchResult, SequentialStrategy } from "../../core/search/types.ts";
 import { slot } from "../../core/search/keep.ts";
@@ -355,9 +356,7 @@ export const DOMINEERING_STRENGTHS: Readonly<Record<string, string>> = {
 
 /** The Domineering plugin. */
 export default definePlugin({
-  id: "domineering",
-  name: "Domineering",
-  description: "place dominoes, H across and V down; whoever cannot move loses",
+  ...about,
   options: DomineeringOptions,
   create: createDomineering,
   strategies: { solve: solveStrategy },

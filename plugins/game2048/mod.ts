@@ -19,6 +19,7 @@
  */
 import { Effect, Schema } from "../../core/deps.ts";
 import { definePlugin, type GamePlugin } from "../../core/plugin.ts";
+import { about } from "./about.ts";
 import { expectimax2048 } from "./expectimax.ts";
 import { treeExpectimax, treeMinimax } from "./tree_search.ts";
 import { createGame, type EvalName, type State2048 } from "./rules.ts";
@@ -117,9 +118,7 @@ export const GAME2048_STRENGTHS: Readonly<Record<string, string>> = {
 
 /** The 2048 plugin (id `2048`). */
 const plugin: GamePlugin<Game2048Options, State2048> = definePlugin({
-  id: "2048",
-  name: "2048",
-  description: "slide and merge tiles on a w x h grid; the computer places 2s and 4s",
+  ...about,
   options: Game2048Options,
   create: (o: Game2048Options) => {
     if (o.eval !== "ntuple") {

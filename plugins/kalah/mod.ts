@@ -14,6 +14,7 @@
  */
 import { Effect, Schema } from "../../core/deps.ts";
 import { definePlugin, type GamePlugin } from "../../core/plugin.ts";
+import { about } from "./about.ts";
 import type { SearchOptions, SearchResult, SequentialStrategy } from "../../core/search/types.ts";
 import type { Game } from "../../core/game.ts";
 import { fastSearch } from "./fast.ts";
@@ -126,9 +127,7 @@ export const KALAH_STRENGTHS: Readonly<Record<string, string>> = {
 
 /** The Kalah plugin. */
 const plugin: GamePlugin<KalahOptions, KalahState> = definePlugin({
-  id: "kalah",
-  name: "Kalah",
-  description: "sow stones round the board; capture, take extra turns, fill your store",
+  ...about,
   options: KalahOptions,
   create: createKalah,
   strategies: { seq_mm: seqMmStrategy, seq_ab: seqAbStrategy, solve: kalahSolveStrategy },

@@ -19,6 +19,7 @@ import { Effect, Result, Schema } from "../../core/deps.ts";
 import { CHANCE, type Game, type Player, WIN } from "../../core/game.ts";
 import { hashInts } from "../../core/hash.ts";
 import { definePlugin } from "../../core/plugin.ts";
+import { about } from "./about.ts";
 import { LAST_STYLE, paintSpans } from "../view.ts";
 import { nimPicture } from "./picture.ts";
 import { withPicture } from "../svg.ts";
@@ -144,9 +145,7 @@ export const NIM_STRENGTHS: Readonly<Record<string, string>> = {
 
 /** The Nim plugin. */
 export default definePlugin({
-  id: "nim",
-  name: "Nim",
-  description: "take stones from heaps; the last to take wins (or loses, misère)",
+  ...about,
   options: NimOptions,
   create: nimGame,
   rules: NIM_RULES,

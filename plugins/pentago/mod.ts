@@ -12,6 +12,7 @@
 import { Effect, Schema } from "../../core/deps.ts";
 import type { Game } from "../../core/game.ts";
 import { definePlugin } from "../../core/plugin.ts";
+import { about } from "./about.ts";
 import { Keep } from "../../core/search/keep.ts";
 import { CELL_BIT, CELL_HALF } from "./board.ts";
 import { pentagoStrategy } from "./engine.ts";
@@ -175,9 +176,7 @@ export const PENTAGO_STRENGTHS: Readonly<Record<string, string>> = {
 
 /** The Pentago plugin. */
 export default definePlugin({
-  id: "pentago",
-  name: "Pentago",
-  description: "five in a row on a 6x6 board whose quadrants turn after each placement",
+  ...about,
   options: PentagoOptions,
   create: (o: PentagoOptions) => withPicture(pentagoPicture, pentagoGame(o)),
   strategies: { pentago: pentagoStrategy },

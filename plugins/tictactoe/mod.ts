@@ -18,6 +18,7 @@
 import { Result, Schema } from "../../core/deps.ts";
 import { CHANCE, type Game, type Player, type RenderOptions, WIN } from "../../core/game.ts";
 import { definePlugin } from "../../core/plugin.ts";
+import { about } from "./about.ts";
 import { bracket, lastStyle, paintSpans, PLAYER_STYLES, type Span } from "../view.ts";
 import { ticTacToePicture } from "./picture.ts";
 import { withPicture } from "../svg.ts";
@@ -163,9 +164,7 @@ export const TICTACTOE_STRENGTHS: Readonly<Record<string, string>> = {
 
 /** The tic-tac-toe plugin. */
 export default definePlugin({
-  id: "tictactoe",
-  name: "Tic-tac-toe",
-  description: "three in a row on a 3x3 board",
+  ...about,
   options: Schema.Struct({}),
   create: ticTacToeGame,
   rules: TICTACTOE_RULES,
