@@ -14,7 +14,8 @@ import {
   type PluginDeclaration,
   PluginError,
 } from "../core/plugin.ts";
-import { Limits, spawnPluginThread, THREAD_START_MS } from "../core/host/thread.ts";
+import { spawnPluginThread, THREAD_START_MS } from "../core/host/thread.ts";
+import { Limits } from "../core/host/limits.ts";
 
 /** Each built-in game by id: its declaration, and its players and solo flag at its defaults. */
 export type BuiltinGames = Readonly<

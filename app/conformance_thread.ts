@@ -16,7 +16,7 @@ import {
   type ConformanceThreadMessage,
 } from "./conformance_host.ts";
 
-const { url, label, options, cells, checks } = threadData<ConformanceThreadData>();
+const { url, label, options, cells, checks } = await threadData<ConformanceThreadData>();
 const owner = ownerPort();
 const post = (m: ConformanceThreadMessage) => owner.post(m);
 const progress = new Int32Array(cells);

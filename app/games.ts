@@ -5,21 +5,19 @@
  * @module
  */
 import { Effect, type Scope } from "../core/deps.ts";
-import { builtins } from "../plugins/registry.ts";
+import { builtins, gameUrl } from "../plugins/registry.ts";
 import {
   declaredPlugin,
   type LoadedPlugin,
   loadPlugin,
-  looksLikeModule,
   type OpenedGame,
   openGameWith,
   type OptionsError,
   type PluginError,
-  resolveSpecifier,
 } from "../core/plugin.ts";
-import { isBuiltinUrl, pluginLabel } from "../core/source.ts";
+import { isBuiltinUrl, looksLikeModule, pluginLabel } from "../core/source.ts";
 import { hostDeclaration, hostGame } from "../core/host/game.ts";
-import { Limits } from "../core/host/thread.ts";
+import { Limits } from "../core/host/limits.ts";
 import { WorkerPool } from "../core/parallel/pool.ts";
 
 /**
@@ -43,10 +41,6 @@ export const openGame = (
   from: string | LoadedPlugin,
   options: Readonly<Record<string, unknown>> = {},
 ): Effect.Effect<OpenedGame, PluginError | OptionsError> => openGameWith(builtins, from, options);
-
-/** The module URL a game's name (a built-in id, a path or a URL) stands for. */
-export const gameUrl = (from: string): string =>
-  Object.hasOwn(builtins, from) ? builtins[from].url : resolveSpecifier(from);
 
 /**
  * Opens a game as `openGame` does, but runs it in its own plugin thread for the scope's

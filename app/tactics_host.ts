@@ -18,16 +18,15 @@ import { Effect, Queue, type Scope } from "../core/deps.ts";
 import { PluginFault, SearchFailed } from "../core/errors.ts";
 import { runningFunction } from "../core/guard.ts";
 import {
-  Limits,
   type PluginLimits,
   spawnPluginThread,
   THREAD_START_MS,
   type ThreadEvents,
 } from "../core/host/thread.ts";
-import { loadPlugin, looksLikeModule, OptionsError, PluginError } from "../core/plugin.ts";
-import { isBuiltinUrl, pluginLabel } from "../core/source.ts";
-import { builtins } from "../plugins/registry.ts";
-import { gameUrl } from "./games.ts";
+import { Limits } from "../core/host/limits.ts";
+import { loadPlugin, OptionsError, PluginError } from "../core/plugin.ts";
+import { isBuiltinUrl, looksLikeModule, pluginLabel } from "../core/source.ts";
+import { builtins, gameUrl } from "../plugins/registry.ts";
 import type { TacticalPosition, TacticsOptions } from "./tactics.ts";
 
 /**

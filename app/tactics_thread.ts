@@ -16,7 +16,7 @@ import { type OpenedGame, openGameWith } from "../core/plugin.ts";
 import { tacticsCollector } from "./tactics.ts";
 import { TACTICS_CELL, type TacticsThreadData, type TacticsThreadMessage } from "./tactics_host.ts";
 
-const { url, options, tactics, cells } = threadData<TacticsThreadData>();
+const { url, options, tactics, cells } = await threadData<TacticsThreadData>();
 const owner = ownerPort();
 const post = (m: TacticsThreadMessage) => owner.post(m);
 const progress = new Int32Array(cells);

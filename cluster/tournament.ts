@@ -17,7 +17,7 @@
 import { codeDifference, type CodeId, codeId } from "../app/tournament/code.ts";
 import { Effect, Result, Schema } from "../core/deps.ts";
 import { openHostedGame } from "../app/games.ts";
-import { Limits } from "../core/host/thread.ts";
+import { Limits } from "../core/host/limits.ts";
 import type { OpenedGame } from "../core/plugin.ts";
 import { agentFromSpec } from "../app/players/agents.ts";
 import { parseSpec } from "../app/players/spec.ts";

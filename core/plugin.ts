@@ -9,7 +9,7 @@ import { type Cause, Data, Effect, Result, Schema, SchemaAST, type SchemaIssue }
 import { type Game, OPTIONAL_FUNCTIONS, REQUIRED_FUNCTIONS } from "./game.ts";
 import type { SequentialStrategy, StrategyInfo } from "./search/types.ts";
 import { guardPlugin, type GuardSlot } from "./guard.ts";
-import { type GameSource, pluginLabel, userCwd } from "./source.ts";
+import { type GameSource, looksLikeModule, pluginLabel, resolveSpecifier } from "./source.ts";
 
 /**
  * What a plugin module exports as default.
@@ -329,19 +329,6 @@ const formatIssues = (
 const lowerFirst = (s: string): string => s === "" ? s : `${s[0].toLowerCase()}${s.slice(1)}`;
 
 /** True when a specifier looks like a URL (`https:`, `file:`, `jsr:`, `npm:`, ...). */
-const isUrlLike = (s: string): boolean =>
-  /^[a-z][a-z0-9+.-]*:/i.test(s) && !/^[a-z]:[\\/]/i.test(s);
-
-/** True when a specifier names a module (a URL or a path) rather than a built-in game. */
-export const looksLikeModule = (specifier: string): boolean =>
-  isUrlLike(specifier) || /[./\\]/.test(specifier);
-
-/** Resolves a module specifier (a path relative to the user's directory, or a URL). */
-export const resolveSpecifier = (specifier: string): string =>
-  isUrlLike(specifier)
-    ? specifier
-    : new URL(specifier, `file://${userCwd().replace(/\/?$/, "/")}`).href;
-
 /**
  * Checks that a module's default export is a plugin; the error lists every problem.
  */

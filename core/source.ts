@@ -46,3 +46,16 @@ const BUILTIN_PLUGINS = new URL("../plugins/", import.meta.url).href;
  * with the program's permissions; any other is a user's, sandboxed (`core/host/`).
  */
 export const isBuiltinUrl = (url: string): boolean => url.startsWith(BUILTIN_PLUGINS);
+
+const isUrlLike = (s: string): boolean =>
+  /^[a-z][a-z0-9+.-]*:/i.test(s) && !/^[a-z]:[\\/]/i.test(s);
+
+/** True when a specifier names a module (a URL or a path) rather than a built-in game. */
+export const looksLikeModule = (specifier: string): boolean =>
+  isUrlLike(specifier) || /[./\\]/.test(specifier);
+
+/** Resolves a module specifier (a path relative to the user's directory, or a URL). */
+export const resolveSpecifier = (specifier: string): string =>
+  isUrlLike(specifier)
+    ? specifier
+    : new URL(specifier, `file://${userCwd().replace(/\/?$/, "/")}`).href;

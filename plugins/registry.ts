@@ -7,6 +7,7 @@
  * @module
  */
 import type { BuiltinEntry } from "../core/plugin.ts";
+import { resolveSpecifier } from "../core/source.ts";
 import { about as kalah } from "./kalah/about.ts";
 import { about as tictactoe } from "./tictactoe/about.ts";
 import { about as nim } from "./nim/about.ts";
@@ -46,3 +47,7 @@ export const builtinIds: readonly string[] = builtinList.map(([id]) => id);
 
 /** The built-in games by id (for lookup; use `builtinIds` for their order). */
 export const builtins: Readonly<Record<string, BuiltinEntry>> = Object.fromEntries(builtinList);
+
+/** The module URL a game's name (a built-in id, a path or a URL) stands for. */
+export const gameUrl = (from: string): string =>
+  Object.hasOwn(builtins, from) ? builtins[from].url : resolveSpecifier(from);

@@ -324,4 +324,7 @@ const shellWord = (w: string): string =>
 /** A search's speed. */
 const nps = (r: SearchResult) => (r.timeMs > 0 ? (r.nodes / r.timeMs) * 1000 : 0);
 
-if (import.meta.main) runMain(main, "deno task analyze");
+/** Runs the program (its entry, `start/analyze.ts`, starts the game's thread first). */
+export const start = (): void => runMain(main, "deno task analyze");
+
+if (import.meta.main) start();

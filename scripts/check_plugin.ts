@@ -16,12 +16,12 @@
  * @module
  */
 import { Effect } from "../core/deps.ts";
-import { resolveSpecifier } from "../core/plugin.ts";
+import { resolveSpecifier } from "../core/source.ts";
 import { pluginLabel } from "../core/source.ts";
 import { builtins } from "../plugins/registry.ts";
 import { type ConformanceOptions, formatCheck, formatSummary } from "../app/conformance.ts";
 import { checkInThread } from "../app/conformance_host.ts";
-import { Limits } from "../core/host/thread.ts";
+import { Limits } from "../core/host/limits.ts";
 import { intFlag, parseCommandLine, printHelp, runMain, UsageError } from "../app/cli.ts";
 import { Terminal } from "../app/terminal.ts";
 

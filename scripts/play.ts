@@ -690,4 +690,7 @@ const main = Effect.gen(function* () {
   return yield* playGame({ opened, specs, seed, session }, ttMb, save);
 });
 
-if (import.meta.main) runMain(main, "deno task play");
+/** Runs the program (its entry, `start/play.ts`, starts the game's thread first). */
+export const start = (): void => runMain(main, "deno task play");
+
+if (import.meta.main) start();

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { Limits } from "../core/host/thread.ts";
+import { Limits } from "../core/host/limits.ts";
 import { Effect, type Fiber, Layer, Result } from "../core/deps.ts";
 import { FiberMap, FiberSet } from "../server/deps.ts";
 import { Terminal } from "../app/terminal.ts";

@@ -59,27 +59,34 @@ export const taskFlags = (name: string): string[] => {
   return words.slice(2, -1);
 };
 
-/** The permission flags of the `deno.json` task that runs `script`. */
-const taskPermissions = (script: string): string[] => {
+/**
+ * The `deno.json` task that runs `script`: its permission flags and the module it runs,
+ * `script` itself or its entry in `scripts/start/` (which starts the game's thread first).
+ */
+const taskFor = (script: string): { flags: string[]; module: string } => {
+  const entry = script.replace(/^scripts\//, "scripts/start/");
   for (const { command } of Object.values(readTasks())) {
     const words = command.split(" ");
-    if (words[0] === "deno" && words[1] === "run" && words[words.length - 1] === script) {
-      return words.slice(2, -1);
+    const module = words[words.length - 1];
+    if (words[0] === "deno" && words[1] === "run" && (module === script || module === entry)) {
+      return { flags: words.slice(2, -1), module };
     }
   }
   throw new Error(`no task runs ${script}`);
 };
 
 /**
- * Runs a script from the repository root with arguments and standard input, with the
- * permissions of the task that runs it.
+ * Runs a script from the repository root with arguments and standard input, as the task
+ * that runs it does: its permissions, and its entry.
  */
-export const runScript = (script: string, args: string[], stdin = ""): Promise<Ran> =>
-  runCommand(Deno.execPath(), ["run", ...taskPermissions(script), script, ...args], {
+export const runScript = (script: string, args: string[], stdin = ""): Promise<Ran> => {
+  const { flags, module } = taskFor(script);
+  return runCommand(Deno.execPath(), ["run", ...flags, module, ...args], {
     cwd: root,
     env: { NO_COLOR: "1", XDG_STATE_HOME: testStateHome },
     stdin,
   });
+};
 
 /** Runs a command to its end with `stdin` typed in; what it printed and its exit code. */
 export const runCommand = async (

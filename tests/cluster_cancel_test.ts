@@ -106,7 +106,9 @@ Deno.test("cluster: --cancel ID stops a tournament for good, keeps its games, re
       assertStringIncludes(followed.err, `tournament ${id} was cancelled`);
 
       // Nothing more is played: another tournament on the same runner (one game at a time)
-      // finishes, and the cancelled one has at most the game that was in progress more.
+      // finishes, and the cancelled one has at most two games more: the one in progress,
+      // and one that had ended but whose row the workflow was still writing (the count
+      // said is what the table held at that moment).
       const other = await Deno.makeTempDir({ prefix: "ply-cluster-" });
       try {
         const next = await runTask("tournament", [
@@ -119,7 +121,7 @@ Deno.test("cluster: --cancel ID stops a tournament for good, keeps its games, re
         await Deno.remove(other, { recursive: true });
       }
       const stored = await query(pg.url, gameCount(id));
-      assert(stored >= kept && stored <= kept + 1, `${stored} games after ${kept}`);
+      assert(stored >= kept && stored <= kept + 2, `${stored} games after ${kept}`);
       assert(stored < 8, "the tournament did not go on");
       assertEquals(await query(pg.url, pendingGames(id)), 0);
 

@@ -54,8 +54,9 @@ const workerEntries = (): string[] => {
       else if (e.name.endsWith(".ts")) {
         const file = new URL(e.name, dir);
         const text = Deno.readTextFileSync(file);
+        // A worker's module is named where it starts, or as a module constant (`RULES_MODULE`).
         const starts =
-          /(?:new Worker|spawnPluginThread|webThread)\(\s*new URL\("([^"]+)", import\.meta\.url\)/g;
+          /(?:(?:new Worker|spawnPluginThread|webThread)\(\s*|export const [A-Z_]+: URL = )new URL\("([^"]+\.ts)", import\.meta\.url\)/g;
         for (const m of text.matchAll(starts)) {
           found.push(new URL(m[1], file).pathname.slice(root.pathname.length));
         }
@@ -85,7 +86,7 @@ Deno.test("no program's module graph holds a test package: only the product's np
   }
   // The page is bundled for the browser at the server's start.
   const entries = [...programs, ...workers, "web/page.ts"];
-  assert(entries.includes("scripts/play.ts") && entries.length >= 18, entries.join(" "));
+  assert(entries.includes("scripts/start/play.ts") && entries.length >= 18, entries.join(" "));
   const strays: string[] = [];
   for (const file of entries) {
     const { npmPackages } = await graphOf(file);
@@ -105,7 +106,7 @@ Deno.test("a first deno task play on a fresh machine fetches nothing it does not
   try {
     const registry = "http://localhost:9/";
     const npm = `${fresh}/npm/localhost_9`; // Deno's folder for that registry
-    const { modules, npmPackages } = await graphOf("scripts/play.ts");
+    const { modules, npmPackages } = await graphOf("scripts/start/play.ts");
     const copied: string[] = [];
     for (const p of Object.values(npmPackages)) {
       assert(p.localPath !== undefined, `${p.name} is not in this machine's cache`);

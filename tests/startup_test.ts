@@ -51,3 +51,12 @@ Deno.test("the guard sees a program that loads the tournament modules", async ()
   const graph = await localGraph("scripts/match.ts");
   assert(graph.some((m) => UNNEEDED.test(m)), graph.join("\n"));
 });
+
+for (const entry of ["scripts/start/play.ts", "scripts/start/analyze.ts"]) {
+  Deno.test(`${entry} starts the game's thread before Effect loads: none in its static graph`, async () => {
+    const graph = [...await staticGraph(entry)];
+    assertEquals(graph.filter((s) => /^npm:|\/effect\//.test(s)), []);
+    assert(graph.some((s) => s.endsWith("/core/host/thread.ts")), graph.join("\n"));
+    assert(!graph.some((s) => s.endsWith("/core/deps.ts")), graph.join("\n"));
+  });
+}

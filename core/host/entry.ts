@@ -2,10 +2,14 @@
  * What both ways of starting a plugin thread share (`thread.ts`, `relay.ts`): the module
  * a Node worker starts from (Deno starts Node workers only from `file:` and `data:` URLs,
  * so a module served over HTTP, ply run from its URL, is imported by a one-line `data:`
- * module instead), and the death cell a blocked caller is woken by.
+ * module instead), the death cell a blocked caller is woken by, and the game thread's
+ * module.
  *
  * @module
  */
+
+/** The module of a game's plugin thread (`rules.ts`). */
+export const RULES_MODULE: URL = new URL("./rules.ts", import.meta.url);
 
 /**
  * The URL to give a Node worker for `module`: itself if it is a file, else a `data:`

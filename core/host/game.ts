@@ -28,6 +28,7 @@ import {
   take,
 } from "./calls.ts";
 import type { HostDeclared, HostFailed, HostReady, RulesData } from "./rules.ts";
+import { RULES_MODULE } from "./entry.ts";
 import {
   type PluginLimits,
   type PluginThread,
@@ -134,7 +135,7 @@ export const hostDeclaration = (
     const data: RulesData = { source, label, channel: newChannel(), declareOnly: true };
     const spawn = (events: ThreadEvents) => {
       thread = spawnPluginThread(
-        new URL("./rules.ts", import.meta.url),
+        RULES_MODULE,
         data,
         { plugin: source.url, trusted, limits },
         events,
@@ -163,7 +164,7 @@ export const hostGame = (
     const spawn = (events: ThreadEvents) => {
       const data: RulesData = { source, label, channel };
       thread = spawnPluginThread(
-        new URL("./rules.ts", import.meta.url),
+        RULES_MODULE,
         data,
         { plugin: source.url, trusted, limits, death: channel.control },
         events,

@@ -28,22 +28,48 @@ await new Promise<void>((held) =>
   })
 );
 
-/** What a plugin thread's `workerData` holds: its data, and its owner's port if it has one. */
+/**
+ * What a plugin thread's `workerData` holds: its data, and its owner's port if it has one.
+ * A thread started early (`prestartPluginThread`) has no data yet: its owner sends it as
+ * `{ start: data }` when it takes the thread; meanwhile the thread loads the module `warm`
+ * names (the plugin's), so that it is ready sooner.
+ */
 export interface ThreadStart {
-  readonly data: unknown;
+  readonly data?: unknown;
   readonly port?: MessagePort;
+  readonly warm?: string;
 }
 
-/** The data the plugin thread was started with (`spawnPluginThread`'s `data`). */
-export const threadData = <T>(): T => (workerData as ThreadStart).data as T;
+/**
+ * The data the plugin thread was started with (`spawnPluginThread`'s `data`), at once, or
+ * once its owner sends it (a thread started early).
+ */
+export const threadData = <T>(): Promise<T> => {
+  const start = workerData as ThreadStart;
+  if (start.data !== undefined) return Promise.resolve(start.data as T);
+  // Loading the plugin's module now is only a head start: opening the game loads it again
+  // (from the module cache) and says what went wrong, if anything did.
+  if (start.warm !== undefined) import(start.warm).catch(() => {});
+  return new Promise<T>((resolve) => {
+    const stop = ownerPort().listen((m) => {
+      const data = (m as { readonly start?: unknown }).start;
+      if (data === undefined) return;
+      stop();
+      resolve(data as T);
+    });
+  });
+};
 
 /** The plugin thread's way to its owner: send a message, hear each message. */
 export interface OwnerPort {
   /** Sends a message to the owner (shared memory is shared, not copied). */
   readonly post: (message: unknown) => void;
-  /** Calls `f` with each message from the owner. */
-  readonly listen: (f: (message: unknown) => void) => void;
+  /** Calls `f` with each message from the owner, until the function returned is called. */
+  readonly listen: (f: (message: unknown) => void) => () => void;
 }
+
+/** Who hears the owner's messages on a port of its own (the port has one handler). */
+const listeners = new Set<(message: unknown) => void>();
 
 /** The plugin thread's port to its owner. */
 export const ownerPort = (): OwnerPort => {
@@ -52,13 +78,20 @@ export const ownerPort = (): OwnerPort => {
     return {
       post: (message) => port.postMessage(message),
       listen: (f) => {
-        port.onmessage = (e: MessageEvent) => f(e.data);
+        listeners.add(f);
+        port.onmessage = (e: MessageEvent) => {
+          for (const l of [...listeners]) l(e.data);
+        };
+        return () => void listeners.delete(f);
       },
     };
   }
   const parent = parentPort!;
   return {
     post: (message) => parent.postMessage(message),
-    listen: (f) => void parent.on("message", f),
+    listen: (f) => {
+      parent.on("message", f);
+      return () => void parent.off("message", f);
+    },
   };
 };

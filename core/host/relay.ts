@@ -16,12 +16,24 @@ import type { RelayEnd, RelayStart } from "./thread.ts";
 import { markDeath, nodeWorkerEntry } from "./entry.ts";
 import type { ThreadStart } from "./inside.ts";
 
-self.onmessage = (e: MessageEvent<{ start: RelayStart }>) => {
+/** The cell marked when the plugin thread dies (set at the start, or later for an early thread). */
+let death: SharedArrayBuffer | undefined;
+
+self.onmessage = (e: MessageEvent<{ start: RelayStart } | { death?: SharedArrayBuffer }>) => {
+  if (!("start" in e.data)) {
+    death = e.data.death;
+    return;
+  }
   const start = e.data.start;
+  death = start.death;
   const plugin = new NodeWorker(
     nodeWorkerEntry(new URL(start.module)),
     {
-      workerData: { data: start.data, port: start.port } satisfies ThreadStart,
+      workerData: {
+        ...(start.data !== undefined ? { data: start.data } : {}),
+        ...(start.warm !== undefined ? { warm: start.warm } : {}),
+        port: start.port,
+      } satisfies ThreadStart,
       transferList: [start.port as unknown as Transferable],
       resourceLimits: { maxOldGenerationSizeMb: start.memoryMb },
     } as ConstructorParameters<typeof NodeWorker>[1],
@@ -30,7 +42,7 @@ self.onmessage = (e: MessageEvent<{ start: RelayStart }>) => {
   const died = (end: RelayEnd) => {
     if (ended) return;
     ended = true;
-    markDeath(start.death, end.oom);
+    markDeath(death, end.oom);
     self.postMessage(end);
   };
   plugin.on("error", (err: Error & { code?: string }) =>

@@ -116,7 +116,7 @@ const answer = (game: Game<unknown>, label: string, { fn, args }: Call): Answer 
   }
 };
 
-const { source, label, channel, declareOnly } = threadData<RulesData>();
+const { source, label, channel, declareOnly } = await threadData<RulesData>();
 const owner = ownerPort();
 const opened = await Effect.runPromise(Effect.result<
   { readonly plugin: GamePlugin<unknown, unknown>; readonly game?: Game<unknown> },

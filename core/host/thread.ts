@@ -18,7 +18,6 @@
  * @module
  */
 import { Worker as NodeWorker } from "node:worker_threads";
-import { Context } from "../deps.ts";
 import { markDeath, nodeWorkerEntry } from "./entry.ts";
 import type { ThreadStart } from "./inside.ts";
 
@@ -56,8 +55,10 @@ export const DEFAULT_LIMITS: PluginLimits = { callLimitMs: 2000, memoryMb: 2048,
 export interface RelayStart {
   /** The plugin thread's module URL. */
   readonly module: string;
-  /** The plugin thread's data (`threadData` in `inside.ts`). */
-  readonly data: unknown;
+  /** The plugin thread's data (`threadData` in `inside.ts`); absent for a thread started early. */
+  readonly data?: unknown;
+  /** For a thread started early: the plugin's module, which it loads meanwhile. */
+  readonly warm?: string;
   /** The plugin thread's end of its owner's channel (`ownerPort` in `inside.ts`). */
   readonly port: MessagePort;
   /** Its heap limit in MB. */
@@ -140,27 +141,162 @@ const canSandbox = (): boolean => {
   return sandboxing;
 };
 
+/** How a plugin thread is started: its plugin, its trust, its limits. */
+export interface ThreadOptions {
+  /** The plugin's module URL. */
+  readonly plugin: string;
+  /** True for a built-in plugin (it keeps the program's permissions). */
+  readonly trusted: boolean;
+  readonly limits: PluginLimits;
+}
+
+/** A plugin thread as it is started: the thread, and how to tell it its caller's death cell. */
+interface Started {
+  readonly thread: PluginThread;
+  /** Sets the cell marked when the thread dies (see `RelayStart.death`). */
+  readonly setDeath: (death: SharedArrayBuffer | undefined) => void;
+}
+
+/** A plugin thread started before a caller asked for it (`prestartPluginThread`). */
+interface Early {
+  /** What it was started for (`earlyKey`): a caller asking for the same takes it. */
+  readonly key: string;
+  readonly started: Started;
+  /** Hands the thread to its caller: the events from now on (and any that came before). */
+  readonly adopt: (events: ThreadEvents) => void;
+}
+
+/** The threads started early, by their module's URL (at most one each). */
+const early = new Map<string, Early>();
+
+/** How many threads were started early, and how many of them a caller took. */
+const earlyCount = { started: 0, taken: 0 };
+
+/** How many plugin threads were started early (`prestartPluginThread`) and how many were taken. */
+export const earlyThreads = (): { readonly started: number; readonly taken: number } => ({
+  ...earlyCount,
+});
+
+const earlyKey = ({ plugin, trusted, limits }: ThreadOptions): string =>
+  JSON.stringify([plugin, trusted, limits.memoryMb, [...limits.grants].sort()]);
+
+/**
+ * Starts a plugin thread for `module` before a caller asks for it: a program's entry
+ * calls it before it loads the program's modules (Effect among them), so that the thread
+ * starts, and loads the plugin's module, meanwhile. The first `spawnPluginThread` of the
+ * same module with the same options takes it, with its data (sent as `{ start: data }`:
+ * `threadData` in `inside.ts`); one with other options terminates it and starts its own.
+ * Nothing of ply's but `thread.ts` itself loads here.
+ */
+export const prestartPluginThread = (module: URL, options: ThreadOptions): void => {
+  if (early.has(module.href)) return;
+  const { events, adopt } = buffered();
+  earlyCount.started++;
+  early.set(module.href, {
+    key: earlyKey(options),
+    started: start(module, { warm: options.plugin }, options, undefined, events),
+    adopt,
+  });
+};
+
+/**
+ * A Web Worker as a plugin thread's owner sees one (the built-in plugins' search workers,
+ * whose messages cost a tenth of a Node worker's), taken from an early start of the same
+ * module if one waits (`prestartWebThread`).
+ */
+export const spawnWebThread = (module: URL, events: ThreadEvents): PluginThread => {
+  const waiting = early.get(module.href);
+  if (waiting !== undefined && waiting.key === WEB) {
+    early.delete(module.href);
+    earlyCount.taken++;
+    waiting.adopt(events);
+    return waiting.started.thread;
+  }
+  return webThread(module, events);
+};
+
+/** The early-start key of a Web Worker (it carries no plugin's options). */
+const WEB = "web";
+
+/**
+ * Starts a Web Worker for `module` before it is asked for (see `prestartPluginThread`):
+ * the first `spawnWebThread` of the module takes it.
+ */
+export const prestartWebThread = (module: URL): void => {
+  if (early.has(module.href)) return;
+  const { events, adopt } = buffered();
+  earlyCount.started++;
+  early.set(module.href, {
+    key: WEB,
+    started: { thread: webThread(module, events), setDeath: () => {} },
+    adopt,
+  });
+};
+
+const webThread = (module: URL, events: ThreadEvents): PluginThread => {
+  const worker = new Worker(module, { type: "module" });
+  worker.onmessage = (e: MessageEvent) => events.message(e.data);
+  worker.onerror = (e: ErrorEvent) => {
+    e.preventDefault();
+    events.exit({ oom: false, message: e.message || "its thread crashed" });
+  };
+  return { post: (m) => worker.postMessage(m), terminate: () => worker.terminate() };
+};
+
+/** Events kept until an owner takes the thread (`adopt`), then passed on. */
+const buffered = (): { events: ThreadEvents; adopt: (to: ThreadEvents) => void } => {
+  const before: ({ m: unknown } | { end: Parameters<ThreadEvents["exit"]>[0] })[] = [];
+  let to: ThreadEvents | undefined;
+  return {
+    events: {
+      message: (m) => to === undefined ? before.push({ m }) : to.message(m),
+      exit: (end) => to === undefined ? before.push({ end }) : to.exit(end),
+    },
+    adopt: (events) => {
+      to = events;
+      for (const e of before.splice(0)) "m" in e ? events.message(e.m) : events.exit(e.end);
+    },
+  };
+};
+
 /**
  * Starts `module` in a plugin thread with `data` as its `workerData`, bounded by
  * `limits` (its heap; its permissions unless `trusted`, where `--unstable-worker-options`
  * allows: see `canSandbox`). `death`, if given, is the cell
- * the relay marks when the thread dies (see `RelayStart.death`).
+ * the relay marks when the thread dies (see `RelayStart.death`). A thread started early
+ * for the same module and options (`prestartPluginThread`) is taken instead of a new one.
  */
 export const spawnPluginThread = (
   module: URL,
   data: unknown,
-  options: {
-    /** The plugin's module URL. */
-    readonly plugin: string;
-    /** True for a built-in plugin (it keeps the program's permissions). */
-    readonly trusted: boolean;
-    readonly limits: PluginLimits;
-    readonly death?: SharedArrayBuffer;
-  },
+  options: ThreadOptions & { readonly death?: SharedArrayBuffer },
   events: ThreadEvents,
 ): PluginThread => {
-  const { trusted, limits, death } = options;
-  if (trusted || !canSandbox()) return direct(module, data, limits, death, events);
+  const waiting = early.get(module.href);
+  if (waiting !== undefined) {
+    early.delete(module.href);
+    if (waiting.key === earlyKey(options)) {
+      earlyCount.taken++;
+      waiting.started.setDeath(options.death);
+      waiting.started.thread.post({ start: data });
+      waiting.adopt(events);
+      return waiting.started.thread;
+    }
+    waiting.started.thread.terminate();
+  }
+  return start(module, { data }, options, options.death, events).thread;
+};
+
+/** A plugin thread started with `workerData` (its data, or the module to load early). */
+const start = (
+  module: URL,
+  workerData: ThreadStart,
+  options: ThreadOptions,
+  death: SharedArrayBuffer | undefined,
+  events: ThreadEvents,
+): Started => {
+  const { trusted, limits } = options;
+  if (trusted || !canSandbox()) return direct(module, workerData, limits, death, events);
   const relay = new Worker(new URL("./relay.ts", import.meta.url), {
     type: "module",
     deno: { permissions: sandbox(limits.grants, options.plugin) },
@@ -190,28 +326,28 @@ export const spawnPluginThread = (
   relay.postMessage({
     start: {
       module: module.href,
-      data,
+      ...workerData,
       port: port2,
       memoryMb: limits.memoryMb,
       ...(death !== undefined ? { death } : {}),
     } satisfies RelayStart,
   }, [port2]);
   return {
-    post: (message) => port1.postMessage(message),
-    terminate: end,
+    thread: { post: (message) => port1.postMessage(message), terminate: end },
+    setDeath: (cell) => relay.postMessage({ death: cell }),
   };
 };
 
 /** A built-in plugin's thread: a Node worker of the caller's, with the program's permissions. */
 const direct = (
   module: URL,
-  data: unknown,
+  workerData: ThreadStart,
   limits: PluginLimits,
   death: SharedArrayBuffer | undefined,
   events: ThreadEvents,
-): PluginThread => {
+): Started => {
   const worker = new NodeWorker(nodeWorkerEntry(module), {
-    workerData: { data } satisfies ThreadStart,
+    workerData,
     resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
   });
   let ended = false;
@@ -231,22 +367,15 @@ const direct = (
   );
   worker.on("exit", (code: number) => end(false, `its thread exited (code ${code})`));
   return {
-    post: (message) => worker.postMessage(message),
-    terminate: () => {
-      ended = true;
-      void worker.terminate();
+    thread: {
+      post: (message) => worker.postMessage(message),
+      terminate: () => {
+        ended = true;
+        void worker.terminate();
+      },
+    },
+    setDeath: (cell) => {
+      death = cell;
     },
   };
 };
-
-// The superclass as a variable of an explicit type: JSR's fast check reads no call there.
-const LimitsKey: Context.Reference<PluginLimits> = Context.Reference<PluginLimits>(
-  "ply/PluginLimits",
-  { defaultValue: () => DEFAULT_LIMITS },
-);
-
-/**
- * The limits plugin threads get (a reference: `DEFAULT_LIMITS` unless a program provides
- * its own, as `runMain` does from `--call-limit`, `--memory` and `--plugin-allow`).
- */
-export const Limits: Context.Reference<PluginLimits> = LimitsKey;

@@ -6,8 +6,10 @@
  */
 import type { TaskMessage } from "./protocol.ts";
 import { serveTasks } from "./worker.ts";
-import { ownerPort } from "../host/inside.ts";
+import { ownerPort, threadData } from "../host/inside.ts";
 
+// A thread started early gets its (empty) data first; tasks come after.
+await threadData();
 const owner = ownerPort();
 const handle = serveTasks((reply) => owner.post(reply), true);
 owner.listen((msg) => void handle(msg as TaskMessage));

@@ -15,12 +15,14 @@ import { Context, Effect, Layer } from "../deps.ts";
 import { runningFunction, sharedSlot } from "../guard.ts";
 import { SearchFailed } from "../errors.ts";
 import {
-  Limits,
   type PluginLimits,
   type PluginThread,
   spawnPluginThread,
+  spawnWebThread,
   type ThreadEvents,
 } from "../host/thread.ts";
+import { SEARCH_PLUGIN_THREAD, SEARCH_WEB_WORKER } from "./entries.ts";
+import { Limits } from "../host/limits.ts";
 import { type GameSource, isBuiltinUrl, pluginLabel } from "../source.ts";
 import { TranspositionTable } from "../search/tt.ts";
 import type { SearchResult } from "../search/types.ts";
@@ -150,17 +152,6 @@ interface Slot {
   started: boolean;
 }
 
-/** A Web Worker as a plugin thread's owner sees one (for the built-in plugins' searches). */
-const webThread = (module: URL, events: ThreadEvents): PluginThread => {
-  const worker = new Worker(module, { type: "module" });
-  worker.onmessage = (e: MessageEvent) => events.message(e.data);
-  worker.onerror = (e: ErrorEvent) => {
-    e.preventDefault();
-    events.exit({ oom: false, message: e.message || "its thread crashed" });
-  };
-  return { post: (m) => worker.postMessage(m), terminate: () => worker.terminate() };
-};
-
 /** The kind of the built-in plugins' workers (see `threadKind`). */
 const TRUSTED = "built-in";
 
@@ -247,14 +238,12 @@ class Pool {
     };
     // The built-in plugins search in Web Workers (their messages cost a tenth of a Node
     // worker's); a user's plugin in a plugin thread: its heap bounded, sandboxed.
-    slot.worker = kind === TRUSTED
-      ? webThread(new URL("./web_worker.ts", import.meta.url), events)
-      : spawnPluginThread(
-        new URL("./node_worker.ts", import.meta.url),
-        {},
-        { plugin: url, trusted: false, limits: this.limits },
-        events,
-      );
+    slot.worker = kind === TRUSTED ? spawnWebThread(SEARCH_WEB_WORKER, events) : spawnPluginThread(
+      SEARCH_PLUGIN_THREAD,
+      {},
+      { plugin: url, trusted: false, limits: this.limits },
+      events,
+    );
     this.slots.push(slot);
     return slot;
   }

@@ -16,11 +16,11 @@
 import { Effect, Queue, type Scope } from "../../../core/deps.ts";
 import { PluginFault, SearchFailed } from "../../../core/errors.ts";
 import {
-  Limits,
   spawnPluginThread,
   THREAD_START_MS,
   type ThreadEvents,
 } from "../../../core/host/thread.ts";
+import { Limits } from "../../../core/host/limits.ts";
 import { pluginLabel } from "../../../core/source.ts";
 import { builtins } from "../../registry.ts";
 import { UsageError } from "../../../app/cli.ts";

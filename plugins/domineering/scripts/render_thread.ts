@@ -38,7 +38,7 @@ import {
   type RenderThreadMessage,
 } from "./render_host.ts";
 
-const { request, cells } = threadData<RenderThreadData>();
+const { request, cells } = await threadData<RenderThreadData>();
 const owner = ownerPort();
 const post = (m: RenderThreadMessage) => owner.post(m);
 const progress = new Int32Array(cells);

@@ -42,13 +42,13 @@ import {
 import {
   gameHelp,
   intFlag,
-  limitsFromArgs,
   parseCommandLine,
   runMain,
   UsageError,
   type UserError,
   workersFromArgs,
 } from "../../../app/cli.ts";
+import { limitsFromArgs } from "../../../app/limits.ts";
 import { num } from "../../../app/display.ts";
 
 const USAGE = `Usage: deno task kalah pve AI_1_mode AI_1_params
