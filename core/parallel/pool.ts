@@ -19,7 +19,6 @@ import {
   type PluginThread,
   spawnPluginThread,
   spawnWebThread,
-  type ThreadEvents,
 } from "../host/thread.ts";
 import { SEARCH_PLUGIN_THREAD, SEARCH_WEB_WORKER } from "./entries.ts";
 import { Limits } from "../host/limits.ts";
