@@ -15,10 +15,11 @@
  * @module
  */
 import { codeDifference, type CodeId, codeId } from "../app/tournament/code.ts";
-import { Effect, Result, Schema } from "../core/deps.ts";
+import { Effect, Exit, Result, Schema, Scope } from "../core/deps.ts";
 import { openHostedGame } from "../app/games.ts";
 import { Limits } from "../core/host/limits.ts";
-import type { OpenedGame } from "../core/plugin.ts";
+import type { OpenedGame, OptionsError, PluginError } from "../core/plugin.ts";
+import type { PluginLimits } from "../core/host/thread.ts";
 import { agentFromSpec } from "../app/players/agents.ts";
 import { parseSpec } from "../app/players/spec.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
@@ -267,15 +268,17 @@ const differs = (tournament: string, plan: ClusterPlan): Promise<string | undefi
  * `concurrency` games at once on this runner. A runner that cannot load the game's
  * plugin takes no work: it calls `refuse` with the reason (the runner then leaves the
  * cluster) and leaves the game unplayed, so that the runner which takes its shard plays
- * it.
+ * it. The entity's layer builds handlers for each entity (each game), so what the runner
+ * shares, its game slots, is made here, once.
  */
 // deno-lint-ignore explicit-module-boundary-types -- the handlers' type is the entity's own
 export const gameHandlers = (
   concurrency: number,
   refuse: (reason: string) => Effect.Effect<void>,
-) =>
-  Effect.gen(function* () {
-    const slots = yield* Semaphore.make(Math.max(1, concurrency));
+) => {
+  const slots = Semaphore.makeUnsafe(Math.max(1, concurrency));
+  const games = openGames();
+  return Effect.gen(function* () {
     // The runner's flags' limits, for each game's plugin thread.
     const limits = yield* Limits;
     return GameEntity.of({
@@ -288,15 +291,10 @@ export const gameHandlers = (
             if (plan === undefined) return yield* Effect.fail(`no tournament ${tournament}`);
             plans.set(tournament, plan);
           }
-          // Each game in a plugin thread of its own: a plugin that hangs or runs out of
-          // memory fails its game alone, and the runner goes on.
-          const loaded = yield* Effect.result(
-            Effect.provideService(
-              openHostedGame(plan.module ?? plan.game, plan.options),
-              Limits,
-              limits,
-            ),
-          );
+          // The tournament's game in its plugin thread, opened once on this runner (as a
+          // local series does): a plugin that hangs or runs out of memory fails its game
+          // alone, its thread is replaced for the next one, and the runner goes on.
+          const loaded = yield* Effect.result(games.use(tournament, plan, limits));
           if (Result.isFailure(loaded)) {
             yield* refuse(
               `this runner cannot load ${plan.game} (tournament ${tournament}): ` +
@@ -318,8 +316,11 @@ export const gameHandlers = (
             );
             return yield* Effect.never;
           }
+          // Two lines per game, for whoever watches the runner: its start and its end.
+          yield* Effect.sync(() =>
+            console.log(`playing ${plan.fixtures[index].id} of tournament ${tournament}`)
+          );
           const record = yield* playFixture(plan, loaded.success, index);
-          // One line per game, for whoever watches the runner.
           yield* Effect.sync(() =>
             console.log(`played ${plan.fixtures[index].id} of tournament ${tournament}`)
           );
@@ -327,6 +328,69 @@ export const gameHandlers = (
         }))),
     });
   });
+};
+
+/** How many tournaments' games a runner keeps open (their plugin threads) when idle. */
+const KEEP_OPEN = 2;
+
+/**
+ * The games a runner has open, one per tournament, each in its plugin thread for as long
+ * as the runner keeps it: all of a tournament's games on this runner use it (its calls
+ * are synchronous, so games at once share it, as a local series's do), and no thread
+ * starts before each game. Past `KEEP_OPEN` tournaments, the oldest idle one's ends.
+ */
+const openGames = () => {
+  interface Open {
+    readonly game: Effect.Effect<OpenedGame, PluginError | OptionsError>;
+    readonly scope: Scope.Closeable;
+    users: number;
+  }
+  const open = new Map<string, Open>();
+  // Made at once (no fiber can come between the look and the entry): games that start
+  // together for a new tournament share one opening of its game.
+  const entry = (tournament: string, plan: ClusterPlan, limits: PluginLimits): Open => {
+    const known = open.get(tournament);
+    if (known !== undefined) return known;
+    const scope = Scope.makeUnsafe();
+    const game = Effect.runSync(Effect.cached(
+      Scope.provide(scope)(
+        Effect.provideService(
+          openHostedGame(plan.module ?? plan.game, plan.options),
+          Limits,
+          limits,
+        ),
+      ),
+    ));
+    const made: Open = { game, scope, users: 0 };
+    open.set(tournament, made);
+    return made;
+  };
+  /** Ends the threads of the oldest idle tournaments past `KEEP_OPEN`. */
+  const trim = Effect.suspend(() => {
+    const ending: Scope.Closeable[] = [];
+    for (const [id, o] of open) {
+      if (open.size <= KEEP_OPEN) break;
+      if (o.users > 0) continue;
+      open.delete(id);
+      ending.push(o.scope);
+    }
+    return Effect.forEach(ending, (scope) => Scope.close(scope, Exit.void), { discard: true });
+  });
+  return {
+    /** The tournament's game, in use until the calling scope closes. */
+    use: (tournament: string, plan: ClusterPlan, limits: PluginLimits) =>
+      Effect.gen(function* () {
+        const o = yield* Effect.sync(() => {
+          const o = entry(tournament, plan, limits);
+          o.users++;
+          return o;
+        });
+        yield* Effect.addFinalizer(() => Effect.sync(() => void o.users--));
+        yield* trim;
+        return yield* o.game;
+      }),
+  };
+};
 
 /** Plays one fixture of a plan here; the record as JSON, or why it could not be played. */
 const playFixture = (plan: ClusterPlan, loaded: OpenedGame, index: number) =>
