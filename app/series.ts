@@ -16,7 +16,15 @@ import { formatSpec, type PlayerSpec } from "./players/spec.ts";
 import { DEFAULT_STRENGTHS } from "../core/plugin.ts";
 import type { Strategy } from "../core/search/types.ts";
 import { Terminal } from "./terminal.ts";
-import { openStore, type Store } from "./tournament/folder.ts";
+import {
+  type KeptGames,
+  keptOnly,
+  NO_GAMES,
+  openStore,
+  retriedOf,
+  type RetriedRecord,
+  type Store,
+} from "./tournament/folder.ts";
 import {
   bookOpenings,
   DEFAULT_OPENINGS,
@@ -249,12 +257,12 @@ const seriesStore = (
   fixtures: readonly Fixture[],
   extra: Readonly<Record<string, unknown>> = {},
 ): Effect.Effect<
-  { readonly store?: Store; readonly done: readonly GameRecord[] },
+  { readonly store?: Store; readonly done: KeptGames },
   UsageError,
   Scope.Scope
 > =>
   Effect.gen(function* () {
-    if (typeof flags.out !== "string") return { done: [] };
+    if (typeof flags.out !== "string") return { done: NO_GAMES };
     const store = yield* openStore(flags.out, {
       series,
       game: loaded.specifier,
@@ -279,7 +287,7 @@ const seriesStore = (
       );
     }
     const known = new Set(fixtures.map((f) => f.id));
-    return { store, done: store.done.filter((r) => known.has(r.id)) };
+    return { store, done: keptOnly(store.done, (id) => known.has(id)) };
   });
 
 /** A series made ready to run: what `prepareSeries` returns. */
@@ -292,8 +300,8 @@ export interface PreparedSeries {
   readonly fixtures: readonly Fixture[];
   /** The `--out` folder, if any. */
   readonly store?: Store;
-  /** The games of `fixtures` already played (kept in the folder). */
-  readonly done: readonly GameRecord[];
+  /** The games of `fixtures` already played (kept in the folder, read again by `each`). */
+  readonly done: KeptGames;
   /** The progress line (on a terminal, without `--json`). */
   readonly progress: ProgressLine;
   /**
@@ -381,9 +389,9 @@ export const prepareSeries = (
           maxFaults,
           ...(adjudication !== undefined ? { adjudication } : {}),
           // Kept at once; a game the folder cannot take stops the series.
-          onGame: (record, all) => {
+          onGame: (record, soFar) => {
             const kept = store === undefined || store.append(record);
-            return onGame(record, all) || !kept;
+            return onGame(record, soFar) || !kept;
           },
         }),
       finish: (end, report, files = {}) =>
@@ -391,8 +399,8 @@ export const prepareSeries = (
           progress.clear();
           const fault = end.fault;
           if (fault !== undefined) yield* reportFault(fault.message, fault.trace);
-          const faulted = faultedGames(end.records, store);
-          const retried = retriedGames(end.records);
+          const faulted = faultedGames(end.faulted, store);
+          const retried = retriedGames(end.retried);
           const failed = () => store?.failure();
           const error = fault?.message ?? failed();
           const full = {
@@ -470,7 +478,7 @@ export interface SeriesRun {
   /** The openings (round r plays `openings.at(r)`). */
   readonly openings: Openings;
   /** The games already played (their ids are skipped). */
-  readonly done: readonly GameRecord[];
+  readonly done: KeptGames;
   /** Games at once. */
   readonly concurrency: number;
   /** The move limit. */
@@ -482,10 +490,19 @@ export interface SeriesRun {
   /** `--adjudicate`'s rules, if given. */
   readonly adjudication?: Adjudication;
   /**
-   * Hears each new finished or faulted game (`record.fault`), with all games so far;
-   * true stops the series.
+   * Hears each new finished or faulted game (`record.fault`), with the counts so far
+   * (the program keeps what it reports of it: the series keeps no records); true stops
+   * the series.
    */
-  readonly onGame: (record: GameRecord, all: readonly GameRecord[]) => boolean;
+  readonly onGame: (record: GameRecord, soFar: SoFar) => boolean;
+}
+
+/** A series' counts so far, earlier runs' games included. */
+export interface SoFar {
+  /** Games finished or faulted. */
+  readonly games: number;
+  /** Of them, faulted. */
+  readonly faulted: number;
 }
 
 /**
@@ -493,8 +510,12 @@ export interface SeriesRun {
  * message the one line the user reads).
  */
 export interface SeriesEnd extends RunEnd {
-  /** Every finished and faulted game, the earlier runs' first. */
-  readonly records: readonly GameRecord[];
+  /** Games finished or faulted, the earlier runs' included. */
+  readonly games: number;
+  /** The faulted games (their records: few), the earlier runs' first. */
+  readonly faulted: readonly GameRecord[];
+  /** The games that passed on their retry, the earlier runs' first. */
+  readonly retried: readonly RetriedRecord[];
   /** True when the user pressed Ctrl-C. */
   readonly interrupted: boolean;
   /** Games this run finished or faulted. */
@@ -525,13 +546,16 @@ export const tooManyFaults = (faults: number, maxFaults: number, last: string): 
 export const runSeries = (run: SeriesRun): Effect.Effect<SeriesEnd, never, Terminal> =>
   Effect.gen(function* () {
     const term = yield* Terminal;
-    const records = [...run.done];
-    const played = new Set(run.done.map((r) => r.id));
-    let faults = run.done.filter((r) => r.fault !== undefined).length;
-    const over = () => faults > run.maxFaults;
+    // Counts and the few faulted and retried games, never every record: a series of any
+    // length runs in the same memory (the program tallies what it reports).
+    const played = run.done.ids;
+    const faulted = [...run.done.faulted];
+    const retried = [...run.done.retried];
+    let games = played.size;
+    const over = () => faulted.length > run.maxFaults;
     let gameMs = 0;
     const t0 = performance.now();
-    const before = over() ? run.done.findLast((r) => r.fault !== undefined) : undefined;
+    const before = over() ? faulted[faulted.length - 1] : undefined;
     const end: RunEnd = before !== undefined
       ? {
         halted: true,
@@ -552,23 +576,29 @@ export const runSeries = (run: SeriesRun): Effect.Effect<SeriesEnd, never, Termi
         halt: term.interruption,
         onGame: (record) =>
           Effect.sync(() => {
-            records.push(record);
+            games++;
             gameMs += record.ms;
-            if (record.fault !== undefined) faults++;
+            if (record.fault !== undefined) faulted.push(record);
+            if (record.retried !== undefined) retried.push(retriedOf(record));
             // The program hears every game, the one past the limit included.
-            const enough = run.onGame(record, records);
+            const enough = run.onGame(record, { games, faulted: faulted.length });
             return over() || enough;
           }),
       });
     const fault = over() && end.fault !== undefined
-      ? { ...end.fault, message: tooManyFaults(faults, run.maxFaults, end.fault.message) }
+      ? {
+        ...end.fault,
+        message: tooManyFaults(faulted.length, run.maxFaults, end.fault.message),
+      }
       : undefined;
     const { fault: _, ...rest } = end;
     return {
       ...rest,
       ...(fault !== undefined ? { fault } : {}),
-      records,
-      played: records.length - run.done.length,
+      games,
+      faulted,
+      retried,
+      played: games - played.size,
       interrupted: yield* term.interrupted,
       wallMs: performance.now() - t0,
       gameMs,
@@ -605,7 +635,7 @@ export interface RetriedGame {
 }
 
 /** In schedule order. */
-const bySchedule = (x: GameRecord, y: GameRecord) =>
+const bySchedule = (x: RetriedRecord, y: RetriedRecord) =>
   x.round - y.round || x.pairing - y.pairing || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
 
 /** The faulted games among `records`, in schedule order (with the folder's files). */
@@ -627,17 +657,15 @@ export const faultedGames = (
   });
 
 /** The games among `records` that passed on their retry, in schedule order. */
-export const retriedGames = (records: readonly GameRecord[]): readonly RetriedGame[] =>
+export const retriedGames = (records: readonly RetriedRecord[]): readonly RetriedGame[] =>
   records.filter((r) => r.retried !== undefined).sort(bySchedule).map((r) => ({
     id: r.id,
     reason: r.retried ?? "",
   }));
 
-/** The faulted games among `records` for a progress line: `, 3 faulted`, or nothing. */
-export const faultedSoFar = (records: readonly GameRecord[]): string => {
-  const n = records.filter((r) => r.fault !== undefined).length;
-  return n === 0 ? "" : `, ${n} faulted`;
-};
+/** The faulted games so far for a progress line: `, 3 faulted`, or nothing. */
+export const faultedSoFar = (soFar: SoFar): string =>
+  soFar.faulted === 0 ? "" : `, ${soFar.faulted} faulted`;
 
 /** The longest list of faulted games printed as text (the JSON report has them all). */
 const SHOWN_FAULTS = 20;

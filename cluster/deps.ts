@@ -5,6 +5,8 @@
  *
  * @module
  */
+// First, before Effect loads (see the module).
+import "../core/no_async_context.ts";
 export {
   ClusterSchema,
   ClusterWorkflowEngine,

@@ -28,7 +28,8 @@ import {
   tournamentEnd,
   TournamentWorkflow,
 } from "./tournament.ts";
-import { faultedGames, type SeriesEnd, tooManyFaults } from "../app/series.ts";
+import { faultedGames, type SeriesEnd, type SoFar, tooManyFaults } from "../app/series.ts";
+import { type KeptGames, retriedOf } from "../app/tournament/folder.ts";
 import { codeDifference } from "../app/tournament/code.ts";
 
 /**
@@ -65,9 +66,12 @@ export interface ClusterRun {
   /** The plan. */
   readonly plan: ClusterPlan;
   /** The games already kept locally (not handed to `onGame` again). */
-  readonly done: readonly GameRecord[];
-  /** Hears each new finished game, with all games so far. */
-  readonly onGame: (record: GameRecord, all: readonly GameRecord[]) => void;
+  readonly done: KeptGames;
+  /**
+   * Hears each new finished game, with the counts so far (the program tallies what it
+   * reports: following keeps no records, only the games' ids).
+   */
+  readonly onGame: (record: GameRecord, soFar: SoFar) => void;
   /** False to show the games so far and stop (`--status`): nothing is submitted. */
   readonly follow: boolean;
   /** Hears the tournament's id once it is submitted. */
@@ -136,8 +140,9 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
       );
     }
     const t0 = performance.now();
-    const records = [...run.done];
-    const seen = new Set(run.done.map((r) => r.id));
+    const seen = new Set(run.done.ids);
+    const faulted = [...run.done.faulted];
+    const retried = [...run.done.retried];
     // Where following has read to in the tournament's games (`newGames`' cursor).
     let cursor = 0;
     let gameMs = 0;
@@ -169,12 +174,13 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
           const fresh = page.records.filter((r) => !seen.has(r.id));
           for (const r of fresh) {
             seen.add(r.id);
-            records.push(r);
+            if (r.fault !== undefined) faulted.push(r);
+            if (r.retried !== undefined) retried.push(retriedOf(r));
             if (before >= 0) gameMs += r.ms;
-            run.onGame(r, records);
+            run.onGame(r, { games: seen.size, faulted: faulted.length });
           }
           // (The first look is every page of them: the catch-up ends at a page not full.)
-          if (before < 0 && page.records.length < GAMES_PAGE) before = records.length;
+          if (before < 0 && page.records.length < GAMES_PAGE) before = seen.size;
           const failed = Exit.isFailure(polled)
             ? polled.cause
             : Option.isSome(polled.value) && polled.value.value._tag === "Complete" &&
@@ -215,14 +221,16 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
     ).pipe(Effect.mapError((e) => `the cluster at ${run.url}: ${String(e)}`));
     const fault = cancelled
       ? { message: cancelledLine(id), id: "" }
-      : faultStop(records, run.plan.maxFaults);
+      : faultStop(faulted, run.plan.maxFaults);
     return {
-      records,
-      played: records.length - Math.max(before, run.done.length),
+      games: seen.size,
+      faulted,
+      retried,
+      played: seen.size - Math.max(before, run.done.ids.size),
       interrupted: yield* term.interrupted,
       wallMs: performance.now() - t0,
       gameMs,
-      halted: records.length < run.plan.fixtures.length,
+      halted: seen.size < run.plan.fixtures.length,
       ...(fault !== undefined ? { fault } : {}),
     };
   });

@@ -32,7 +32,8 @@ export const folderOf = (path: string): string => {
 };
 
 /**
- * Writes `data` (text or bytes) to `path` atomically: into a new temporary file in the same folder,
+ * Writes `data` (text, bytes, or pieces of bytes made as they are written, for a file too
+ * big to hold at once) to `path` atomically: into a new temporary file in the same folder,
  * synced to the disk, then renamed over `path`. When any step fails (a full disk, a
  * folder removed, no permission) the temporary file is removed, `path` keeps its old
  * content, and the error is thrown. The folder must exist.
@@ -48,7 +49,7 @@ export const folderOf = (path: string): string => {
  */
 export const writeFileAtomic = (
   path: string,
-  data: string | Uint8Array,
+  data: string | Uint8Array | Iterable<Uint8Array>,
   io: AtomicIo = realIo,
 ): void => {
   const name = path.replace(/^.*[\\/]/, "");
@@ -56,7 +57,9 @@ export const writeFileAtomic = (
   const file = Deno.openSync(tmp, { write: true, createNew: true });
   try {
     try {
-      io.write(file, typeof data === "string" ? new TextEncoder().encode(data) : data);
+      if (typeof data === "string") io.write(file, new TextEncoder().encode(data));
+      else if (data instanceof Uint8Array) io.write(file, data);
+      else for (const piece of data) io.write(file, piece);
       file.syncSync();
     } finally {
       file.close();

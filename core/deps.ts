@@ -7,6 +7,8 @@
  *
  * @module
  */
+// First, before Effect loads (see the module).
+import "./no_async_context.ts";
 export * as Cause from "npm:effect@4.1.0/Cause";
 export * as Clock from "npm:effect@4.1.0/Clock";
 export * as Context from "npm:effect@4.1.0/Context";

@@ -17,7 +17,7 @@ import { Effect } from "../core/deps.ts";
 import { CHANCE } from "../core/game.ts";
 import { formatSpec } from "../app/players/spec.ts";
 import { Terminal } from "../app/terminal.ts";
-import { tallyResults } from "../app/tournament/results.ts";
+import { resultsTally } from "../app/tournament/results.ts";
 import { type GameRecord, OPENING_AGENT } from "../app/tournament/runner.ts";
 import { pairings, schedule, soloSchedule } from "../app/tournament/schedule.ts";
 import { scoreFromElo } from "../app/tournament/stats.ts";
@@ -46,34 +46,39 @@ const FLAGS = {
 const round4 = (x: number) => Math.round(x * 10000) / 10000;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-/** Plies, chance moves and the time of the players' moves over the games. */
-const lengths = (records: readonly GameRecord[]) => {
-  let plies = 0, chanceMoves = 0, ms = 0;
-  for (const r of records) {
-    for (const m of r.transcript.moves) {
-      if (m.agent === OPENING_AGENT) continue;
-      if (m.by === CHANCE) chanceMoves++;
-      else (plies++, ms += m.ms);
-    }
-  }
-  const n = Math.max(1, records.length);
-  return {
-    meanPlies: round2(plies / n),
-    chanceMoves,
-    msPerMove: plies === 0 ? 0 : round2(ms / plies),
-    movesPerSecond: ms === 0 ? 0 : round2((plies / ms) * 1000),
-  };
-};
-
-/** The mean of the games' own statistics (2048's score and tiles). */
-const meanStats = (records: readonly GameRecord[]): Record<string, number> => {
+/**
+ * Plies, chance moves, the time of the players' moves and the sums of the games' own
+ * statistics (2048's score and tiles), kept as the finished games come in (faulted games
+ * are left out).
+ */
+const gameFigures = () => {
+  let games = 0, plies = 0, chanceMoves = 0, ms = 0;
   const sums: Record<string, number> = {};
-  for (const r of records) {
-    for (const [k, v] of Object.entries(r.transcript.stats ?? {})) sums[k] = (sums[k] ?? 0) + v;
-  }
-  return Object.fromEntries(
-    Object.entries(sums).map(([k, v]) => [k, round4(v / Math.max(1, records.length))]),
-  );
+  return {
+    add: (r: GameRecord) => {
+      if (r.fault !== undefined) return;
+      games++;
+      for (const m of r.transcript.moves) {
+        if (m.agent === OPENING_AGENT) continue;
+        if (m.by === CHANCE) chanceMoves++;
+        else (plies++, ms += m.ms);
+      }
+      for (const [k, v] of Object.entries(r.transcript.stats ?? {})) sums[k] = (sums[k] ?? 0) + v;
+    },
+    /** Finished games counted. */
+    games: () => games,
+    lengths: () => ({
+      meanPlies: round2(plies / Math.max(1, games)),
+      chanceMoves,
+      msPerMove: plies === 0 ? 0 : round2(ms / plies),
+      movesPerSecond: ms === 0 ? 0 : round2((plies / ms) * 1000),
+    }),
+    /** The mean of each of the games' own statistics. */
+    stats: (): Record<string, number> =>
+      Object.fromEntries(
+        Object.entries(sums).map(([k, v]) => [k, round4(v / Math.max(1, games))]),
+      ),
+  };
 };
 
 const main = Effect.gen(function* () {
@@ -128,32 +133,41 @@ const main = Effect.gen(function* () {
         `, ${concurrency} at once (Ctrl-C stops and reports the finished games)\n`,
     );
   }
-  const end = yield* prepared.run((_record, all) => {
+  // What the report says, kept as the games come in (the folder's first).
+  const tally = resultsTally(names, pairings(2, "round-robin"), 1);
+  const figures = gameFigures();
+  const keep = (r: GameRecord) => {
+    figures.add(r);
+    if (!solo) tally.add(r);
+  };
+  prepared.done.each(keep);
+  const end = yield* prepared.run((record, soFar) => {
+    keep(record);
     progress.show(() => {
-      const faults = series.faultedSoFar(all);
-      if (solo) return `game ${all.length}/${games}${faults}`;
+      const faults = series.faultedSoFar(soFar);
+      if (solo) return `game ${soFar.games}/${games}${faults}`;
       // No pairing yet while every game so far faulted.
-      const p = tallyResults(names, [[0, 1]], all, 1).pairings[0];
-      return `game ${all.length}/${games}: ${names[0]} ${
+      const p = tally.results().pairings[0];
+      return `game ${soFar.games}/${games}: ${names[0]} ${
         series.wdlText(p?.wdl ?? { wins: 0, draws: 0, losses: 0 })
       } ${names[1]}${faults}`;
     });
     return false;
   });
   // Faulted games count nowhere but in their own list (and as pairs left out).
-  const records = end.records.filter((r) => r.fault === undefined);
-  const faulted = end.records.length - records.length;
-  const stats = meanStats(records);
+  const finished = figures.games();
+  const faulted = end.games - finished;
+  const stats = figures.stats();
   const common = {
     game: loaded.specifier,
     options: loaded.options,
     seed,
-    games: records.length,
+    games: finished,
     interrupted: end.interrupted,
     players: { p1: names[0], p2: solo ? null : names[1] },
   };
   const tail = {
-    ...lengths(records),
+    ...figures.lengths(),
     ...series.throughput(end, concurrency),
     ...(Object.keys(stats).length > 0 ? { stats } : {}),
   };
@@ -164,20 +178,19 @@ const main = Effect.gen(function* () {
       Object.entries(stats).map(([k, v]) => `${k} ${v}`).join(", ")
     }\n`
     : "";
-  const lengthLine = (l: ReturnType<typeof lengths>) =>
+  const lengthLine = (l: ReturnType<typeof figures.lengths>) =>
     `  mean length ${l.meanPlies} moves${
-      l.chanceMoves > 0 ? ` (+${num(l.chanceMoves / Math.max(1, records.length))} chance)` : ""
+      l.chanceMoves > 0 ? ` (+${num(l.chanceMoves / Math.max(1, finished))} chance)` : ""
     }, ${l.msPerMove} ms per move, ${l.movesPerSecond} moves/s, ` +
     `${round2(end.wallMs / 1000)} s in all\n`;
   if (solo) {
-    report = { ...common, finished: records.length, ...tail };
-    text =
-      `${plugin.name}: ${game.players[0]} ${names[0]} against chance, ${records.length} games` +
+    report = { ...common, finished, ...tail };
+    text = `${plugin.name}: ${game.players[0]} ${names[0]} against chance, ${finished} games` +
       `${faulted > 0 ? ` (and ${faulted} faulted)` : ""}` +
       `${end.interrupted ? " (interrupted)" : ""}, seeds ${seed}-${seed + games - 1}\n` +
-      lengthLine(lengths(records)) + statsLine;
+      lengthLine(figures.lengths()) + statsLine;
   } else {
-    const r = tallyResults(names, pairings(2, "round-robin"), end.records, 1);
+    const r = tally.results();
     const pair = r.pairings[0];
     const one = (p: 0 | 1) => {
       const pl = r.players[p];
@@ -225,7 +238,7 @@ const main = Effect.gen(function* () {
     const res = report.results as { p1: ReturnType<typeof one>; p2: ReturnType<typeof one> };
     const left = pair?.faultedPairs ?? 0;
     text =
-      `${plugin.name}: ${records.length} games${faulted > 0 ? ` (and ${faulted} faulted)` : ""}${
+      `${plugin.name}: ${finished} games${faulted > 0 ? ` (and ${faulted} faulted)` : ""}${
         end.interrupted ? " (interrupted)" : ""
       }, ` +
       `${pair === undefined ? 0 : pair.pentanomial.reduce((a, b) => a + b, 0)} pairs${
@@ -247,7 +260,7 @@ const main = Effect.gen(function* () {
       (r.repeated.length > 0
         ? `  repeated games: ${r.repeated.length} (the same moves as an earlier game)\n`
         : "") +
-      lengthLine(lengths(records)) + statsLine;
+      lengthLine(figures.lengths()) + statsLine;
   }
   const { code, report: full, faults } = yield* prepared.finish(end, report);
   yield* term.print(json ? JSON.stringify(full) + "\n" : text + faults);

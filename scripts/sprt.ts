@@ -15,7 +15,8 @@ import { openHostedGame } from "../app/games.ts";
 import { Effect } from "../core/deps.ts";
 import { formatSpec } from "../app/players/spec.ts";
 import { Terminal } from "../app/terminal.ts";
-import { pairCounter, tallyResults } from "../app/tournament/results.ts";
+import { pairCounter, resultsTally } from "../app/tournament/results.ts";
+import type { GameRecord } from "../app/tournament/runner.ts";
 import { pairings, schedule } from "../app/tournament/schedule.ts";
 import {
   eloFromPentanomial,
@@ -97,7 +98,9 @@ const main = Effect.gen(function* () {
   const bounds = sprtBounds(alpha, beta);
   // The new player is entrant 0; its pairs are counted as the games come in.
   const pairs = pairCounter(0);
-  for (const r of done) pairs.add(r);
+  const tally = resultsTally(names, pairings(2, "round-robin"), 1);
+  const keep = (r: GameRecord) => (pairs.add(r), tally.add(r));
+  done.each(keep);
   const test = () => {
     const pent = pairs.counts();
     const llr = llrPentanomial(pent, elo0, elo1);
@@ -110,29 +113,29 @@ const main = Effect.gen(function* () {
         `H0 elo ${elo0}, H1 elo ${elo1}, alpha ${alpha}, beta ${beta}, LLR bounds ${boundsText}; ` +
         `openings ${series.describeOpenings(source)}, seed ${seed}, ` +
         `${concurrency} at once` +
-        (done.length > 0 ? `; resuming: ${done.length} games already played` : "") + "\n",
+        (done.ids.size > 0 ? `; resuming: ${done.ids.size} games already played` : "") + "\n",
     );
   }
   // A test decided by the games already played stops at once.
   const before = test();
-  const end = yield* prepared.run((record, all) => {
-    pairs.add(record);
+  const end = yield* prepared.run((record, soFar) => {
+    keep(record);
     const t = test();
     progress.show(() =>
-      `${all.length} games (${t.pent.reduce((a, b) => a + b, 0)} pairs): LLR ${
+      `${soFar.games} games (${t.pent.reduce((a, b) => a + b, 0)} pairs): LLR ${
         t.llr.toFixed(2)
       } ${boundsText}, Elo ${series.estimateText(eloFromPentanomial(t.pent), "game pair")}${
-        series.faultedSoFar(all)
+        series.faultedSoFar(soFar)
       }`
     );
     return t.verdict !== undefined;
   }, before.verdict === undefined ? fixtures : []);
   const { pent, llr, verdict } = test();
-  const results = tallyResults(names, pairings(2, "round-robin"), end.records, 1);
+  const results = tally.results();
   const elo = results.pairings[0]?.elo;
   const pairCount = pent.reduce((a, b) => a + b, 0);
   const finished = results.total;
-  const faulted = end.records.length - finished;
+  const faulted = end.games - finished;
   const leftOut = pairs.faulted();
   const report = {
     game: loaded.specifier,
@@ -169,7 +172,7 @@ const main = Effect.gen(function* () {
     ? "undecided (interrupted)"
     : end.fault !== undefined
     ? "undecided (stopped: too many faulted games)"
-    : `undecided after ${end.records.length} games (--max-games)`;
+    : `undecided after ${end.games} games (--max-games)`;
   yield* term.print(
     `${said}\n  LLR ${llr.toFixed(3)} ${boundsText} after ${finished} games ` +
       `(${pairCount} pairs scoring 0, ½, 1, 1½, 2: ${pent.join(" ")})\n` +

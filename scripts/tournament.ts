@@ -20,7 +20,7 @@ import { Effect } from "../core/deps.ts";
 import { formatSpec } from "../app/players/spec.ts";
 import { Terminal } from "../app/terminal.ts";
 import { chartSvg } from "../app/tournament/chart.ts";
-import { tallyResults, type TournamentResults } from "../app/tournament/results.ts";
+import { resultsTally, type TournamentResults } from "../app/tournament/results.ts";
 import type { GameRecord } from "../app/tournament/runner.ts";
 import { type Format, FORMATS, pairings, schedule } from "../app/tournament/schedule.ts";
 import {
@@ -301,21 +301,25 @@ const tournament = (
           rounds === 1 ? "" : "s"
         } (${fixtures.length} games), openings ${series.describeOpenings(source)}, ` +
           `seed ${seed}, ${concurrency} at once` +
-          (done.length > 0 ? `; resuming: ${done.length} games already played` : "") +
+          (done.ids.size > 0 ? `; resuming: ${done.ids.size} games already played` : "") +
           ` (Ctrl-C stops and keeps the finished games)\n`,
       );
     }
+    // The results, kept as the games come in (the folder's first): never the records.
+    const tally = resultsTally(names, ps, anchor);
+    done.each(tally.add);
     const started = performance.now();
     let fresh = 0;
-    const onGame = (_record: GameRecord, all: readonly GameRecord[]) => {
+    const onGame = (record: GameRecord, soFar: series.SoFar) => {
+      tally.add(record);
       fresh++;
       const secs = (performance.now() - started) / 1000;
       const rate = fresh / Math.max(secs, 1e-3);
-      const left = fixtures.length - all.length;
+      const left = fixtures.length - soFar.games;
       progress.show(() => {
-        const r = tallyResults(names, ps, all, anchor);
+        const r = tally.results();
         const best = r.ratings.elo.indexOf(Math.max(...r.ratings.elo));
-        return `${all.length}/${fixtures.length} games${series.faultedSoFar(all)}, ` +
+        return `${soFar.games}/${fixtures.length} games${series.faultedSoFar(soFar)}, ` +
           `${(rate * 60).toFixed(1)}/min, ` +
           `${left > 0 ? `about ${Math.ceil(left / rate / 60)} min left, ` : ""}` +
           (!ratedYet(r)
@@ -357,9 +361,9 @@ const tournament = (
         },
         done,
         // The local run's series keeps each game itself; here the folder is written too.
-        onGame: (record, all) => {
+        onGame: (record, soFar) => {
           store?.append(record);
-          onGame(record, all);
+          onGame(record, soFar);
         },
         onSubmitted: (id) =>
           json ? Effect.void : term.print(
@@ -369,8 +373,8 @@ const tournament = (
       }).pipe(Effect.mapError((message) => new UsageError({ message })))
       : yield* prepared.run(onGame);
     progress.clear();
-    const results = tallyResults(names, ps, end.records, anchor);
-    const faulted = end.records.length - results.total;
+    const results = tally.results();
+    const faulted = end.games - results.total;
     const speed = series.throughput(end, concurrency);
     const report = {
       game: loaded.specifier,

@@ -5,6 +5,8 @@
  *
  * @module
  */
+// First, before Effect loads (see the module).
+import "../core/no_async_context.ts";
 export { HttpRouter, HttpServerRequest, HttpServerResponse } from "npm:effect@4.1.0/http";
 export { Socket } from "npm:effect@4.1.0/socket";
 export * as FiberMap from "npm:effect@4.1.0/FiberMap";

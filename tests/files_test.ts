@@ -48,6 +48,25 @@ Deno.test("writeFileAtomic: a disk that fills up half-way leaves the old file in
   Deno.removeSync(dir, { recursive: true });
 });
 
+Deno.test("writeFileAtomic: a file written in pieces is whole, or not written at all", () => {
+  const dir = Deno.makeTempDirSync();
+  const path = `${dir}/games.jsonl`;
+  const lines = ["a\n", "bé\n", "c\n"];
+  const pieces = function* (failAt = -1) {
+    for (const [i, l] of lines.entries()) {
+      if (i === failAt) throw new Error("the source went away");
+      yield new TextEncoder().encode(l);
+    }
+  };
+  writeFileAtomic(path, pieces());
+  assertEquals(Deno.readTextFileSync(path), lines.join(""));
+  // Pieces made as they are written: one that fails half-way leaves the old file.
+  assertThrows(() => writeFileAtomic(path, pieces(2)), Error, "went away");
+  assertEquals(Deno.readTextFileSync(path), lines.join(""));
+  assertEquals(names(dir), ["games.jsonl"], "the temporary file is removed");
+  Deno.removeSync(dir, { recursive: true });
+});
+
 Deno.test("writeFileAtomic: a failed rename, or the folder removed mid-way, leaves the old file", () => {
   const dir = Deno.makeTempDirSync();
   const path = `${dir}/game.json`;

@@ -20,7 +20,12 @@ import {
   randomOpenings,
   START,
 } from "../app/tournament/openings.ts";
-import { pairCounter, tallyResults } from "../app/tournament/results.ts";
+import {
+  distinctOpenings,
+  pairCounter,
+  resultsTally,
+  tallyResults,
+} from "../app/tournament/results.ts";
 import {
   type Entrant,
   type GameRecord,
@@ -33,7 +38,7 @@ import type { Transcript } from "../app/transcript.ts";
 import kalah from "../plugins/kalah/mod.ts";
 import tictactoe from "../plugins/tictactoe/mod.ts";
 import { faultedGames, faultsText, retriedGames, tooManyFaults } from "../app/series.ts";
-import { openStore } from "../app/tournament/folder.ts";
+import { fileLines, openStore, type Store } from "../app/tournament/folder.ts";
 
 // ---------------------------------------------------------------------------------
 // Schedule
@@ -444,6 +449,135 @@ Deno.test("tally: faulted games count nowhere, and a pair with one is left out w
   assertEquals(tallyResults(names, ps, records.slice(0, 2), 0).pairings[0].faultedPairs, 0);
 });
 
+Deno.test("property: the tally, in any order and game by game, is what the games say", () => {
+  // A tournament's games with few distinct moves (so some repeat), some faulted, some
+  // opened by the book; the tally of them shuffled, and of each prefix as it comes in,
+  // against counts made here from the records themselves.
+  const game = fc.record({
+    winner: fc.constantFrom<0 | 1 | null>(0, 1, null),
+    moves: fc.array(fc.integer({ min: 0, max: 1 }), { minLength: 1, maxLength: 2 }),
+    opened: fc.integer({ min: 0, max: 2 }),
+    ms: fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 3, maxLength: 3 }),
+    fault: fc.integer({ min: 0, max: 5 }).map((x) => x === 0),
+    reason: fc.constantFrom("end", "move limit", "adjudicated"),
+    present: fc.integer({ min: 0, max: 5 }), // 0: not played yet
+  });
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 2, max: 4 }),
+      fc.integer({ min: 1, max: 3 }),
+      fc.array(game, { minLength: 36, maxLength: 36 }),
+      fc.infiniteStream(fc.nat()),
+      (n, rounds, games, shuffle) => {
+        const names = ["A", "B", "C", "D"].slice(0, n);
+        const ps = pairings(n, "round-robin");
+        const records: GameRecord[] = [];
+        for (const [i, f] of schedule(n, "round-robin", rounds, 0).entries()) {
+          const g = games[i % games.length];
+          if (g.present === 0) continue;
+          const r = rec(f.id, f.round, f.pairing, [...f.seats], g.winner, g.moves, g.reason);
+          const moves = r.transcript.moves.map((m, i) => ({
+            ...m,
+            by: (i % 2) as 0 | 1,
+            ms: g.ms[i],
+            ...(i < g.opened ? { agent: OPENING_AGENT } : {}),
+          }));
+          records.push({
+            ...r,
+            ...(g.fault ? { fault: "plugin ./x.ts failed" } : {}),
+            transcript: { ...r.transcript, moves },
+          });
+        }
+        const order = [...records];
+        const picks = shuffle[Symbol.iterator]();
+        for (let i = order.length - 1; i > 0; i--) {
+          const j = picks.next().value % (i + 1);
+          [order[i], order[j]] = [order[j], order[i]];
+        }
+        const whole = tallyResults(names, ps, records, 0);
+        assertEquals(tallyResults(names, ps, order, 0), whole, "the order does not count");
+        const tally = resultsTally(names, ps, 0);
+        order.forEach((r, i) => {
+          tally.add(r);
+          if (i % 7 === 0) {
+            assertEquals(tally.results(), tallyResults(names, ps, order.slice(0, i + 1), 0));
+          }
+        });
+        assertEquals(tally.results(), whole);
+
+        const played = records.filter((r) => r.fault === undefined);
+        assertEquals(whole.total, played.length);
+        assertEquals(whole.distinctOpenings, distinctOpenings(records));
+        assertEquals(
+          whole.moveLimit,
+          played.filter((r) => r.transcript.result.reason === "move limit").length,
+        );
+        assertEquals(
+          whole.adjudicated,
+          played.filter((r) => r.transcript.result.reason === "adjudicated").length,
+        );
+        const plies = played.reduce((t, r) => t + r.transcript.moves.length, 0);
+        assertEquals(
+          whole.meanPlies,
+          played.length === 0 ? 0 : Math.round((plies / played.length) * 100) / 100,
+        );
+        const won = (w: 0 | 1 | null) =>
+          played.filter((r) => r.transcript.result.winner === w).length;
+        assertEquals(whole.seats, { first: won(0), draws: won(null), second: won(1) });
+        for (const [p, player] of whole.players.entries()) {
+          const mine = played.filter((r) => r.seats.includes(p));
+          assertEquals(player.games, mine.length);
+          const points = mine.reduce((t, r) => {
+            const w = r.transcript.result.winner;
+            return t + (w === null ? 0.5 : r.seats[w] === p ? 1 : 0);
+          }, 0);
+          assertEquals(player.points, points);
+          const own = mine.flatMap((r) =>
+            r.transcript.moves.filter((m) =>
+              m.by === r.seats.indexOf(p) && m.agent !== OPENING_AGENT
+            )
+          );
+          const ms = own.reduce((t, m) => t + m.ms, 0);
+          assertEquals(
+            player.msPerMove,
+            own.length === 0 ? 0 : Math.round((ms / own.length) * 100) / 100,
+          );
+        }
+        for (const pr of whole.pairings) {
+          const i = ps.findIndex(([a, b]) => a === pr.players[0] && b === pr.players[1]);
+          assertEquals(pr.games, played.filter((r) => r.pairing === i).length);
+          const spoiled = new Set(
+            records.filter((r) => r.pairing === i && r.fault !== undefined).map((r) => r.round),
+          );
+          assertEquals(pr.faultedPairs, spoiled.size);
+          // By the seat the first of the two held: its wins, draws and losses there.
+          for (const seat of [0, 1] as const) {
+            const there = played.filter((r) => r.pairing === i && r.seats[seat] === pr.players[0]);
+            const w = (x: 0 | 1 | null) =>
+              there.filter((r) => r.transcript.result.winner === x).length;
+            assertEquals(pr.bySide[seat], {
+              wins: w(seat),
+              draws: w(null),
+              losses: w(seat === 0 ? 1 : 0),
+            });
+          }
+        }
+        // A repeat: the same seats and moves as a game earlier in the schedule, which it
+        // names (the earliest of them); every other game is an original.
+        const key = (r: GameRecord) => `${r.seats}|${r.transcript.moves.map((m) => m.move)}`;
+        const want = played.flatMap((r, i) => {
+          const first = played.find((x) => key(x) === key(r));
+          return first !== undefined && played.indexOf(first) < i
+            ? [{ id: r.id, sameAs: first.id }]
+            : [];
+        });
+        assertEquals(whole.repeated, want);
+      },
+    ),
+    { numRuns: 150 },
+  );
+});
+
 Deno.test("series: more than --max-faults faulted games is one line; the faulted games listed", () => {
   assertEquals(
     tooManyFaults(11, 10, "plugin ./x.ts failed in moves(): boom"),
@@ -496,19 +630,27 @@ Deno.test("series: more than --max-faults faulted games is one line; the faulted
   assertEquals(faultsText([], [], ["first", "second"]), "");
 });
 
+/** The games a folder keeps, read back through its stream. */
+const kept = (store: Store): GameRecord[] => {
+  const records: GameRecord[] = [];
+  store.done.each((r) => records.push(r));
+  return records;
+};
+
 Deno.test("output folder: games kept one per line, a cut-short line dropped, another series refused", async () => {
   const dir = await Deno.makeTempDir({ prefix: "ply-series-" });
   try {
     const settings = { series: "tournament", players: ["a", "b"], seed: 1 };
     const store = Effect.runSync(Effect.scoped(openStore(dir, settings)));
-    assertEquals(store.done, []);
+    assertEquals(kept(store), []);
     const games = [rec("r0-p0-a", 0, 0, [0, 1], 0), rec("r0-p0-b", 0, 0, [1, 0], null)];
     for (const g of games) store.append(g);
     // A kill while writing the third line leaves half of it.
     const third = JSON.stringify(rec("r1-p0-a", 1, 0, [0, 1], 1));
     await Deno.writeTextFile(`${dir}/games.jsonl`, third.slice(0, 40), { append: true });
     const again = Effect.runSync(Effect.scoped(openStore(dir, settings)));
-    assertEquals(again.done, games);
+    assertEquals(kept(again), games);
+    assertEquals([...again.done.ids], games.map((g) => g.id));
     assertEquals(
       (await Deno.readTextFile(`${dir}/games.jsonl`)).split("\n").filter((l) => l !== "").length,
       2,
@@ -517,7 +659,7 @@ Deno.test("output folder: games kept one per line, a cut-short line dropped, ano
     again.append(games[0]);
     // The same game twice (two processes once wrote into one folder): counted once.
     const twice = Effect.runSync(Effect.scoped(openStore(dir, settings)));
-    assertEquals([twice.done.length, twice.duplicates], [2, 1]);
+    assertEquals([kept(twice).length, twice.duplicates], [2, 1]);
     // Another series in the same folder: refused, naming what differs.
     const other = Effect.runSync(
       Effect.flip(Effect.scoped(openStore(dir, { ...settings, seed: 2 }))),
@@ -527,6 +669,66 @@ Deno.test("output folder: games kept one per line, a cut-short line dropped, ano
     await Deno.writeTextFile(`${dir}/games.jsonl`, `{"id":1}\n${JSON.stringify(games[0])}\n`);
     const broken = Effect.runSync(Effect.flip(Effect.scoped(openStore(dir, settings))));
     assertStringIncludes(broken.message, "games.jsonl line 1 is not a game record");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("property: a file read in pieces gives the lines split gives, any piece size", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ply-lines-" });
+  try {
+    const path = `${dir}/lines.txt`;
+    // Multi-byte characters cut between two pieces are decoded whole.
+    const text = fc.array(fc.constantFrom("a", "\n", "é", "🙂", "\r", " "), { maxLength: 40 })
+      .map((cs) => cs.join(""));
+    await fc.assert(
+      fc.asyncProperty(text, fc.integer({ min: 1, max: 9 }), async (t, chunk) => {
+        await Deno.writeTextFile(path, t);
+        assertEquals([...fileLines(path, chunk)], t.split("\n"));
+      }),
+      { numRuns: 300 },
+    );
+    assertEquals([...fileLines(`${dir}/missing.txt`)], [""]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("output folder: a last record without its newline is kept, a cut one dropped with a repeat", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ply-series-" });
+  try {
+    const settings = { series: "tournament", players: ["a", "b"], seed: 1 };
+    const open = () => Effect.runSync(Effect.scoped(openStore(dir, settings)));
+    const [a, b, c] = [
+      rec("r0-p0-a", 0, 0, [0, 1], 0),
+      rec("r0-p0-b", 0, 0, [1, 0], null),
+      rec("r1-p0-a", 1, 0, [0, 1], 1),
+    ];
+    open();
+    const games = `${dir}/games.jsonl`;
+    // A whole last record whose newline never reached the disk: kept, and the next game
+    // appended after it goes on a line of its own.
+    await Deno.writeTextFile(games, JSON.stringify(a) + "\n" + JSON.stringify(b));
+    const first = open();
+    assertEquals(kept(first), [a, b]);
+    first.append(c);
+    assertEquals(kept(first), [a, b], "what it held when opened, not the games added since");
+    assertEquals(kept(open()), [a, b, c]);
+    assertEquals(
+      await Deno.readTextFile(games),
+      [a, b, c].map((r) => JSON.stringify(r) + "\n").join(""),
+    );
+    // A repeated game and a last line cut short: the file is rewritten without either.
+    await Deno.writeTextFile(games, JSON.stringify(a) + "\n" + JSON.stringify(b).slice(0, 30), {
+      append: true,
+    });
+    const mended = open();
+    assertEquals([kept(mended), mended.duplicates], [[a, b, c], 1]);
+    assertEquals(
+      await Deno.readTextFile(games),
+      [a, b, c].map((r) => JSON.stringify(r) + "\n").join(""),
+    );
+    assertEquals([...mended.done.ids], [a.id, b.id, c.id]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -554,11 +756,11 @@ Deno.test("property: a games file read back holds each game once, its first reco
           );
           const store = Effect.runSync(Effect.scoped(openStore(dir, settings)));
           const first = records.filter((r, i) => records.findIndex((x) => x.id === r.id) === i);
-          assertEquals(store.done, first);
+          assertEquals(kept(store), first);
           assertEquals(store.duplicates, records.length - first.length);
           // The file now holds them once: read again, nothing more is dropped.
           const again = Effect.runSync(Effect.scoped(openStore(dir, settings)));
-          assertEquals([again.done, again.duplicates], [first, 0]);
+          assertEquals([kept(again), again.duplicates], [first, 0]);
         },
       ),
       { numRuns: 100 },

@@ -6,6 +6,8 @@
  *
  * @module
  */
+// First, before Effect loads (see the module).
+import "../../core/no_async_context.ts";
 export { SqlClient, SqlConnection, SqlError, Statement } from "npm:effect@4.1.0/sql";
 export * as Redacted from "npm:effect@4.1.0/Redacted";
 export * as Semaphore from "npm:effect@4.1.0/Semaphore";

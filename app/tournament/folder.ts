@@ -20,12 +20,53 @@ import { UsageError, userPath } from "../cli.ts";
 import { decodeTranscript } from "../transcript.ts";
 import type { GameRecord } from "./runner.ts";
 
+/** What is kept of a game that failed once and passed on its retry: its place and why. */
+export type RetriedRecord = Pick<GameRecord, "id" | "round" | "pairing" | "retried">;
+
+/** A record's retry, kept without its moves. */
+export const retriedOf = (r: GameRecord): RetriedRecord => ({
+  id: r.id,
+  round: r.round,
+  pairing: r.pairing,
+  retried: r.retried,
+});
+
+/**
+ * The games a folder keeps, without holding them: their ids, the few that faulted or were
+ * retried, and a way to read each again (the file streamed, one record at a time), so a
+ * folder of any size is resumed in little memory.
+ */
+export interface KeptGames {
+  /** The ids of the games kept. */
+  readonly ids: ReadonlySet<string>;
+  /** The faulted ones, in the file's order (few: a series stops past `--max-faults`). */
+  readonly faulted: readonly GameRecord[];
+  /** Those that passed on their retry, in the file's order. */
+  readonly retried: readonly RetriedRecord[];
+  /** Hands each kept game to `f`, in the file's order, read from the folder again. */
+  readonly each: (f: (record: GameRecord) => void) => void;
+}
+
+/** No games kept (a series without a folder). */
+export const NO_GAMES: KeptGames = { ids: new Set(), faulted: [], retried: [], each: () => {} };
+
+/** The games of `kept` whose ids `keep` accepts (the series' own fixtures). */
+export const keptOnly = (kept: KeptGames, keep: (id: string) => boolean): KeptGames => {
+  const ids = new Set([...kept.ids].filter(keep));
+  return {
+    ids,
+    faulted: kept.faulted.filter((r) => keep(r.id)),
+    retried: kept.retried.filter((r) => keep(r.id)),
+    each: (f) => kept.each((r) => ids.has(r.id) && f(r)),
+  };
+};
+
 /** The output folder: the settings, the games so far, and how to add one. */
 export interface Store {
   /** The folder as the user named it. */
   readonly dir: string;
   /** The games already played (read back from `games.jsonl`), one record per game id. */
-  readonly done: readonly GameRecord[];
+  readonly done: KeptGames;
   /** Records dropped when reading because an earlier line held the same game id. */
   readonly duplicates: number;
   /**
@@ -47,6 +88,64 @@ export interface Store {
   readonly read: (name: string) => string | undefined;
   /** The first write that failed, in one line (`--out: cannot write ...`), if any. */
   readonly failure: () => string | undefined;
+}
+
+/**
+ * The lines of a file, as `text.split("\n")` gives them (the last one is what follows the
+ * last newline: "" when the file ends with one), read `chunk` bytes (a megabyte) at a
+ * time: a games file of any size is never one string. A missing file has one empty line.
+ */
+export function* fileLines(path: string, chunk = 1 << 20): Generator<string> {
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(path, { read: true });
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) {
+      yield "";
+      return;
+    }
+    throw e;
+  }
+  try {
+    const buffer = new Uint8Array(chunk);
+    const decoder = new TextDecoder();
+    let rest = "";
+    for (;;) {
+      const n = file.readSync(buffer);
+      if (n === null) break;
+      const scanned = rest.length; // (no newline before: a long line is scanned once)
+      rest += decoder.decode(buffer.subarray(0, n), { stream: true });
+      let from = 0;
+      for (let at = rest.indexOf("\n", scanned); at >= 0; at = rest.indexOf("\n", from)) {
+        yield rest.slice(from, at);
+        from = at + 1;
+      }
+      rest = rest.slice(from);
+    }
+    yield rest + decoder.decode();
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * The lines of a games file to keep, each with its newline: all but those `dropped` (by
+ * their number) and, when `cutLast`, the last (a record cut short).
+ */
+function* keptLines(path: string, dropped: ReadonlySet<number>, cutLast: boolean) {
+  const encoder = new TextEncoder();
+  let previous: string | undefined;
+  let i = -1;
+  for (const line of fileLines(path)) {
+    if (previous !== undefined && !dropped.has(i) && previous.trim() !== "") {
+      yield encoder.encode(previous + "\n");
+    }
+    previous = line;
+    i++;
+  }
+  if (!cutLast && previous !== undefined && !dropped.has(i) && previous.trim() !== "") {
+    yield encoder.encode(previous + "\n");
+  }
 }
 
 const isRecord = (x: unknown): x is GameRecord => {
@@ -204,26 +303,16 @@ export const openStore = (
       }
     }
     const games = file("games.jsonl");
-    let text = "";
-    try {
-      text = Deno.readTextFileSync(games);
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) {
-        return yield* fail(`${dir}/games.jsonl cannot be read: ${why(e)}`);
-      }
-    }
-    const done: GameRecord[] = [];
     const ids = new Set<string>();
-    const kept2: string[] = []; // the lines of the records kept
-    let duplicates = 0;
-    const lines = text.split("\n");
-    let good = 0; // bytes of whole records
-    for (const [i, line] of lines.entries()) {
-      const last = i === lines.length - 1;
-      if (line.trim() === "") {
-        if (!last) good += line.length + 1;
-        continue;
-      }
+    const faulted: GameRecord[] = [];
+    const retried: RetriedRecord[] = [];
+    const dropped = new Set<number>(); // the lines of records an earlier line holds
+    let cut: string | undefined; // a last line cut short by a kill (dropped, the file mended)
+    let unended = false; // the last line is a whole record that lacks its newline
+    let count = 0;
+    let previous: string | undefined; // the line before the one read (the last is known late)
+    const check = (line: string, i: number, last: boolean): string | undefined => {
+      if (line.trim() === "") return undefined;
       let parsed: unknown;
       try {
         parsed = JSON.parse(line);
@@ -231,25 +320,58 @@ export const openStore = (
         parsed = undefined;
       }
       if (!isRecord(parsed)) {
-        if (last) break; // cut short by a kill: dropped, and the file mended below
-        return yield* fail(`${dir}/games.jsonl line ${i + 1} is not a game record`);
+        if (last) {
+          cut = line;
+          return undefined;
+        }
+        return `${dir}/games.jsonl line ${i + 1} is not a game record`;
       }
-      if (!last) good += new TextEncoder().encode(line).length + 1;
+      if (last) unended = true;
       if (ids.has(parsed.id)) {
-        duplicates++;
-        continue;
+        dropped.add(i);
+        return undefined;
       }
       ids.add(parsed.id);
-      done.push(parsed);
-      kept2.push(line);
+      if (parsed.fault !== undefined) faulted.push(parsed);
+      if (parsed.retried !== undefined) retried.push(retriedOf(parsed));
+      return undefined;
+    };
+    try {
+      for (const line of fileLines(games)) {
+        if (previous !== undefined) {
+          const problem = check(previous, count - 1, false);
+          if (problem !== undefined) return yield* fail(problem);
+        }
+        previous = line;
+        count++;
+      }
+      check(previous ?? "", count - 1, true);
+    } catch (e) {
+      return yield* fail(`${dir}/games.jsonl cannot be read: ${why(e)}`);
     }
     try {
-      if (duplicates > 0) {
-        writeFileAtomic(games, kept2.map((l) => l + "\n").join(""));
-      } else if (good < new TextEncoder().encode(text).length) Deno.truncateSync(games, good);
+      if (dropped.size > 0) {
+        // Rewritten without them, streamed from the file as it is.
+        writeFileAtomic(games, keptLines(games, dropped, cut !== undefined));
+      } else if (cut !== undefined) {
+        Deno.truncateSync(games, Deno.statSync(games).size - new TextEncoder().encode(cut).length);
+      } else if (unended) Deno.writeTextFileSync(games, "\n", { append: true });
     } catch (e) {
       return yield* fail(`cannot write ${dir}/games.jsonl: ${why(e)}`);
     }
+    const done: KeptGames = {
+      ids,
+      faulted,
+      retried,
+      each: (f) => {
+        // The file holds each id once now; lines appended since are other games.
+        for (const line of fileLines(games)) {
+          if (line.trim() === "") continue;
+          const r = JSON.parse(line) as GameRecord;
+          if (ids.has(r.id)) f(r);
+        }
+      },
+    };
     const shown = dir.replace(/[\\/]+$/, "");
     let failure: string | undefined;
     /** Runs a write; a failure is kept (the first one) and reported as false. */
@@ -268,7 +390,7 @@ export const openStore = (
     return {
       dir,
       done,
-      duplicates,
+      duplicates: dropped.size,
       ...(tookOver !== undefined ? { tookOver } : {}),
       append: (record) =>
         attempt(

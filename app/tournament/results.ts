@@ -94,13 +94,13 @@ export interface TournamentResults {
   readonly distinctOpenings: number;
 }
 
+/** A game's opening, as one text: its moves played as `opening`. */
+const openingOf = (r: GameRecord): string =>
+  r.transcript.moves.filter((m) => m.agent === OPENING_AGENT).map((m) => m.move).join(",");
+
 /** The distinct openings the games started from (their moves played as `opening`). */
 export const distinctOpenings = (records: readonly GameRecord[]): number =>
-  new Set(
-    records.map((r) =>
-      r.transcript.moves.filter((m) => m.agent === OPENING_AGENT).map((m) => m.move).join(",")
-    ),
-  ).size;
+  new Set(records.map(openingOf)).size;
 
 const emptyWdl = (): { wins: number; draws: number; losses: number } => ({
   wins: 0,
@@ -164,10 +164,185 @@ export const pairCounter = (a: number): PairCounter => {
   };
 };
 
+/** A game's place in the schedule: round, then pairing, then id. */
+interface Placed {
+  readonly id: string;
+  readonly round: number;
+  readonly pairing: number;
+}
+
+const bySchedule = (x: Placed, y: Placed): number =>
+  x.round - y.round || x.pairing - y.pairing || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
+
+/**
+ * A 64-bit hash of a text, as 16 hexadecimal digits (two 32-bit FNV-1a passes with
+ * different bases): what the tally keeps of a game's moves to find repeats, instead of
+ * the moves. Two different games share one with a chance of about n²/2⁶⁵ (10⁻⁹ for
+ * 200,000 games).
+ */
+export const textHash = (text: string): string => {
+  let a = 0x811c9dc5, b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
+  }
+  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
+};
+
+/**
+ * A tournament's results kept as its games come in, in any order: counts per pairing,
+ * per player and per seat, the pairs, the openings seen and a hash of each game's moves
+ * (for repeats), never the records. Memory grows with the players, the rounds and a few
+ * dozen bytes a game, not with the games' moves, so a series of any length can be
+ * followed; `results()` gives at any time what `tallyResults` gives of the same games.
+ */
+export interface ResultsTally {
+  /** Counts one finished or faulted game (each game once: the caller drops repeats of an id). */
+  readonly add: (record: GameRecord) => void;
+  /** The results of the games counted so far. */
+  readonly results: () => TournamentResults;
+}
+
+/** An empty tally of the games among `names`, pairings as `pairings` lists them. */
+export const resultsTally = (
+  names: readonly string[],
+  pairings: readonly (readonly [number, number])[],
+  anchor: number,
+): ResultsTally => {
+  const n = names.length;
+  const perPairing = pairings.map(([a]) => ({
+    wdl: emptyWdl(),
+    bySide: [emptyWdl(), emptyWdl()] as const,
+    points: 0,
+    games: 0,
+    pairs: pairCounter(a),
+  }));
+  const perPlayer = names.map(() => ({ wdl: emptyWdl(), moves: 0, ms: 0 }));
+  const seats = { first: 0, draws: 0, second: 0 };
+  let total = 0, moveLimit = 0, adjudicated = 0, plies = 0;
+  const openings = new Set<string>();
+  // Each game's moves, hashed: the first game seen of each, and the games of a hash seen
+  // more than once (the original of a repeat is the earliest in schedule order).
+  const firstOf = new Map<string, Placed>();
+  const groups = new Map<string, Placed[]>();
+  return {
+    add: (r) => {
+      const moves = r.transcript.moves;
+      openings.add(openingOf(r));
+      const pairing = perPairing[r.pairing];
+      pairing?.pairs.add(r);
+      if (r.fault !== undefined) return;
+      total++;
+      if (pairing !== undefined) {
+        const seat = seatOf(r, pairings[r.pairing][0]);
+        const p = pointsOf(r, seat);
+        pairing.points += p;
+        pairing.games++;
+        add(pairing.wdl, p);
+        add(pairing.bySide[seat], p);
+      }
+      for (const seat of [0, 1] as const) {
+        const player = perPlayer[r.seats[seat]];
+        if (player === undefined || (seat === 1 && r.seats[1] === r.seats[0])) continue;
+        add(player.wdl, pointsOf(r, seat));
+        for (const m of moves) {
+          if (m.by === seat && m.agent !== OPENING_AGENT) (player.moves++, player.ms += m.ms);
+        }
+      }
+      const w = r.transcript.result.winner;
+      if (w === 0) seats.first++;
+      else if (w === 1) seats.second++;
+      else seats.draws++;
+      if (r.transcript.result.reason === "move limit") moveLimit++;
+      if (r.transcript.result.reason === "adjudicated") adjudicated++;
+      plies += moves.length;
+      const key = textHash(`${r.seats.join(" ")}|${moves.map((m) => m.move).join(",")}`);
+      const placed: Placed = { id: r.id, round: r.round, pairing: r.pairing };
+      const first = firstOf.get(key);
+      if (first === undefined) firstOf.set(key, placed);
+      else {
+        const group = groups.get(key);
+        if (group === undefined) groups.set(key, [first, placed]);
+        else group.push(placed);
+      }
+    },
+    results: () => {
+      const pairingResults: PairingResult[] = [];
+      const scores: PairingScore[] = [];
+      const score = names.map(() => names.map((): number | undefined => undefined));
+      const played = names.map(() => names.map(() => 0));
+      for (const [i, [a, b]] of pairings.entries()) {
+        const t = perPairing[i];
+        if (t.games === 0) continue;
+        const pent = t.pairs.counts();
+        const eloGames = eloFromWdl(t.wdl);
+        const complete = pent.reduce((x, y) => x + y, 0);
+        pairingResults.push({
+          players: [a, b],
+          games: t.games,
+          wdl: { ...t.wdl },
+          bySide: [{ ...t.bySide[0] }, { ...t.bySide[1] }],
+          pentanomial: pent,
+          faultedPairs: t.pairs.faulted(),
+          elo: complete > 0 ? eloFromPentanomial(pent) : eloGames,
+          eloGames,
+        });
+        scores.push({ a, b, games: t.games, points: t.points });
+        score[a][b] = t.points / t.games;
+        score[b][a] = 1 - t.points / t.games;
+        played[a][b] = played[b][a] = t.games;
+      }
+      const players: PlayerResult[] = names.map((name, p) => {
+        const { wdl, moves, ms } = perPlayer[p];
+        return {
+          name,
+          games: wdl.wins + wdl.draws + wdl.losses,
+          points: wdl.wins + wdl.draws / 2,
+          wdl: { ...wdl },
+          msPerMove: moves === 0 ? 0 : Math.round((ms / moves) * 100) / 100,
+        };
+      });
+      // Each repeat names the earliest game of its moves, listed in schedule order.
+      const repeated: (Repeat & Placed)[] = [];
+      for (const group of groups.values()) {
+        const [original, ...rest] = [...group].sort(bySchedule);
+        for (const g of rest) repeated.push({ ...g, sameAs: original.id });
+      }
+      repeated.sort(bySchedule);
+      // No ratings yet while someone has not played, or groups have not met (early games).
+      const unrated = { elo: names.map(() => 0), error: names.map(() => Infinity), prior: false };
+      let ratings: Ratings = unrated;
+      if (players.every((p) => p.games > 0)) {
+        try {
+          ratings = fitRatings(n, scores, anchor);
+        } catch (e) {
+          if (!(e instanceof RangeError)) throw e;
+        }
+      }
+      return {
+        players,
+        pairings: pairingResults,
+        ratings: { ...ratings, anchor },
+        score,
+        games: played,
+        total,
+        seats: { ...seats },
+        moveLimit,
+        adjudicated,
+        repeated: repeated.map(({ id, sameAs }) => ({ id, sameAs })),
+        meanPlies: total === 0 ? 0 : Math.round((plies / total) * 100) / 100,
+        distinctOpenings: openings.size,
+      };
+    },
+  };
+};
+
 /**
  * The results of `records` among `names` (pairings as `pairings` lists them), ratings
- * anchored on `anchor`. Faulted games (`GameRecord.fault`) count nowhere, except that a
- * pair with one is left out of the pair counts (`faultedPairs`).
+ * anchored on `anchor`: a tally (`resultsTally`) of them, in any order. Faulted games
+ * (`GameRecord.fault`) count nowhere, except that a pair with one is left out of the pair
+ * counts (`faultedPairs`).
  */
 export const tallyResults = (
   names: readonly string[],
@@ -175,117 +350,7 @@ export const tallyResults = (
   records: readonly GameRecord[],
   anchor: number,
 ): TournamentResults => {
-  const n = names.length;
-  // In schedule order, whatever order the games finished in (a repeat follows its original).
-  records = [...records].sort((x, y) =>
-    x.round - y.round || x.pairing - y.pairing || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)
-  );
-  const byPairing = pairings.map(() => [] as GameRecord[]);
-  const pairs = pairings.map(([a]) => pairCounter(a));
-  for (const r of records) {
-    byPairing[r.pairing]?.push(r);
-    pairs[r.pairing]?.add(r);
-  }
-  const openings = distinctOpenings(records);
-  records = records.filter((r) => r.fault === undefined);
-
-  const pairingResults: PairingResult[] = [];
-  const scores: PairingScore[] = [];
-  const score = names.map(() => names.map((): number | undefined => undefined));
-  const games = names.map(() => names.map(() => 0));
-  for (const [i, [a, b]] of pairings.entries()) {
-    const rs = byPairing[i].filter((r) => r.fault === undefined);
-    if (rs.length === 0) continue;
-    const wdl = emptyWdl();
-    const bySide = [emptyWdl(), emptyWdl()] as const;
-    let points = 0;
-    for (const r of rs) {
-      const seat = seatOf(r, a);
-      const p = pointsOf(r, seat);
-      points += p;
-      add(wdl, p);
-      add(bySide[seat], p);
-    }
-    const pent = pairs[i].counts();
-    const eloGames = eloFromWdl(wdl);
-    const complete = pent.reduce((x, y) => x + y, 0);
-    pairingResults.push({
-      players: [a, b],
-      games: rs.length,
-      wdl,
-      bySide,
-      pentanomial: pent,
-      faultedPairs: pairs[i].faulted(),
-      elo: complete > 0 ? eloFromPentanomial(pent) : eloGames,
-      eloGames,
-    });
-    scores.push({ a, b, games: rs.length, points });
-    score[a][b] = points / rs.length;
-    score[b][a] = 1 - points / rs.length;
-    games[a][b] = games[b][a] = rs.length;
-  }
-
-  const players: PlayerResult[] = names.map((name, p) => {
-    const wdl = emptyWdl();
-    let moves = 0, ms = 0;
-    for (const r of records) {
-      if (r.seats[0] !== p && r.seats[1] !== p) continue;
-      const seat = seatOf(r, p);
-      add(wdl, pointsOf(r, seat));
-      for (const m of r.transcript.moves) {
-        if (m.by === seat && m.agent !== OPENING_AGENT) (moves++, ms += m.ms);
-      }
-    }
-    const played = wdl.wins + wdl.draws + wdl.losses;
-    return {
-      name,
-      games: played,
-      points: wdl.wins + wdl.draws / 2,
-      wdl,
-      msPerMove: moves === 0 ? 0 : Math.round((ms / moves) * 100) / 100,
-    };
-  });
-
-  const seats = { first: 0, draws: 0, second: 0 };
-  let moveLimit = 0, adjudicated = 0, plies = 0;
-  const seen = new Map<string, string>();
-  const repeated: Repeat[] = [];
-  for (const r of records) {
-    const w = r.transcript.result.winner;
-    if (w === 0) seats.first++;
-    else if (w === 1) seats.second++;
-    else seats.draws++;
-    if (r.transcript.result.reason === "move limit") moveLimit++;
-    if (r.transcript.result.reason === "adjudicated") adjudicated++;
-    plies += r.transcript.moves.length;
-    const key = `${r.seats.join(" ")}|${r.transcript.moves.map((m) => m.move).join(",")}`;
-    const first = seen.get(key);
-    if (first === undefined) seen.set(key, r.id);
-    else repeated.push({ id: r.id, sameAs: first });
-  }
-
-  // No ratings yet while someone has not played, or groups have not met (early games).
-  const unrated = { elo: names.map(() => 0), error: names.map(() => Infinity), prior: false };
-  let ratings: Ratings = unrated;
-  if (players.every((p) => p.games > 0)) {
-    try {
-      ratings = fitRatings(n, scores, anchor);
-    } catch (e) {
-      if (!(e instanceof RangeError)) throw e;
-    }
-  }
-  return {
-    players,
-    pairings: pairingResults,
-    ratings: { ...ratings, anchor },
-    score,
-    games,
-    total: records.length,
-    seats,
-    moveLimit,
-    adjudicated,
-    repeated,
-    meanPlies: records.length === 0 ? 0 : Math.round((plies / records.length) * 100) / 100,
-    distinctOpenings: openings,
-  };
+  const tally = resultsTally(names, pairings, anchor);
+  for (const r of records) tally.add(r);
+  return tally.results();
 };

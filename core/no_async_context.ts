@@ -1,0 +1,24 @@
+/**
+ * Loaded before Effect (the first import of every `deps.ts`): Effect without Node's async
+ * context. Effect's fibers carry Node's `AsyncLocalStorage` across their suspensions (an
+ * `AsyncResource` made at each yield, resumed in), found at load through
+ * `process.getBuiltinModule("node:async_hooks")`. Under Deno (2.9) each such resource keeps
+ * the context it was made in, which holds the one before it: a fiber that lives long (a
+ * tournament's runner, the server, a cluster runner) kept a chain that grew by about 440
+ * bytes at every yield and was never collected while the fiber lived (6.6 MB over 15,000
+ * awaits of one fiber; nothing through ply; a 200,000-game tournament's heap grew 1.8 KB a
+ * game: `tests/async_context_test.ts`). ply uses no `AsyncLocalStorage`, so Effect is shown no
+ * `node:async_hooks` there; every other built-in module is found as before, and
+ * `import "node:async_hooks"` is untouched.
+ *
+ * @module
+ */
+type Lookup = (id: string) => unknown;
+const processObject = (globalThis as { process?: { getBuiltinModule?: Lookup } }).process;
+const lookup = processObject?.getBuiltinModule;
+if (processObject !== undefined && lookup !== undefined && !("__plyNoAsyncContext" in lookup)) {
+  const hidden: Lookup = (id) =>
+    id === "node:async_hooks" || id === "async_hooks" ? undefined : lookup.call(processObject, id);
+  Object.defineProperty(hidden, "__plyNoAsyncContext", { value: true });
+  processObject.getBuiltinModule = hidden;
+}
