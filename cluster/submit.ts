@@ -31,6 +31,7 @@ import {
 import { faultedGames, type SeriesEnd, type SoFar, tooManyFaults } from "../app/series.ts";
 import { type KeptGames, retriedOf } from "../app/tournament/folder.ts";
 import { codeDifference } from "../app/tournament/code.ts";
+import { scheduleSize } from "../app/tournament/schedule.ts";
 
 /**
  * The id of a plan: the same plan, the same tournament. Its games in flight
@@ -230,7 +231,7 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
       interrupted: yield* term.interrupted,
       wallMs: performance.now() - t0,
       gameMs,
-      halted: seen.size < run.plan.fixtures.length,
+      halted: seen.size < scheduleSize(run.plan.schedule),
       ...(fault !== undefined ? { fault } : {}),
     };
   });
@@ -270,7 +271,7 @@ export const cancelTournament = (url: string, id: string): Effect.Effect<Cancell
     if (Option.isSome(polled) && polled.value._tag === "Complete") {
       yield* pruneMessages(id, execution);
     }
-    return { scheduled: plan.fixtures.length, kept: yield* gameCount(id), removed };
+    return { scheduled: scheduleSize(plan.schedule), kept: yield* gameCount(id), removed };
   })).pipe(
     Effect.provide(workflowEngine),
     Effect.provide(shardingLayer(url)),

@@ -25,7 +25,7 @@ import { parseSpec } from "../app/players/spec.ts";
 import { allStrategies } from "../core/engine/strategies.ts";
 import { fixedOpenings, type Opening } from "../app/tournament/openings.ts";
 import { type GameRecord, runFixtures } from "../app/tournament/runner.ts";
-import type { Fixture } from "../app/tournament/schedule.ts";
+import { fixtureAt, scheduleSize, type ScheduleSpec } from "../app/tournament/schedule.ts";
 import type { Adjudication } from "../app/tournament/adjudicate.ts";
 import { adjudicating } from "../app/series.ts";
 import {
@@ -57,8 +57,11 @@ export interface ClusterPlan {
   readonly options: Readonly<Record<string, unknown>>;
   /** The players' specs. */
   readonly players: readonly string[];
-  /** The games, in order. */
-  readonly fixtures: readonly Fixture[];
+  /**
+   * The schedule: game i is `fixtureAt(schedule, i)`, made from its index where it is
+   * played (a million games are a few numbers here, not a million rows of the plan).
+   */
+  readonly schedule: ScheduleSpec;
   /** The opening of each round (round r plays `openings[r]`). */
   readonly openings: readonly Opening[];
   /** The move limit. */
@@ -113,6 +116,11 @@ export const migrate = Effect.gen(function* () {
     yield* sql`CREATE INDEX IF NOT EXISTS ply_games_seq ON ply_games (tournament, seq)`;
     // How the tournament ended: null while it is open, then "finished" or "cancelled".
     yield* sql`ALTER TABLE ply_tournaments ADD COLUMN IF NOT EXISTS ended TEXT`;
+    // The faulted games, counted before each game is played: an index of those alone
+    // (the count read every record of the tournament, each game's look longer than the
+    // one before).
+    yield* sql`CREATE INDEX IF NOT EXISTS ply_games_faulted ON ply_games (tournament)
+      WHERE (record::jsonb ->> 'fault') IS NOT NULL`;
   }));
 });
 
@@ -186,12 +194,16 @@ export const storePlan = (id: string, plan: ClusterPlan): Sql<void> =>
       ON CONFLICT (id) DO NOTHING`;
   });
 
-/** The plan stored under `id`, if any. */
+/**
+ * The plan stored under `id`, if any (one stored by a ply that listed every fixture, not
+ * the schedule, counts as none: its code is another ply's, whose runners play it).
+ */
 export const readPlan = (id: string): Sql<ClusterPlan | undefined> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient;
     const rows = yield* sql<{ plan: string }>`SELECT plan FROM ply_tournaments WHERE id = ${id}`;
-    return rows.length === 0 ? undefined : JSON.parse(rows[0].plan) as ClusterPlan;
+    const plan = rows.length === 0 ? undefined : JSON.parse(rows[0].plan) as ClusterPlan;
+    return plan?.schedule === undefined ? undefined : plan;
   });
 
 /** How many games of tournament `id` are kept as faulted. */
@@ -317,13 +329,10 @@ export const gameHandlers = (
             return yield* Effect.never;
           }
           // Two lines per game, for whoever watches the runner: its start and its end.
-          yield* Effect.sync(() =>
-            console.log(`playing ${plan.fixtures[index].id} of tournament ${tournament}`)
-          );
+          const id = fixtureAt(plan.schedule, index).id;
+          yield* Effect.sync(() => console.log(`playing ${id} of tournament ${tournament}`));
           const record = yield* playFixture(plan, loaded.success, index);
-          yield* Effect.sync(() =>
-            console.log(`played ${plan.fixtures[index].id} of tournament ${tournament}`)
-          );
+          yield* Effect.sync(() => console.log(`played ${id} of tournament ${tournament}`));
           return record;
         }))),
     });
@@ -405,7 +414,7 @@ const playFixture = (plan: ClusterPlan, loaded: OpenedGame, index: number) =>
         agent: () => agentFromSpec<unknown>(spec.success, strategies, { source: loaded.source }),
       });
     }
-    const fixture = plan.fixtures[index];
+    const fixture = fixtureAt(plan.schedule, index);
     let record: GameRecord | undefined;
     const end = yield* runFixtures({
       game: loaded.game,
@@ -413,7 +422,8 @@ const playFixture = (plan: ClusterPlan, loaded: OpenedGame, index: number) =>
       options: loaded.options,
       entrants,
       fixtures: [fixture],
-      openings: fixedOpenings(Array(fixture.round + 1).fill(plan.openings[fixture.round])),
+      // (One opening, whatever the round asks: the fixture's own.)
+      openings: fixedOpenings([plan.openings[fixture.round]]),
       maxPlies: plan.maxPlies,
       ttMb: plan.ttMb,
       ...adjudicating(loaded, plan.adjudication),
@@ -450,10 +460,16 @@ export const tournamentBody = (payload: { readonly id: string }) =>
     const client = yield* GameEntity.client;
     const plan = yield* Effect.orDie(readPlan(payload.id));
     if (plan === undefined) return yield* Effect.fail(`no tournament ${payload.id}`);
-    const played = yield* Effect.forEach(
-      plan.fixtures,
-      (f, index) =>
-        Activity.make({
+    // The games' indices, one at a time (no array of the schedule's fixtures is made).
+    const indices = function* () {
+      for (let i = 0; i < scheduleSize(plan.schedule); i++) yield i;
+    };
+    let played = 0;
+    yield* Effect.forEach(
+      indices(),
+      (index) => {
+        const f = fixtureAt(plan.schedule, index);
+        return Activity.make({
           name: `game/${f.id}`,
           success: GameOutcome,
           error: Schema.String,
@@ -483,8 +499,9 @@ export const tournamentBody = (payload: { readonly id: string }) =>
               ? "faulted" as const
               : "played" as const;
           }),
-        }),
-      { concurrency: plan.concurrency },
+        }).pipe(Effect.tap((o) => Effect.sync(() => void (o !== "skipped" && played++))));
+      },
+      { concurrency: plan.concurrency, discard: true },
     );
-    return played.filter((o) => o !== "skipped").length;
+    return played;
   });

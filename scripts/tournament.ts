@@ -341,7 +341,7 @@ const tournament = (
           ...(Object.hasOwn(builtins, loaded.specifier) ? {} : { module: loaded.source.url }),
           options: loaded.options as Record<string, unknown>,
           players: names,
-          fixtures,
+          schedule: { players: names.length, format, rounds, seed },
           openings: yield* Effect.forEach(Array.from({ length: rounds }, (_, r) => r), openings.at),
           maxPlies,
           ttMb,

@@ -32,7 +32,13 @@ import {
   OPENING_AGENT,
   runFixtures,
 } from "../app/tournament/runner.ts";
-import { type Format, pairings, schedule } from "../app/tournament/schedule.ts";
+import {
+  fixtureAt,
+  type Format,
+  pairings,
+  schedule,
+  scheduleSize,
+} from "../app/tournament/schedule.ts";
 import { eloFromPentanomial } from "../app/tournament/stats.ts";
 import type { Transcript } from "../app/transcript.ts";
 import kalah from "../plugins/kalah/mod.ts";
@@ -65,6 +71,11 @@ Deno.test("schedule: every pairing plays each round's opening twice, the sides s
           assertEquals(x.seats, ps[x.pairing]);
           assertEquals([...y.seats].reverse(), [...x.seats]);
         }
+        // A game is made from its index alone: the same in a schedule of a million rounds
+        // (a cluster's plan keeps no list), so more rounds extend a tournament.
+        const big = { players: n, format, rounds: 1_000_000, seed };
+        assertEquals(scheduleSize(big), 1_000_000 * ps.length * 2);
+        for (const [i, f] of fs.entries()) assertEquals(fixtureAt(big, i), f);
       },
     ),
   );

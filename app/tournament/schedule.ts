@@ -41,9 +41,50 @@ export const pairings = (players: number, format: Format): readonly [number, num
   return out;
 };
 
+/** What makes a tournament's schedule: players, format, rounds and the first game's seed. */
+export interface ScheduleSpec {
+  /** How many entrants. */
+  readonly players: number;
+  /** Who meets whom. */
+  readonly format: Format;
+  /** How many rounds (each round one opening, every pairing twice). */
+  readonly rounds: number;
+  /** The seed of game 0 (game i has `seed + i`). */
+  readonly seed: number;
+}
+
+/** How many games a schedule has. */
+export const scheduleSize = (spec: ScheduleSpec): number =>
+  spec.rounds * pairings(spec.players, spec.format).length * 2;
+
 /**
- * Every game of a tournament in the order they start; game i has the seed `seed + i`
- * (the two games of a pair share their opening, not their random choices).
+ * Game `index` of a schedule, made from its index alone (a cluster's runner needs one
+ * game of a schedule of a million, not the million): round by round, each pairing's
+ * game pair, the second with the sides swapped.
+ */
+export const fixtureAt = (
+  spec: ScheduleSpec,
+  index: number,
+  ps: readonly (readonly [number, number])[] = pairings(spec.players, spec.format),
+): Fixture => {
+  const round = Math.floor(index / (ps.length * 2));
+  const pairing = Math.floor(index / 2) % ps.length;
+  const swapped = index % 2 === 1;
+  const [a, b] = ps[pairing];
+  return {
+    id: `r${round}-p${pairing}-${swapped ? "b" : "a"}`,
+    round,
+    pairing,
+    seats: swapped ? [b, a] : [a, b],
+    swapped,
+    seed: spec.seed + index,
+  };
+};
+
+/**
+ * Every game of a tournament in the order they start (`fixtureAt` of each index); game i
+ * has the seed `seed + i` (the two games of a pair share their opening, not their random
+ * choices).
  */
 export const schedule = (
   players: number,
@@ -51,23 +92,9 @@ export const schedule = (
   rounds: number,
   seed: number,
 ): readonly Fixture[] => {
+  const spec = { players, format, rounds, seed };
   const ps = pairings(players, format);
-  const out: Fixture[] = [];
-  for (let round = 0; round < rounds; round++) {
-    for (const [pairing, [a, b]] of ps.entries()) {
-      for (const swapped of [false, true]) {
-        out.push({
-          id: `r${round}-p${pairing}-${swapped ? "b" : "a"}`,
-          round,
-          pairing,
-          seats: swapped ? [b, a] : [a, b],
-          swapped,
-          seed: seed + out.length,
-        });
-      }
-    }
-  }
-  return out;
+  return Array.from({ length: scheduleSize(spec) }, (_, i) => fixtureAt(spec, i, ps));
 };
 
 /** The games of a one-player game against chance: one player, game i with seed `seed + i`. */
