@@ -9,7 +9,9 @@
  * awaits of one fiber; nothing through ply; a 200,000-game tournament's heap grew 1.8 KB a
  * game: `tests/async_context_test.ts`). ply uses no `AsyncLocalStorage`, so Effect is shown no
  * `node:async_hooks` there; every other built-in module is found as before, and
- * `import "node:async_hooks"` is untouched.
+ * `import "node:async_hooks"` is untouched. A program that imports ply as a library gets
+ * the same for its own Effect (one package) when ply's modules load first: an
+ * `AsyncLocalStorage` of its own is then not carried across its fibers' suspensions.
  *
  * @module
  */

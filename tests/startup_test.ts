@@ -23,11 +23,12 @@ const UNNEEDED =
 
 /**
  * Each entry with the most local modules it may load statically (today's count and a
- * few to spare: a new import is fine, a new layer is not).
+ * few to spare: a new import is fine, a new layer is not). Each `deps.ts` counts one more,
+ * `core/no_async_context.ts`, which must run before Effect's modules and so is a module.
  */
 const ENTRIES: readonly (readonly [file: string, most: number])[] = [
-  ["scripts/analyze.ts", 42],
-  ["scripts/play.ts", 48],
+  ["scripts/analyze.ts", 43],
+  ["scripts/play.ts", 49],
   // The threads every run starts: a built-in game's plugin thread, a search worker.
   ["core/host/rules.ts", 12],
   ["core/parallel/web_worker.ts", 20],
