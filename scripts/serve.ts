@@ -15,6 +15,8 @@ import { Terminal } from "../app/terminal.ts";
 import { catalog } from "../server/catalog.ts";
 import { DEFAULT_LIMITS, Rooms } from "../server/rooms.ts";
 import { makeApp } from "../server/app.ts";
+import { listen } from "../server/transport.ts";
+import { MAX_MESSAGE } from "../server/protocol.ts";
 import { sqlRoomStore } from "../server/store.ts";
 import { databaseLayer, defaultDatabase, describeDatabase } from "../app/store/database.ts";
 import { pageAssets } from "../web/bundle.ts";
@@ -184,21 +186,20 @@ const main = Effect.gen(function* () {
     ),
   );
   const app = makeApp(rooms, assets.files, (e) => runConnection(e) as Fiber.Fiber<void>);
-  const listening = Promise.withResolvers<Deno.NetAddr>();
-  const server = yield* Effect.try({
+  const server = yield* Effect.tryPromise({
     try: () =>
-      Deno.serve({
-        port,
-        hostname: host,
-        onListen: (addr) => listening.resolve(addr),
-        onError: () => new Response("internal error\n", { status: 500 }),
-      }, app.handler),
+      listen(host, port, {
+        request: app.handler,
+        upgrade: app.upgrade,
+        // Every message of at most MAX_MESSAGE characters fits (3 bytes a character at most).
+        maxPayload: 3 * MAX_MESSAGE,
+      }),
     catch: (e) =>
       new UsageError({
         message: `cannot listen on ${host}:${port}: ${(e as Error).message.split("\n")[0]}`,
       }),
   });
-  const addr = yield* Effect.promise(() => listening.promise);
+  const addr = server.addr;
   const shown = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
   const total = [...stored.values()].reduce((a, b) => a + b, 0);
   const kept = total > 0 ? `; ${total} stored games (each opens where it was)` : "";

@@ -1,7 +1,7 @@
 /**
- * The web server: HTTP routes on `effect/http`'s `HttpRouter` (served by `Deno.serve`
- * through `HttpRouter.toWebHandler`), and one WebSocket per open game page, upgraded by
- * `Deno.upgradeWebSocket` and read and written through `effect/socket`'s `Socket`.
+ * The web server: HTTP routes on `effect/http`'s `HttpRouter` (through
+ * `HttpRouter.toWebHandler`), and one WebSocket per open game page, read and written
+ * through `effect/socket`'s `Socket`; both carried by `server/transport.ts`.
  *
  * Safe by default: every body and message is decoded with the protocol's Schemas
  * (unknown fields refused, sizes bounded) and answered with an error that changes
@@ -213,9 +213,9 @@ export const connection = (
     yield* Effect.gen(function* () {
       while (true) {
         for (const frame of yield* reader.pull) {
-          // Deno reads a whole frame before handing it over (Deno.upgradeWebSocket has
-          // no size limit to set): an oversize one closes the socket at once (1009), so
-          // a client cannot keep sending them on one connection.
+          // The transport refuses a frame over 3 bytes a character before reading it
+          // (server/transport.ts); one over the limit in characters closes the socket
+          // here (1009), so a client cannot keep sending them on one connection.
           const size = typeof frame === "string" ? frame.length : frame.byteLength;
           if (size > MAX_MESSAGE) {
             ws.close(CLOSE_TOO_BIG, `a message may have at most ${MAX_MESSAGE} characters`);
@@ -244,11 +244,16 @@ export const connection = (
 
 /** What `serve` needs to answer requests: the HTTP handler and the WebSocket upgrade. */
 export interface App {
-  /** Answers one request (`Deno.serve`'s handler; `info` names the client's address). */
+  /** Answers one request (`info` names the client's address). */
   readonly handler: (
     request: Request,
     info?: { readonly remoteAddr: Deno.Addr },
   ) => Promise<Response> | Response;
+  /**
+   * Decides on a WebSocket asked for: a refusal (another path, another site's page), or
+   * what to do with the open socket (a game's connection, run by `runFork`).
+   */
+  readonly upgrade: (request: Request) => Response | ((socket: WebSocket) => void);
   /** Stops the HTTP layer. */
   readonly dispose: () => Promise<void>;
 }
@@ -289,15 +294,15 @@ export const makeApp = (
         }
       }
       if (url.pathname !== "/ws") return web.handler(request);
-      if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
-        return new Response("a WebSocket is expected here\n", { status: 400 });
-      }
+      return new Response("a WebSocket is expected here\n", { status: 400 });
+    },
+    upgrade: (request) => {
+      const url = new URL(request.url);
+      if (url.pathname !== "/ws") return new Response("no WebSocket here\n", { status: 404 });
       if (!sameOrigin(request)) {
         return new Response("WebSockets must come from this server's page\n", { status: 403 });
       }
-      const { socket, response } = Deno.upgradeWebSocket(request, { idleTimeout: 60 });
-      runFork(connection(rooms, url, socket));
-      return response;
+      return (socket) => void runFork(connection(rooms, url, socket));
     },
     dispose: web.dispose,
   };

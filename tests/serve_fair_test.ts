@@ -206,3 +206,93 @@ Deno.test("serve: an oversize frame closes its socket with 1009; others go on", 
     await player.close();
   });
 });
+
+/**
+ * Reads from `conn` after the bytes `got` until `enough` says all the bytes so far suffice,
+ * or the server closes; all of them.
+ */
+const readUntil = async (
+  conn: Deno.Conn,
+  from: Uint8Array,
+  enough: (bytes: Uint8Array) => boolean,
+): Promise<Uint8Array> => {
+  let got = from;
+  const buf = new Uint8Array(4096);
+  while (!enough(got)) {
+    const n = await conn.read(buf);
+    if (n === null) break;
+    const next = new Uint8Array(got.length + n);
+    next.set(got);
+    next.set(buf.subarray(0, n), got.length);
+    got = next;
+  }
+  return got;
+};
+
+Deno.test("serve: a frame announcing 60 MB is refused from its header (1009), before its payload", async () => {
+  await withServe([], async (served) => {
+    const created = await post(served.url, "/api/new", {
+      game: "nim",
+      options: {},
+      players: [here, here],
+    });
+    assert(created._tag === "Created");
+    const { hostname, port } = new URL(served.url);
+    const conn = await Deno.connect({ hostname, port: Number(port) });
+    // The failure bound of a server that would wait for the 60 MB (never the pass condition).
+    const bound = setTimeout(() => conn.close(), 60_000);
+    try {
+      const key = btoa("0123456789abcdef");
+      await conn.write(new TextEncoder().encode(
+        `GET /ws?game=${created.game} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n` +
+          `Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\n` +
+          "Sec-WebSocket-Version: 13\r\n\r\n",
+      ));
+      const text = (b: Uint8Array) => new TextDecoder().decode(b);
+      const head = await readUntil(conn, new Uint8Array(0), (b) => text(b).includes("\r\n\r\n"));
+      assertMatch(text(head), /^HTTP\/1\.1 101 /);
+      // Whatever the server says first (the game's position) is skipped over; then a text
+      // frame whose header announces 60 MB (masked, as a client's must be), 10 bytes of it.
+      const frame = new Uint8Array(14);
+      frame[0] = 0x81;
+      frame[1] = 0x80 | 127;
+      new DataView(frame.buffer).setBigUint64(2, BigInt(60 * 1024 * 1024));
+      await conn.write(frame);
+      await conn.write(new Uint8Array(10));
+      // The close frame (opcode 8) with its code, answered without the rest of the frame.
+      const frames = await readUntil(conn, head, (b) => closeCode(b) !== undefined);
+      assertEquals(closeCode(frames), 1009);
+    } finally {
+      clearTimeout(bound);
+      try {
+        conn.close();
+      } catch {
+        // (closed by the bound)
+      }
+    }
+  });
+});
+
+/** The code of the first close frame among a server's unmasked frames, if one has come. */
+const closeCode = (bytes: Uint8Array): number | undefined => {
+  // After the HTTP head.
+  const end = new TextDecoder("latin1").decode(bytes).indexOf("\r\n\r\n");
+  let at = end >= 0 ? end + 4 : 0;
+  while (at + 2 <= bytes.length) {
+    const opcode = bytes[at] & 0x0f;
+    let len = bytes[at + 1] & 0x7f, body = at + 2;
+    if (len === 126) {
+      if (at + 4 > bytes.length) return undefined;
+      len = (bytes[at + 2] << 8) | bytes[at + 3];
+      body = at + 4;
+    } else if (len === 127) {
+      if (at + 10 > bytes.length) return undefined;
+      len = Number(new DataView(bytes.buffer, bytes.byteOffset + at + 2, 8).getBigUint64(0));
+      body = at + 10;
+    }
+    if (body + len > bytes.length) return undefined;
+    if (opcode === 8) return len >= 2 ? (bytes[body] << 8) | bytes[body + 1] : 1005;
+    at = body + len;
+  }
+  return undefined;
+};
