@@ -15,6 +15,7 @@ import type { GameRecord } from "../app/tournament/runner.ts";
 import { database, shardingLayer, workflowEngine } from "./layers.ts";
 import { operatorLogging } from "./log.ts";
 import {
+  chunkExecutions,
   type ClusterPlan,
   gameCount,
   GAMES_PAGE,
@@ -35,12 +36,12 @@ import { scheduleSize } from "../app/tournament/schedule.ts";
 
 /**
  * The id of a plan: the same plan, the same tournament. Its games in flight
- * (`concurrency`, by default the submitting machine's cores, and not in `argv`) are left
- * out, so that `--resume ID` from another machine finds the same tournament; everything
+ * (`concurrency`, by default the submitting machine's cores, and not in `argv`) and its
+ * chunks' size (`--chunk`) are left out, so that `--resume ID` from another machine finds the same tournament; everything
  * else of the plan, `maxFaults` with it, comes from `argv`.
  */
 const planId = async (plan: ClusterPlan): Promise<string> => {
-  const { concurrency: _, ...what } = plan;
+  const { concurrency: _, chunk: _chunk, ...what } = plan;
   const bytes = new TextEncoder().encode(JSON.stringify(what));
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return "t" + [...digest.slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -200,7 +201,8 @@ export const runOnCluster = (run: ClusterRun): Effect.Effect<SeriesEnd, string, 
           if (complete && !cancelled) {
             // Its games are all in: the tournament's messages are no longer needed.
             yield* markEnded(id, "finished");
-            yield* pruneMessages(id, execution);
+            const stored = (yield* readPlan(id)) ?? run.plan;
+            yield* pruneMessages(id, { id: execution, chunks: yield* chunkExecutions(id, stored) });
           }
           const done = complete || !live || cancelled;
           if (fresh.length === 0 || done) {
@@ -269,7 +271,7 @@ export const cancelTournament = (url: string, id: string): Effect.Effect<Cancell
     yield* pruneMessages(id);
     const polled = yield* TournamentWorkflow.poll(execution);
     if (Option.isSome(polled) && polled.value._tag === "Complete") {
-      yield* pruneMessages(id, execution);
+      yield* pruneMessages(id, { id: execution, chunks: yield* chunkExecutions(id, plan) });
     }
     return { scheduled: scheduleSize(plan.schedule), kept: yield* gameCount(id), removed };
   })).pipe(

@@ -1,6 +1,7 @@
 /**
  * A tournament on Effect Cluster. The tournament is a workflow (`PlyTournament`) whose
- * activities are its games; each game is a message to a `PlyGame` entity, which a
+ * chunks (`PlyTournamentChunk`, child workflows of `plan.chunk` games each, run one after
+ * another) have its games as activities; each game is a message to a `PlyGame` entity, which a
  * runner plays with the same runner code as a local tournament. A finished game is
  * written once to the table `ply_games` (the activity's result is journalled by the
  * workflow engine, and the insert ignores a game already there), where the submitting
@@ -70,6 +71,11 @@ export interface ClusterPlan {
   readonly ttMb: number;
   /** Games sent at once. */
   readonly concurrency: number;
+  /**
+   * Games per chunk of the tournament's workflow (`--chunk`; how it is run, not what
+   * decides its games: not part of its id, as `concurrency`). Absent: `DEFAULT_CHUNK`.
+   */
+  readonly chunk?: number;
   /** More faulted games than this stop the tournament (`--max-faults`, in `argv` too). */
   readonly maxFaults: number;
   /** `--adjudicate`'s rules (in `argv` too), if given. */
@@ -89,13 +95,34 @@ export const GameEntity = Entity.make("PlyGame", [
   Rpc.make("Play", { payload: GameTask, success: Schema.String, error: Schema.String }),
 ]).annotateRpcs(ClusterSchema.Persisted, true);
 
-/** The tournament: its games as activities, a game's result written once. */
+/** The tournament: its chunks, one after another (a child workflow each). */
 export const TournamentWorkflow = Workflow.make("PlyTournament", {
   payload: { id: Schema.String },
   idempotencyKey: (p) => p.id,
   success: Schema.Number,
   error: Schema.String,
 });
+
+/**
+ * A chunk of a tournament: `plan.chunk` games from the chunk's first (chunk c holds games
+ * c·chunk to (c+1)·chunk − 1), each an activity, a game's result written once. Chunks
+ * keep every workflow's journal short: a tournament of a million games is a thousand
+ * workflows of a thousand activities, not one of a million, so a workflow resumed on
+ * another runner reads back at most a chunk, and the chunks live on many shards.
+ */
+export const ChunkWorkflow = Workflow.make("PlyTournamentChunk", {
+  payload: { id: Schema.String, chunk: Schema.Number },
+  idempotencyKey: (p) => `${p.id}/${p.chunk}`,
+  success: Schema.Number,
+  error: Schema.String,
+});
+
+/** Games per chunk when the plan says none (plans stored before chunks). */
+export const DEFAULT_CHUNK = 1000;
+
+/** How many chunks the plan's games make. */
+export const chunksOf = (plan: ClusterPlan): number =>
+  Math.ceil(scheduleSize(plan.schedule) / (plan.chunk ?? DEFAULT_CHUNK));
 
 /**
  * Creates the tables (every program calls it; programs starting together take turns by
@@ -147,6 +174,9 @@ export const markEnded = (id: string, end: TournamentEnd): Sql<void> =>
 /** The entity type of a workflow's messages (Effect's `ClusterWorkflowEngine` names them). */
 const WORKFLOW_ENTITY = `Workflow/${TournamentWorkflow._tag}`;
 
+/** The entity type of the chunks' messages. */
+const CHUNK_ENTITY = `Workflow/${ChunkWorkflow._tag}`;
+
 /** Which cluster messages are tournament `id`'s games (their entity ids are `id/GAME`). */
 const gameMessages = (sql: SqlClient.SqlClient, id: string) =>
   sql`entity_type = ${GameEntity.type} AND entity_id LIKE ${`${id}/%`}`;
@@ -163,19 +193,23 @@ export const pendingGames = (id: string): Sql<number> =>
 
 /**
  * Removes the persisted messages of tournament `id`'s games, and with `execution` those of
- * its workflow too (their replies with them), in one transaction; the number of messages
+ * its workflow and of its chunks' workflows too (their replies with them), in one transaction; the number of messages
  * removed. Only for a tournament that has ended: its games are in `ply_games`, and an
  * activity of an ended tournament plays nothing (it looks first), so no message is
  * needed again. The workflow's own messages are its journal: they go only once the
  * workflow has completed.
  */
-export const pruneMessages = (id: string, execution?: string): Sql<number> =>
+export const pruneMessages = (
+  id: string,
+  execution?: { readonly id: string; readonly chunks: readonly string[] },
+): Sql<number> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient;
     const which = execution === undefined
       ? gameMessages(sql, id)
       : sql`(${gameMessages(sql, id)}) OR (entity_type = ${WORKFLOW_ENTITY}
-        AND entity_id = ${execution})`;
+        AND entity_id = ${execution.id}) OR (entity_type = ${CHUNK_ENTITY}
+        AND entity_id IN ${sql.in(execution.chunks.length > 0 ? execution.chunks : [""])})`;
     return yield* sql.withTransaction(Effect.gen(function* () {
       yield* sql`DELETE FROM cluster_replies WHERE request_id IN
         (SELECT request_id FROM cluster_messages WHERE ${which})`;
@@ -442,8 +476,32 @@ const playFixture = (plan: ClusterPlan, loaded: OpenedGame, index: number) =>
 const GameOutcome = Schema.Literals(["played", "faulted", "skipped"]);
 
 /**
- * The workflow's body: every fixture of the plan an activity (a message to its game
- * entity, then the record written once), `concurrency` at once. An activity that starts
+ * The tournament's workflow: its chunks, one after another, each a child workflow (one
+ * interrupted with it: a cancelled tournament stops its chunk). Returns the number of
+ * games played (faulted ones included).
+ */
+// deno-lint-ignore explicit-module-boundary-types -- the services are the cluster's own
+export const tournamentBody = (payload: { readonly id: string }) =>
+  Effect.gen(function* () {
+    const plan = yield* Effect.orDie(readPlan(payload.id));
+    if (plan === undefined) return yield* Effect.fail(`no tournament ${payload.id}`);
+    let played = 0;
+    for (let chunk = 0; chunk < chunksOf(plan); chunk++) {
+      played += yield* ChunkWorkflow.execute({ id: payload.id, chunk });
+    }
+    return played;
+  });
+
+/** The execution ids of tournament `id`'s chunks (`plan` its plan). */
+export const chunkExecutions = (id: string, plan: ClusterPlan): Effect.Effect<string[]> =>
+  Effect.forEach(
+    Array.from({ length: chunksOf(plan) }, (_, chunk) => chunk),
+    (chunk) => ChunkWorkflow.executionId({ id, chunk }),
+  );
+
+/**
+ * A chunk's workflow: each of its fixtures an activity (a message to its game entity,
+ * then the record written once), `concurrency` at once. An activity that starts
  * when more than `maxFaults` games have faulted skips its game (the tournament is
  * stopped; the submitter says so). Returns the number of games played (faulted ones
  * included).
@@ -454,15 +512,17 @@ const GameOutcome = Schema.Literals(["played", "faulted", "skipped"]);
  * seed exactly as a local run does, so both report the same games.
  */
 // deno-lint-ignore explicit-module-boundary-types -- the services are the cluster's own
-export const tournamentBody = (payload: { readonly id: string }) =>
+export const chunkBody = (payload: { readonly id: string; readonly chunk: number }) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient;
     const client = yield* GameEntity.client;
     const plan = yield* Effect.orDie(readPlan(payload.id));
     if (plan === undefined) return yield* Effect.fail(`no tournament ${payload.id}`);
-    // The games' indices, one at a time (no array of the schedule's fixtures is made).
+    // The chunk's games' indices, one at a time (no array of fixtures is made).
+    const size = plan.chunk ?? DEFAULT_CHUNK;
     const indices = function* () {
-      for (let i = 0; i < scheduleSize(plan.schedule); i++) yield i;
+      const end = Math.min(scheduleSize(plan.schedule), (payload.chunk + 1) * size);
+      for (let i = payload.chunk * size; i < end; i++) yield i;
     };
     let played = 0;
     yield* Effect.forEach(

@@ -16,6 +16,8 @@ import { Terminal } from "../app/terminal.ts";
 import { serveRunner, shardingLayer, workflowEngine } from "../cluster/layers.ts";
 import { operatorLogging } from "../cluster/log.ts";
 import {
+  chunkBody,
+  ChunkWorkflow,
   GameEntity,
   gameHandlers,
   migrate,
@@ -73,6 +75,7 @@ const main = Effect.gen(function* () {
   const cluster = Layer.mergeAll(
     GameEntity.toLayer(gameHandlers(concurrency, refuse)),
     TournamentWorkflow.toLayer(tournamentBody).pipe(Layer.provide(workflowEngine)),
+    ChunkWorkflow.toLayer(chunkBody).pipe(Layer.provide(workflowEngine)),
   ).pipe(Layer.provideMerge(shardingLayer(url, address)));
   const reason = yield* Effect.scoped(
     Effect.gen(function* () {

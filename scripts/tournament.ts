@@ -52,6 +52,8 @@ ratings fitted by maximum likelihood. Ctrl-C stops and reports the finished game
                    arguments, --max-faults among them, come from the cluster)
   --cancel ID      with --cluster: stop tournament ID for good (its finished games are
                    kept; the games waiting for a runner are removed)
+  --chunk N        with --cluster: games per chunk of the tournament's workflow (default
+                   1000, 1 to 1000000); how it runs, not what it is
 ${series.SERIES_USAGE}`;
 
 const FLAGS = {
@@ -59,6 +61,7 @@ const FLAGS = {
     "players",
     "format",
     "rounds",
+    "chunk",
     "anchor",
     "cluster",
     "status",
@@ -156,6 +159,7 @@ const WHERE = [
   "json",
   "concurrency",
   "workers",
+  "chunk",
   // The submitting program's own: the runners use theirs.
   "debug",
   "call-limit",
@@ -237,7 +241,7 @@ const tournament = (
         return yield* new UsageError({
           message: `--${flags.status !== undefined ? "status" : "resume"} ${byId}: ` +
             `${own.join(" ")} cannot change tournament ${byId} (its arguments are kept on ` +
-            "the cluster); give only --cluster, --out, --json, --concurrency or --workers here",
+            "the cluster); give only --cluster, --out, --json, --concurrency, --workers or --chunk here",
         });
       }
       return yield* tournament(
@@ -346,6 +350,10 @@ const tournament = (
           maxPlies,
           ttMb,
           concurrency,
+          // (Absent, the cluster's default: 1000.)
+          ...(flags.chunk !== undefined
+            ? { chunk: yield* intFlag(flags, "chunk", 1, 1, 1_000_000) }
+            : {}),
           maxFaults: settings.maxFaults,
           ...(settings.adjudication !== undefined ? { adjudication: settings.adjudication } : {}),
           code: yield* Effect.tryPromise({

@@ -34,7 +34,7 @@ const idOf = (out: string): string => {
 const lines = async (dir: string): Promise<string[]> =>
   (await Deno.readTextFile(`${dir}/games.jsonl`)).split("\n").filter((l) => l !== "");
 
-Deno.test("cluster: a finished tournament's messages are removed; the same command reads it, plays nothing", async () => {
+Deno.test("cluster: a finished tournament's messages are removed, its chunks' too; the same command reads it, plays nothing", async () => {
   await withPostgres(async (pg) => {
     const runner = startTask(["runner", "--cluster", pg.url, "--concurrency", "2"]);
     const dir = await Deno.makeTempDir({ prefix: "ply-cluster-" });
@@ -42,9 +42,11 @@ Deno.test("cluster: a finished tournament's messages are removed; the same comma
       ...["tournament", "tictactoe", "--players", "alphabeta:9", "random", "--rounds", "3"],
       ...["--cluster", pg.url, "--out", dir],
     ];
+    // Two chunks (4 games and 2): their workflows' messages go too.
+    const chunked = [...args, "--chunk", "4"];
     try {
       await runner.waitFor("runner at 127.0.0.1:");
-      const first = await runTask(args[0], args.slice(1));
+      const first = await runTask(chunked[0], chunked.slice(1));
       assertEquals(first.code, 0, first.stdout + first.stderr);
       assertStringIncludes(first.stdout, "6 of 6 games");
       const id = idOf(first.stdout);

@@ -31,7 +31,7 @@ const gamesOf = async (dir: string): Promise<Record<string, string>> =>
     ),
   );
 
-Deno.test("cluster: two runners play a tournament; game for game what a local run plays", async () => {
+Deno.test("cluster: two runners play a tournament, in chunks; game for game what a local run plays", async () => {
   await withPostgres(async (pg) => {
     const runners = [0, 1].map(() =>
       startTask(["runner", "--cluster", pg.url, "--concurrency", "2"])
@@ -49,7 +49,12 @@ Deno.test("cluster: two runners play a tournament; game for game what a local ru
         "--rounds",
         "3",
       ];
-      const onCluster = await runTask("tournament", [...args, "--cluster", pg.url, "--out", dist]);
+      // In chunks of 5 games (18 games: four chunk workflows, the last of 3), one after
+      // another: the same games as one run.
+      const onCluster = await runTask("tournament", [
+        ...args,
+        ...["--cluster", pg.url, "--out", dist, "--chunk", "5"],
+      ]);
       assertEquals(onCluster.code, 0, onCluster.stdout + onCluster.stderr);
       const id = /submitted to the cluster as (t[0-9a-f]+)/.exec(onCluster.stdout)?.[1];
       assert(id !== undefined, onCluster.stdout);
@@ -67,7 +72,8 @@ Deno.test("cluster: two runners play a tournament; game for game what a local ru
         });
       assertEquals(await results(dist), await results(local));
 
-      // The same command again follows the same tournament: nothing is played twice.
+      // The same command again follows the same tournament (its chunks' size is how it
+      // runs, not what it is): nothing is played twice.
       const again = await runTask("tournament", [...args, "--cluster", pg.url, "--out", dist]);
       assertEquals(again.code, 0, again.stderr);
       assertStringIncludes(again.stdout, `submitted to the cluster as ${id}`);
