@@ -13,10 +13,11 @@ import { readTasks, runCommand, testStateHome } from "../testing/run.ts";
 import { root } from "../testing/task.ts";
 
 /**
- * The npm packages the product uses: Effect, and the cluster's PostgreSQL client. A new
- * one belongs here only if a program really runs it.
+ * The npm packages the product uses: Effect, the cluster's PostgreSQL client, and `ws`
+ * for the web server's WebSockets (`server/transport.ts`). A new one belongs here only if
+ * a program really runs it.
  */
-const PRODUCT_PACKAGES = new Set(["effect", "@effect/sql-pg"]);
+const PRODUCT_PACKAGES = new Set(["effect", "@effect/sql-pg", "ws"]);
 
 /** What `deno info --json` says of a module graph (the fields read here). */
 interface Info {
