@@ -181,14 +181,16 @@ Deno.test("serve: new games per address are rate-limited (429, in words)", async
   });
 });
 
+/** A new game of Nim, both sides played here. */
+const nimHere = async (url: string) => {
+  const created = await post(url, "/api/new", { game: "nim", options: {}, players: [here, here] });
+  assert(created._tag === "Created");
+  return created;
+};
+
 Deno.test("serve: an oversize frame closes its socket with 1009; others go on", async () => {
   await withServe([], async (served) => {
-    const created = await post(served.url, "/api/new", {
-      game: "nim",
-      options: {},
-      players: [here, here],
-    });
-    assert(created._tag === "Created");
+    const created = await nimHere(served.url);
     const player = await connect(served.url, created.game, created.seat);
     const url = new URL(`/ws?game=${created.game}`, served.url);
     url.protocol = "ws:";
@@ -231,12 +233,7 @@ const readUntil = async (
 
 Deno.test("serve: a frame announcing 60 MB is refused from its header (1009), before its payload", async () => {
   await withServe([], async (served) => {
-    const created = await post(served.url, "/api/new", {
-      game: "nim",
-      options: {},
-      players: [here, here],
-    });
-    assert(created._tag === "Created");
+    const created = await nimHere(served.url);
     const { hostname, port } = new URL(served.url);
     const conn = await Deno.connect({ hostname, port: Number(port) });
     // The failure bound of a server that would wait for the 60 MB (never the pass condition).
