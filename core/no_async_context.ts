@@ -19,6 +19,15 @@ type Lookup = (id: string) => unknown;
 const processObject = (globalThis as { process?: { getBuiltinModule?: Lookup } }).process;
 const lookup = processObject?.getBuiltinModule;
 if (processObject !== undefined && lookup !== undefined && !("__plyNoAsyncContext" in lookup)) {
+  // Loaded all the same, as Effect loaded it: Deno's Node modules load it lazily otherwise,
+  // and a worker that first loads it while it is being terminated makes Deno 2.9 panic
+  // (`ext_script.rs: called Option::unwrap() on a None value`; 2 runs in 11 of the room
+  // tests under load without this line, none in 8 before the module existed).
+  try {
+    lookup.call(processObject, "node:async_hooks");
+  } catch {
+    // (Nothing to load: nothing to hide.)
+  }
   const hidden: Lookup = (id) =>
     id === "node:async_hooks" || id === "async_hooks" ? undefined : lookup.call(processObject, id);
   Object.defineProperty(hidden, "__plyNoAsyncContext", { value: true });
