@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { hashInts } from "../../core/hash.ts";
 import type { GameRecord } from "./runner.ts";
 import { OPENING_AGENT } from "./runner.ts";
 import {
@@ -175,22 +176,6 @@ const bySchedule = (x: Placed, y: Placed): number =>
   x.round - y.round || x.pairing - y.pairing || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
 
 /**
- * A 64-bit hash of a text, as 16 hexadecimal digits (two 32-bit FNV-1a passes with
- * different bases): what the tally keeps of a game's moves to find repeats, instead of
- * the moves. Two different games share one with a chance of about n²/2⁶⁵ (10⁻⁹ for
- * 200,000 games).
- */
-export const textHash = (text: string): string => {
-  let a = 0x811c9dc5, b = 0x01000193 ^ 0x5bd1e995;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
-  }
-  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
-};
-
-/**
  * A tournament's results kept as its games come in, in any order: counts per pairing,
  * per player and per seat, the pairs, the openings seen and a hash of each game's moves
  * (for repeats), never the records. Memory grows with the players, the rounds and a few
@@ -224,8 +209,8 @@ export const resultsTally = (
   const openings = new Set<string>();
   // Each game's moves, hashed: the first game seen of each, and the games of a hash seen
   // more than once (the original of a repeat is the earliest in schedule order).
-  const firstOf = new Map<string, Placed>();
-  const groups = new Map<string, Placed[]>();
+  const firstOf = new Map<number, Placed>();
+  const groups = new Map<number, Placed[]>();
   return {
     add: (r) => {
       const moves = r.transcript.moves;
@@ -257,7 +242,9 @@ export const resultsTally = (
       if (r.transcript.result.reason === "move limit") moveLimit++;
       if (r.transcript.result.reason === "adjudicated") adjudicated++;
       plies += moves.length;
-      const key = textHash(`${r.seats.join(" ")}|${moves.map((m) => m.move).join(",")}`);
+      // (Two different games share a hash with a chance of about n²/2⁵⁴: 2·10⁻⁶ for
+      // 200,000 games, and then one is listed as a repeat it is not.)
+      const key = hashInts([r.seats[0], r.seats[1], ...moves.map((m) => m.move)]);
       const placed: Placed = { id: r.id, round: r.round, pairing: r.pairing };
       const first = firstOf.get(key);
       if (first === undefined) firstOf.set(key, placed);
