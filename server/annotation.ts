@@ -5,7 +5,8 @@
  * @module
  */
 import type { MoveAnalysis } from "../app/review.ts";
-import { type Annotation, barOf, valueText } from "./room.ts";
+import type { Annotation } from "./room_state.ts";
+import { barOf, valueText } from "./room_view.ts";
 
 /** The annotation of one analysed move. */
 export const annotationOf = (a: MoveAnalysis): Annotation => {

@@ -23,7 +23,7 @@ import {
   type ServerMessage,
 } from "./protocol.ts";
 import type { Rooms } from "./rooms.ts";
-import type { Conn } from "./room.ts";
+import type { Conn } from "./room_state.ts";
 import { Budget } from "./budget.ts";
 
 /** The largest request body (a transcript to load), in bytes. */

@@ -1,21 +1,30 @@
 /**
- * One game on the server: its session, its players, the browsers watching it, and the
- * fibers that run it. The room's loop runs the match runner (`runGame`) on the session:
- * a person is one more player Effect, fed by the WebSocket of the browser that holds
- * the seat; an AI is a search player whose search runs in the engine service, its
- * progress streamed to every browser. Taking back, replaying and jumping interrupt the
- * runner (its AI's search with it), change the session and start it again from there.
+ * One game on the server, as an actor: one mailbox of commands (`RoomCommand`), its state
+ * one value (`RoomState`, `room_state.ts`) replaced as each command is applied, and what
+ * browsers see published from that value after each command (`room_view.ts`). Nothing
+ * else changes the room: the browsers' messages, a review's verdicts, and the room's own
+ * fibers (its runner, its AI's progress, its analysis) all come in as commands, in
+ * order, so the room can be driven and tested without sockets (`sync` waits until every
+ * command sent before it is applied).
+ *
+ * The runner is the match runner (`runGame`) on the session, in a fiber of its own: a
+ * person is one more player Effect, whose move the room hands over when a browser that
+ * holds the seat sends it; an AI is a search player whose search runs in the engine
+ * service. The runner asks the room what it needs (a person's move, whether a stopped AI
+ * may think, the move `MoveNow` plays) and reports each move, waiting until the room has
+ * applied it. Taking back, replaying and jumping interrupt the runner (its AI's search
+ * with it), change the session and start it again from there.
  *
  * Everything in a room lives in the room's scope: closing the room (its last browser
- * gone for a while, or the server stopping) interrupts its loop, its search and its
+ * gone for a while, or the server stopping) interrupts its loop, its runner and its
  * analysis, and nothing else.
  *
  * @module
  */
-import { Deferred, Effect, Fiber, Option, Queue, Random } from "../core/deps.ts";
+import { Deferred, Effect, Fiber, Queue, Random } from "../core/deps.ts";
 import { FiberSet } from "./deps.ts";
-import { CHANCE, type Game, isOver, type Player, WIN, WIN_THRESHOLD } from "../core/game.ts";
-import { runGame } from "../app/match.ts";
+import { CHANCE, type Game, isOver, type Player } from "../core/game.ts";
+import { type Played, runGame } from "../app/match.ts";
 import { type Agent, agentFromSpec, type Choice } from "../app/players/agents.ts";
 import type { PlayerSpec } from "../app/players/spec.ts";
 import type { Terminal } from "../app/terminal.ts";
@@ -24,62 +33,29 @@ import { PluginFault, type SearchError, type SearchFailed } from "../core/errors
 import type { GameSource } from "../core/source.ts";
 import { type Progress, search } from "../core/engine/engine.ts";
 import { alphabetaStrategy } from "../core/search/strategies.ts";
-import {
-  goTo,
-  redo,
-  type SearchInfo,
-  searchInfo,
-  type Session,
-  stateAt,
-  undo,
-} from "../app/session.ts";
-import { describeResult } from "../app/display.ts";
-import type { GameResult } from "../app/match.ts";
+import { goTo, redo, type Session, stateAt, undo } from "../app/session.ts";
 import type { Offered } from "./catalog.ts";
-import type { GameEntry } from "./protocol.ts";
-import type {
-  ClientMessage,
-  ClockState,
-  LegalMove,
-  NodeView,
-  SearchView,
-  ServerMessage,
-} from "./protocol.ts";
-import { type ClockView, describeClock, timeLeft } from "../app/clock.ts";
+import type { ClientMessage, GameEntry, SearchView } from "./protocol.ts";
+import type { ClockView } from "../app/clock.ts";
 import { exportTranscript, transcriptNumbers } from "../app/transcript.ts";
 import type { LobbySeat, SavedRoom } from "./store.ts";
-
-/** Who plays a side: a person (here or elsewhere) or an AI by spec. */
-export type Side =
-  | { readonly kind: "human" }
-  | { readonly kind: "ai"; readonly spec: AiSpec };
-
-/** An AI's spec: a search or the random player. */
-export type AiSpec = Exclude<PlayerSpec, { readonly kind: "human" }>;
-
-/** A browser's right in a room: the sides it plays, and whether it may change the game. */
-export interface Seat {
-  /** The secret in the browser's link. */
-  readonly token: string;
-  /** The sides it plays. */
-  readonly sides: readonly [boolean, boolean];
-}
-
-/** One browser's connection to a room. */
-export interface Conn {
-  /** Its seat; none for a spectator. */
-  readonly seat: Seat | undefined;
-  /** Sends a message to it (never blocks; a closed connection drops it). */
-  readonly send: (m: ServerMessage) => void;
-  /**
-   * Sends a message already written as JSON (a room's thread writes its messages; the
-   * main thread passes them on as they are). Without it, `send` gets the message read.
-   */
-  readonly sendText?: (text: string) => void;
-}
-
-/** A review's verdict on a move (from `deno task review`'s analysis pass). */
-export type Annotation = NonNullable<NodeView["review"]>;
+import {
+  type AiSpec,
+  type Annotation,
+  canRun,
+  type Conn,
+  type Control,
+  isFinished,
+  isHuman,
+  isLive,
+  refusal,
+  type RoomFacts,
+  type RoomState,
+  type Seat,
+  type Side,
+  sideOf,
+} from "./room_state.ts";
+import { faultLine, moverOf, RoomPublisher, searchView } from "./room_view.ts";
 
 /** The limits a room keeps to. */
 export interface RoomLimits {
@@ -132,205 +108,122 @@ export interface RoomOffer {
 /** The state of a stored room besides its game and seats, as `Room` takes it back. */
 export type Restored = Omit<SavedRoom, "id" | "game" | "transcript" | "seats">;
 
-/** A person's move, waiting for the runner to ask for it. */
-interface Pending {
-  readonly conn: Conn;
-  readonly at: number;
-  readonly move: number;
-}
+/** What a room is told from outside: by the browsers (through the server) and by a review. */
+export type RoomCommand =
+  /** A browser joins: it gets the position at once. */
+  | { readonly _tag: "Join"; readonly conn: Conn }
+  /** A browser leaves; with none left, the runner stops (its AI's search too). */
+  | { readonly _tag: "Leave"; readonly conn: Conn }
+  /** A browser's message (decoded), checked by `refusal` first. */
+  | { readonly _tag: "Message"; readonly conn: Conn; readonly message: ClientMessage }
+  /** The lobby's seat is taken (someone joined from the lobby, or came by the link). */
+  | { readonly _tag: "Claim" }
+  /** Review's verdict on a node's move (shown to every browser). */
+  | { readonly _tag: "Annotate"; readonly node: number; readonly annotation: Annotation }
+  /** Completes `done` once every command sent before it is applied. */
+  | { readonly _tag: "Sync"; readonly done: Deferred.Deferred<void> };
 
-/** A change of the position or of the room, applied between two runs of the runner. */
-type Control =
-  /** Takes back to where a person (`by`: that side only, an accepted takeback) is to move. */
-  | { readonly _tag: "Undo"; readonly conn: Conn; readonly by?: Player }
-  | { readonly _tag: "Redo"; readonly conn: Conn }
-  | { readonly _tag: "GoTo"; readonly conn: Conn; readonly node: number };
-
-/** A `Position` message. */
-type Position = Extract<ServerMessage, { readonly _tag: "Position" }>;
-
-/** What every browser's view of a position shares; each adds its sides, moves and nodes. */
-interface Shared {
-  readonly tm: Position["toMove"];
-  readonly legal: readonly LegalMove[];
-  readonly fields: Omit<
-    Position,
-    "_tag" | "mine" | "control" | "live" | "nodes" | "full" | "nodeCount" | "legal"
-  >;
-}
-
-/** What a view of the position says of the game (the rest is the room's own). */
-type GameFields = Pick<
-  Shared["fields"],
-  "svg" | "text" | "toMove" | "lastNote" | "result" | "decisive"
->;
-
-/** The bar's scale for values that are not decisive: `v / (|v| + BAR_SCALE)`. */
-const BAR_SCALE = 10;
-
-/** A value as the value bar (and the review's graph) shows it: from -1 (lost) to 1 (won). */
-export const barOf = (v: number): number =>
-  Math.abs(v) >= WIN_THRESHOLD ? Math.sign(v) : v / (Math.abs(v) + BAR_SCALE);
-
-/** A search's figures as the page shows them, from `mover`'s side. */
-const searchView = (
-  game: Game<unknown>,
-  state: unknown,
-  r: SearchResult,
-  mover: Player,
-): SearchView => infoView(searchInfo(game, state, r), mover);
-
-/** A search as a session keeps it, as the page shows it from `mover`'s side. */
-const infoView = (info: SearchInfo, mover: Player): SearchView => {
-  const v = mover === 0 ? info.value : -info.value;
-  return {
-    depth: info.depth,
-    value: v,
-    valueText: valueText(v, info.exact),
-    bar: barOf(v),
-    exact: info.exact,
-    pv: info.pv,
-    nodes: info.nodes,
-    nps: info.timeMs > 0 ? Math.round(info.nodes / (info.timeMs / 1000)) : 0,
-    ms: Math.round(info.timeMs),
-    ...(info.notes !== undefined ? { notes: info.notes } : {}),
-  };
-};
-
-/** A value from the mover's side for a person: `+3`, `-0.25`, `draw`, `win in 5`. */
-export const valueText = (v: number, exact: boolean): string => {
-  if (Math.abs(v) >= WIN_THRESHOLD) {
-    const plies = Math.round(Math.abs(Math.abs(v) - WIN));
-    return `${v > 0 ? "win" : "loss"}${plies > 0 ? ` in ${plies}` : ""}`;
+/** What a room is told by its own fibers: its runner, its AIs' searches, its analysis. */
+type Internal =
+  /** The runner played a move into the session; `done` lets it go on once applied. */
+  | {
+    readonly _tag: "Moved";
+    readonly node: number;
+    readonly before: unknown;
+    readonly move: number;
+    readonly state: unknown;
+    readonly done: Deferred.Deferred<void>;
   }
-  if (exact && v === 0) return "draw";
-  return `${v > 0 ? "+" : ""}${Number.isInteger(v) ? v : v.toFixed(2)}`;
-};
-
-/** How a game ended, for a person; a plugin's fault names the plugin, function and reason. */
-const resultText = (game: Game<unknown>, r: GameResult): string =>
-  r.reason === "error" && r.error !== undefined
-    ? `The game stops here: ${r.error}.`
-    : describeResult(game, r);
-
-/** The board's tokens that decided a finished position (`Picture.decisive`), if any. */
-const decisiveOf = (
-  game: Game<unknown>,
-  s: unknown,
-  over: boolean,
-): { readonly decisive?: readonly string[] } => {
-  const tokens = over ? game.picture?.decisive?.(s) ?? [] : [];
-  return tokens.length > 0 ? { decisive: [...tokens] } : {};
-};
-
-/** A fault as the server's log line says it: `plugin NAME FUNCTION: REASON`. */
-const faultLine = (e: PluginFault | SearchError): string =>
-  e instanceof PluginFault
-    ? `plugin ${e.plugin} ${e.fn}: ${e.cause instanceof Error ? e.cause.message : String(e.cause)}`
-    : `search: ${e.message}`;
-
-/** The side a value is shown for: the player to move (player 0 at a chance node). */
-const moverOf = (game: Game<unknown>, s: unknown): Player => {
-  const tm = game.toMove(s);
-  return tm === CHANCE ? 0 : tm;
-};
+  /** Run `run` of the runner ended (interrupted, or the game stopped there). */
+  | { readonly _tag: "Ran"; readonly run: number; readonly played: Played<unknown> }
+  /** A side's turn begins (its clock runs from now). */
+  | { readonly _tag: "Turn"; readonly side: Player }
+  /** The runner asks for a side's move (`Asked`). */
+  | { readonly _tag: "Ask"; readonly asked: Asked }
+  /** Think `think` of an AI begins; `now` gets the move `MoveNow` plays. */
+  | {
+    readonly _tag: "Thinking";
+    readonly run: number;
+    readonly side: Player;
+    readonly think: number;
+    readonly now: Deferred.Deferred<Choice>;
+  }
+  /** An iteration of think `think`'s search completed. */
+  | { readonly _tag: "Iteration"; readonly think: number; readonly result: SearchResult }
+  /** Analysis `analysis` of node `node` found `search` (and maybe a verdict per move). */
+  | {
+    readonly _tag: "Analysed";
+    readonly analysis: number;
+    readonly node: number;
+    readonly search: SearchView;
+    readonly verdicts?: readonly { move: number; verdict: "win" | "draw" | "loss" }[];
+  };
 
 /**
- * A game on the server. Its methods are called from the connections' fibers; its loop
- * (`run`) is the room's own fiber.
+ * The runner's question for a side's move. For a person: their move. For an AI (`ai`):
+ * undefined when it may think now, or, while the AIs are stopped, a person's move for it.
  */
+interface Asked {
+  /** The runner's run that asks (a question of an interrupted run lapses). */
+  readonly run: number;
+  readonly side: Player;
+  readonly ai: boolean;
+  readonly reply: Deferred.Deferred<Choice | undefined>;
+}
+
+/** Answers the runner's question. */
+const answer = (asked: Asked, choice: Choice | undefined): void => {
+  Deferred.doneUnsafe(asked.reply, Effect.succeed(choice));
+};
+
+/** A `Refused` reply's words. */
+const refused = (conn: Conn, reason: string): void => conn.send({ _tag: "Refused", reason });
+
+/** A game on the server (see the module's doc). */
 export class Room {
   /** The room's id. */
   readonly id: string;
-  /** The game offered. */
-  readonly offered: RoomOffer;
   /** The game. */
   readonly game: Game<unknown>;
-  /** Where the game came from (its searches run in the engine's workers). */
-  readonly source: GameSource;
-  /** The session (changed in place). */
+  /** The session (the runner plays into it; the controls move in it). */
   readonly session: Session;
-  /** The browsers connected. */
-  readonly conns: Set<Conn> = new Set();
-  /** The clock (ms since the epoch). */
-  readonly now: () => number;
   /** When the room was made (ms since the epoch). */
   readonly createdAt: number;
-  /** When the last browser left (ms since the epoch), for closing idle rooms. */
-  idleSince: number;
-  /** True once a browser has opened the game. */
-  opened = false;
-  /** Review's verdicts by node id (a loaded game). */
-  readonly annotations: Map<number, Annotation> = new Map();
-  /** True for a saved game loaded for review. */
-  private readonly loaded: boolean;
-  /** The nodes annotated, in order (what each browser has seen is a count of them). */
-  private readonly reviewed: number[] = [];
-  /** The game's words on each node's move, by node id (`noteOf`). */
-  private readonly notes: Map<number, string> = new Map();
-  /** What each browser has seen of the tree: node and review counts. */
-  private readonly seen: WeakMap<Conn, { nodes: number; reviews: number }> = new WeakMap();
-  /** The last position sent to each browser (without its nodes), to skip repeats. */
-  private readonly lastSent: WeakMap<Conn, string> = new WeakMap();
-
-  private readonly sides: readonly [Side, Side];
+  /** What never changes in the room. */
+  private readonly facts: RoomFacts;
+  /** The room's state now. */
+  private state: RoomState;
+  /** The commands to apply, in order. */
+  private readonly mailbox: Queue.Queue<RoomCommand | Internal>;
+  private readonly publisher: RoomPublisher;
+  private readonly offered: RoomOffer;
+  private readonly source: GameSource;
   private readonly seats: Map<string, Seat>;
   private readonly limits: RoomLimits;
-  /** The position at the current node (kept in step with `session.current`). */
-  private state: unknown;
-  /** The position before the current node's move (undefined at the start). */
-  private before: unknown;
-  private readonly moves: [Queue.Queue<Pending>, Queue.Queue<Pending>];
-  private controls: Control[] = [];
-  /** Completes to interrupt the runner (a control arrived, or every browser left). */
-  private interrupt: Deferred.Deferred<void> = Deferred.makeUnsafe<void>();
-  /** Completes to wake the loop while the runner is not running. */
-  private wake: Deferred.Deferred<void> = Deferred.makeUnsafe<void>();
-  /** Completes when the AIs may play again after `Stop`. */
-  private resumed: Deferred.Deferred<void> = Deferred.makeUnsafe<void>();
-  /** Completes when the thinking AI must play its best move so far. */
-  private moveNow: Deferred.Deferred<void> = Deferred.makeUnsafe<void>();
-  private paused: boolean;
-  private speed: number;
-  private thinking: Player | null = null;
-  /** The node where the runner last stopped for good (the end, or a plugin's fault). */
-  private stoppedAt: number;
-  private analysing = false;
-  /**
-   * True for a game between people, each side at a browser of its own: while it goes
-   * on (`live()`), a seat only moves for its side, takes back by the other's consent,
-   * and nobody gets the engine's view.
-   */
-  private readonly contest: boolean;
-  /** True once a game between people has ended (everything opens then, for good). */
-  private ended: boolean;
-  /** The side whose takeback request waits for the other player's answer. */
-  private takeback: Player | undefined;
+  private readonly now: () => number;
+  private readonly onChange: () => void;
   /** The AI players (none for a person's side), made once so each keeps its table. */
   private readonly ais: readonly [Agent<unknown, Terminal>?, Agent<unknown, Terminal>?];
-  /** The thinking AI's last completed iteration (what `MoveNow` plays). */
-  private lastIteration: SearchResult | undefined;
-  private analysis: Fiber.Fiber<unknown, unknown> | undefined;
+  /** The runner's run now: its number and what interrupts it. */
+  private running:
+    | { readonly run: number; readonly interrupt: Deferred.Deferred<void> }
+    | undefined;
+  private runs = 0;
+  /** The runner's questions waiting for an answer, by side. */
+  private asked: [Asked | undefined, Asked | undefined] = [undefined, undefined];
+  /** What the thinking AI's `MoveNow` completes. */
+  private moveNow: Deferred.Deferred<Choice> | undefined;
+  /** The number of the AI's think now (its progress names it). */
+  private thinks = 0;
+  /** The analysis now: its number and fiber. */
+  private analysis: { readonly id: number; readonly fiber: Fiber.Fiber<unknown> } | undefined;
+  private analyses = 0;
   /** Runs an effect in the room's scope (set when `run` starts). */
   private fork: (<A, E>(e: Effect.Effect<A, E>) => Fiber.Fiber<A, E>) | undefined;
   /** Effects to run in the room's scope once it runs. */
   private readonly waiting: Effect.Effect<unknown, unknown>[] = [];
-  private readonly onChange: () => void;
-  /** The game's answers for the last position viewed, and what they are of (`sharedView`). */
-  private lastView:
-    | {
-      readonly of: readonly unknown[];
-      readonly tm: Shared["tm"];
-      readonly legal: readonly LegalMove[];
-      readonly game: GameFields;
-    }
-    | undefined;
   /** The faults written to standard error (each once). */
   private readonly reported: Set<string> = new Set();
-  /** A game offered in the lobby: its seat there, and whether someone took it. */
-  private lobby: LobbySeat | undefined;
-  /** In a clocked game, the turn whose clock runs: its node and when it began. */
-  private turn: { readonly node: number; readonly side: Player; readonly at: number } | undefined;
 
   constructor(setup: RoomSetup) {
     this.id = setup.id;
@@ -338,38 +231,59 @@ export class Room {
     this.game = setup.game;
     this.source = setup.source;
     this.session = setup.session;
-    this.sides = setup.sides;
     this.seats = new Map(setup.seats.map((s) => [s.token, s]));
     this.limits = setup.limits;
     this.now = setup.now ?? Date.now;
     this.onChange = setup.onChange ?? (() => {});
     const r = setup.restored;
     this.createdAt = r?.createdAt ?? setup.createdAt ?? this.now();
-    this.idleSince = this.now();
-    this.opened = r?.opened ?? false;
-    this.ended = r?.ended ?? false;
-    this.paused = r?.paused ?? false;
-    this.speed = r?.speed ?? 400;
-    this.lobby = r?.lobby ?? setup.lobby;
-    this.loaded = setup.loaded === true || r?.loaded === true;
-    this.stoppedAt = r?.stopped === true ? this.session.current : -1;
-    for (const [id, a] of r?.annotations ?? []) {
-      this.annotations.set(id, a);
-      this.reviewed.push(id);
-    }
-    this.contest = this.sides.every((s) => s.kind === "human") &&
-      setup.seats.every((s) => !(s.sides[0] && s.sides[1])) &&
-      setup.seats.filter((s) => s.sides[0] || s.sides[1]).length === 2;
-    this.setPosition();
+    const sides = setup.sides;
+    this.facts = {
+      id: setup.id,
+      kind: setup.offered.entry.id,
+      game: setup.game,
+      session: setup.session,
+      sides,
+      loaded: setup.loaded === true || r?.loaded === true,
+      contest: sides.every((s) => s.kind === "human") &&
+        setup.seats.every((s) => !(s.sides[0] && s.sides[1])) &&
+        setup.seats.filter((s) => s.sides[0] || s.sides[1]).length === 2,
+    };
+    this.state = {
+      conns: new Set(),
+      ...this.positionAt(),
+      opened: r?.opened ?? false,
+      idleSince: this.now(),
+      paused: r?.paused ?? false,
+      speed: r?.speed ?? 400,
+      thinking: undefined,
+      stoppedAt: r?.stopped === true ? this.session.current : -1,
+      analysing: false,
+      ended: r?.ended ?? false,
+      takeback: undefined,
+      lobby: r?.lobby ?? setup.lobby,
+      turn: undefined,
+      annotations: new Map(r?.annotations ?? []),
+      controls: [],
+      pending: [undefined, undefined],
+    };
+    this.publisher = new RoomPublisher(this.facts, this.now, (e) => this.report(e));
     const ai = (p: Player) => {
-      const side = this.sides[p];
-      return side.kind === "ai" ? this.aiPlayer(p, side.spec) : undefined;
+      const side = sides[p];
+      return side.kind === "ai" ? this.aiPlayer(side.spec) : undefined;
     };
     this.ais = [ai(0), ai(1)];
-    this.moves = [
-      Effect.runSync(Queue.unbounded<Pending>()),
-      Effect.runSync(Queue.unbounded<Pending>()),
-    ];
+    this.mailbox = Effect.runSync(Queue.unbounded<RoomCommand | Internal>());
+  }
+
+  /** Sends the room a command (applied in order by its loop, `run`). */
+  post(command: RoomCommand): void {
+    this.tell(command);
+  }
+
+  /** Waits until every command sent before it is applied (what tests wait on). */
+  sync(): Effect.Effect<void> {
+    return this.ask((done) => ({ _tag: "Sync", done }));
   }
 
   /** The seat a token holds in this room, if any. */
@@ -379,7 +293,7 @@ export class Room {
 
   /** What the room stores of itself, as it is now (read back by `RoomSetup.restored`). */
   saved(): SavedRoom {
-    const session = this.session;
+    const { session, state: s } = this;
     const numbers = transcriptNumbers(session);
     return {
       id: this.id,
@@ -387,92 +301,135 @@ export class Room {
       transcript: exportTranscript(session),
       seats: [...this.seats.values()],
       createdAt: this.createdAt,
-      opened: this.opened,
-      ended: this.ended,
-      stopped: session.result !== undefined && this.stoppedAt === session.current,
-      paused: this.paused,
-      speed: this.speed,
-      annotations: [...this.annotations].map(([id, a]) => [numbers.get(id) ?? id, a] as const),
-      ...(this.lobby !== undefined ? { lobby: this.lobby } : {}),
-      ...(this.loaded ? { loaded: true } : {}),
+      opened: s.opened,
+      ended: s.ended,
+      stopped: session.result !== undefined && s.stoppedAt === session.current,
+      paused: s.paused,
+      speed: s.speed,
+      annotations: [...s.annotations].map(([id, a]) => [numbers.get(id) ?? id, a] as const),
+      ...(s.lobby !== undefined ? { lobby: s.lobby } : {}),
+      ...(this.facts.loaded ? { loaded: true } : {}),
     };
-  }
-
-  /** True while a game between people goes on (see `contest`). */
-  live(): boolean {
-    return this.contest && !this.ended;
   }
 
   /** True when the game is over (or stopped for good by its plugin's fault). */
   finished(): boolean {
-    try {
-      return isOver(this.game, this.state) ||
-        (this.session.result !== undefined && this.stoppedAt === this.session.current);
-    } catch {
-      return true;
-    }
-  }
-
-  /** True when a side is played by a person. */
-  private human(p: Player): boolean {
-    return this.sides[p].kind === "human";
-  }
-
-  // ---------------------------------------------------------------------------
-  // The loop
-
-  /**
-   * The room's life: runs the runner on the session whenever the game can go on, applies
-   * the controls between runs, and waits otherwise. Never ends by itself; interrupting
-   * it (closing the room's scope) stops everything the room runs.
-   */
-  run(): Effect.Effect<never> {
-    return Effect.gen({ self: this }, function* () {
-      // deno-lint-ignore no-this-alias
-      const self = this;
-      self.fork = yield* FiberSet.makeRuntime<never, unknown, unknown>();
-      for (const e of self.waiting.splice(0)) self.fork(e);
-      while (true) {
-        self.applyControls();
-        self.broadcast();
-        if (self.canRun()) {
-          self.interrupt = Deferred.makeUnsafe<void>();
-          const played = yield* runGame(self.game, [self.agent(0), self.agent(1)], {
-            gameId: self.session.game,
-            options: self.session.options,
-            seed: self.session.seed,
-            session: self.session,
-            interruption: Deferred.await(self.interrupt),
-            onEvent: (e) =>
-              Effect.sync(() => {
-                if (e._tag === "Moved") {
-                  self.noteMove(self.session.current, e.before, e.move, e.state);
-                  self.state = e.state;
-                  self.before = e.before;
-                  self.positionChanged();
-                }
-              }),
-          });
-          self.thinking = null;
-          self.state = played.final;
-          if (played.transcript.result.reason === "interrupted") delete self.session.result;
-          else {
-            self.stoppedAt = self.session.current;
-            if (played.fault !== undefined) self.report(played.fault);
-            self.positionChanged();
-          }
-        } else {
-          self.wake = Deferred.makeUnsafe<void>();
-          if (self.controls.length === 0) yield* Deferred.await(self.wake);
-        }
-      }
-    }).pipe(Random.withSeed(this.session.seed), Effect.scoped) as Effect.Effect<never>;
+    return isFinished(this.facts, this.state);
   }
 
   /** Runs an effect in the room's scope (it ends when the room closes). */
   spawn(effect: Effect.Effect<unknown, unknown>): void {
     if (this.fork === undefined) this.waiting.push(effect);
     else this.fork(effect);
+  }
+
+  // ---------------------------------------------------------------------------
+  // The loop
+
+  /**
+   * The room's life: applies its commands one at a time, in order. Never ends by itself;
+   * interrupting it (closing the room's scope) stops everything the room runs.
+   */
+  run(): Effect.Effect<never> {
+    return Effect.gen({ self: this }, function* () {
+      this.fork = yield* FiberSet.makeRuntime<never, unknown, unknown>();
+      for (const e of this.waiting.splice(0)) this.fork(e);
+      this.settle();
+      while (true) this.apply(yield* Queue.take(this.mailbox));
+    }).pipe(Random.withSeed(this.session.seed), Effect.scoped) as Effect.Effect<never>;
+  }
+
+  /** Puts a command in the mailbox. */
+  private tell(command: RoomCommand | Internal): void {
+    Queue.offerUnsafe(this.mailbox, command);
+  }
+
+  /** Sends a command that carries a reply, and waits for the reply. */
+  private ask<A>(
+    make: (reply: Deferred.Deferred<A>) => RoomCommand | Internal,
+  ): Effect.Effect<A> {
+    return Effect.suspend(() => {
+      const reply = Deferred.makeUnsafe<A>();
+      this.tell(make(reply));
+      return Deferred.await(reply);
+    });
+  }
+
+  /** Replaces the state with `patch` applied. */
+  private set(patch: Partial<RoomState>): void {
+    this.state = { ...this.state, ...patch };
+  }
+
+  /** Applies one command, then starts the runner if it can go on and publishes the state. */
+  private apply(c: RoomCommand | Internal): void {
+    try {
+      this.applyOne(c);
+    } catch (e) {
+      // The game's plugin failed answering (its rules at this position): the room says so
+      // and goes on; what the page sees of the position says it too.
+      if (!(e instanceof PluginFault)) throw e;
+      this.report(e);
+      if (c._tag === "Message") refused(c.conn, `the game failed: ${e.message}`);
+    }
+    if (c._tag !== "Iteration" && c._tag !== "Analysed" && c._tag !== "Sync") this.settle();
+    if (c._tag === "Sync") Deferred.doneUnsafe(c.done, Effect.void);
+  }
+
+  /** Between runs of the runner: the controls applied, the runner started where it can. */
+  private settle(): void {
+    if (this.running === undefined) {
+      this.applyControls();
+      let go: boolean;
+      try {
+        go = canRun(this.facts, this.state);
+      } catch (e) {
+        if (!(e instanceof PluginFault)) throw e;
+        this.report(e);
+        go = false;
+      }
+      if (go) this.startRun();
+    }
+    this.publish();
+  }
+
+  private applyOne(c: RoomCommand | Internal): void {
+    switch (c._tag) {
+      case "Join":
+        return this.join(c.conn);
+      case "Leave":
+        return this.leave(c.conn);
+      case "Message":
+        return this.handle(c.conn, c.message);
+      case "Claim":
+        return this.claim();
+      case "Annotate":
+        return this.set({ annotations: new Map(this.state.annotations).set(c.node, c.annotation) });
+      case "Sync":
+        return;
+      case "Moved":
+        return this.moved(c);
+      case "Ran":
+        return this.ran(c.run, c.played);
+      case "Turn":
+        if (this.session.clock === undefined) return;
+        return this.set({ turn: { node: this.state.node, side: c.side, at: this.now() } });
+      case "Ask":
+        return this.asking(c.asked);
+      case "Thinking":
+        if (this.running?.run !== c.run) return;
+        this.moveNow = c.now;
+        return this.set({ thinking: { side: c.side, think: c.think, last: undefined } });
+      case "Iteration":
+        return this.iteration(c.think, c.result);
+      case "Analysed":
+        if (this.analysis?.id !== c.analysis) return;
+        return this.send({
+          _tag: "Analysis",
+          node: c.node,
+          search: c.search,
+          ...(c.verdicts !== undefined ? { verdicts: c.verdicts } : {}),
+        });
+    }
   }
 
   /** Writes a plugin's fault (or a search's error) to standard error, once per fault. */
@@ -483,168 +440,231 @@ export class Room {
     console.error(line);
   }
 
-  /** True when the runner has something to do: a browser watches and the game goes on. */
-  private canRun(): boolean {
-    if (this.conns.size === 0) return false;
-    if (this.paused && this.game.toMove(this.state) === CHANCE) return false;
-    if (this.stoppedAt === this.session.current && this.session.result !== undefined) return false;
-    return !isOver(this.game, this.state) || this.stoppedAt !== this.session.current;
+  // ---------------------------------------------------------------------------
+  // The runner
+
+  /** Starts a run of the runner from the current node. */
+  private startRun(): void {
+    if (this.fork === undefined) return;
+    const run = ++this.runs;
+    const interrupt = Deferred.makeUnsafe<void>();
+    this.running = { run, interrupt };
+    const session = this.session;
+    this.fork(
+      Effect.flatMap(
+        runGame(this.game, [this.agent(0, run), this.agent(1, run)], {
+          gameId: session.game,
+          options: session.options,
+          seed: session.seed,
+          session,
+          interruption: Deferred.await(interrupt),
+          onEvent: (e) =>
+            e._tag === "Moved"
+              ? this.ask<void>((done) => ({
+                _tag: "Moved",
+                node: session.current,
+                before: e.before,
+                move: e.move,
+                state: e.state,
+                done,
+              }))
+              : Effect.void,
+        }),
+        (played) => Effect.sync(() => this.tell({ _tag: "Ran", run, played })),
+      ),
+    );
   }
 
-  /** The player Effect of a side. */
-  private agent(p: Player): Agent<unknown> {
+  /** Interrupts the runner's run, if it runs (its questions lapse with it). */
+  private interruptRun(): void {
+    if (this.running !== undefined) Deferred.doneUnsafe(this.running.interrupt, Effect.void);
+    this.asked = [undefined, undefined];
+    this.moveNow = undefined;
+  }
+
+  /** The runner played a move: the room follows it, then lets the runner go on. */
+  private moved(c: Extract<Internal, { _tag: "Moved" }>): void {
+    this.publisher.noteMove(c.node, c.before, c.move, c.state);
+    this.moveNow = undefined;
+    this.set({
+      node: c.node,
+      nodes: this.session.nodes.length,
+      position: c.state,
+      before: c.before,
+      thinking: undefined,
+    });
+    this.positionChanged();
+    Deferred.doneUnsafe(c.done, Effect.void);
+  }
+
+  /** A run of the runner ended: interrupted (the room goes on from here) or stopped for good. */
+  private ran(run: number, played: Played<unknown>): void {
+    if (this.running?.run !== run) return;
+    this.running = undefined;
+    this.interruptRun();
+    this.set({
+      node: this.session.current,
+      nodes: this.session.nodes.length,
+      position: played.final,
+      thinking: undefined,
+    });
+    if (played.transcript.result.reason === "interrupted") delete this.session.result;
+    else {
+      this.set({ stoppedAt: this.session.current });
+      if (played.fault !== undefined) this.report(played.fault);
+      this.positionChanged();
+    }
+  }
+
+  /** The runner asks for a side's move: answered now, or when a browser sends it. */
+  private asking(asked: Asked): void {
+    if (this.running?.run !== asked.run) return;
+    const p = asked.side;
+    if (asked.ai && !this.state.paused) {
+      return answer(asked, undefined);
+    }
+    const pending = this.state.pending[p];
+    if (pending !== undefined) {
+      this.setPending(p, undefined);
+      if (this.usable(pending.at, pending.move)) {
+        return answer(asked, { _tag: "Move", move: pending.move });
+      }
+      refused(pending.conn, "the position changed; try again");
+    }
+    this.asked[p] = asked;
+  }
+
+  /** True when `move` made at node `at` can be played now. */
+  private usable(at: number, move: number): boolean {
+    return at === this.state.node && this.game.moves(this.state.position).includes(move);
+  }
+
+  private setPending(p: Player, pending: RoomState["pending"][number]): void {
+    const next: [typeof pending, typeof pending] = [...this.state.pending];
+    next[p] = pending;
+    this.set({ pending: next });
+  }
+
+  /** An iteration of the thinking AI's search: kept for `MoveNow`, sent to every browser. */
+  private iteration(think: number, result: SearchResult): void {
+    const thinking = this.state.thinking;
+    if (thinking === undefined || thinking.think !== think) return;
+    this.set({ thinking: { ...thinking, last: result } });
+    this.send({
+      _tag: "Progress",
+      side: thinking.side,
+      node: this.state.node,
+      search: searchView(this.game, this.state.position, result, thinking.side),
+    });
+  }
+
+  /** The player Effect of a side in run `run`: it asks the room for its move. */
+  private agent(p: Player, run: number): Agent<unknown> {
     const name = this.session.players[p];
     const ai = this.ais[p];
+    const ask = (isAi: boolean) =>
+      this.ask<Choice | undefined>((reply) => ({
+        _tag: "Ask",
+        asked: { run, side: p, ai: isAi, reply },
+      }));
     if (ai === undefined) {
       return {
         name,
         human: true,
-        choose: (_game, state) =>
-          Effect.andThen(Effect.sync(() => this.clockStarts(p)), this.takeMove(p, state)),
+        choose: () =>
+          Effect.gen({ self: this }, function* () {
+            this.tell({ _tag: "Turn", side: p });
+            return (yield* ask(false))!;
+          }),
       };
     }
     return {
       name,
       choose: (game, state, clock) =>
         Effect.gen({ self: this }, function* () {
-          this.clockStarts(p);
+          this.tell({ _tag: "Turn", side: p });
           // AIs against each other play at the speed the watchers set (in a clocked game,
           // the clocks set it: a pause would be the AI's own time).
-          if (!this.human(0) && !this.human(1) && this.speed > 0 && clock === undefined) {
-            yield* Effect.sleep(this.speed);
+          const speed = this.state.speed;
+          if (!isHuman(this.facts, 0) && !isHuman(this.facts, 1) && speed > 0 && !clock) {
+            yield* Effect.sleep(speed);
           }
-          if (this.paused) {
-            // Stopped: wait for Resume, or for a person to move for the AI.
-            const first = yield* Effect.raceFirst(
-              Effect.as(Deferred.await(this.resumed), Option.none<Choice>()),
-              Effect.map(this.takeMove(p, state), Option.some),
-            );
-            if (Option.isSome(first)) return first.value;
-          }
-          return yield* this.think(p, game, state, ai, clock);
+          // Stopped, the room answers on Resume, or with a person's move for the AI.
+          const given = yield* ask(true);
+          if (given !== undefined) return given;
+          return yield* this.think(run, p, game, state, ai, clock);
         }),
     };
   }
 
-  /** A side's turn begins: in a clocked game its clock runs from now (shown to everyone). */
-  private clockStarts(p: Player): void {
-    if (this.session.clock === undefined) return;
-    this.turn = { node: this.session.current, side: p, at: this.now() };
-    this.broadcast();
-  }
-
-  /** The clocks as a page shows them, in a clocked game. */
-  private clockState(): ClockState | undefined {
-    const control = this.session.clock;
-    if (control === undefined) return undefined;
-    const turn = this.turn;
-    const running = turn !== undefined && turn.node === this.session.current &&
-        this.session.result === undefined
-      ? turn
-      : undefined;
-    return {
-      text: describeClock(control),
-      left: [timeLeft(this.session, 0), timeLeft(this.session, 1)],
-      running: running?.side ?? null,
-      elapsed: running === undefined ? 0 : Math.max(0, this.now() - running.at),
-    };
-  }
-
-  /** An AI's player, its time per move capped by the room's limit; progress to every browser. */
-  private aiPlayer(p: Player, spec: AiSpec): Agent<unknown, Terminal> {
+  /** An AI's player, its time per move capped by the room's limit; progress to the room. */
+  private aiPlayer(spec: AiSpec): Agent<unknown, Terminal> {
     const capped: PlayerSpec = spec.kind === "random"
       ? spec
       : { ...spec, timeMs: Math.min(spec.timeMs ?? this.limits.aiMs, this.limits.aiMs) };
     return agentFromSpec(capped, this.offered.strategies, {
       source: this.source,
       // A person's opponent goes ahead of the searches of games between AIs.
-      priority: this.human(0) || this.human(1),
+      priority: isHuman(this.facts, 0) || isHuman(this.facts, 1),
       onProgress: (progress: Progress) => {
-        if (progress._tag !== "Iteration" || this.thinking !== p) return;
-        this.lastIteration = progress.result;
-        this.send({
-          _tag: "Progress",
-          side: p,
-          node: this.session.current,
-          search: searchView(this.game, this.state, progress.result, p),
-        });
+        if (progress._tag !== "Iteration") return;
+        this.tell({ _tag: "Iteration", think: this.thinks, result: progress.result });
       },
     });
   }
 
   /** An AI thinks; `MoveNow` plays its best move so far. */
   private think(
+    run: number,
     p: Player,
     game: Game<unknown>,
     state: unknown,
     player: Agent<unknown, Terminal>,
     clock: ClockView | undefined,
   ): Effect.Effect<Choice, SearchFailed> {
-    return Effect.gen({ self: this }, function* () {
-      this.thinking = p;
-      this.lastIteration = undefined;
-      this.moveNow = Deferred.makeUnsafe<void>();
-      this.broadcast();
-      const now = Effect.map(Deferred.await(this.moveNow), (): Choice => {
-        const last = this.lastIteration;
-        const move = last?.move ?? game.moves(state)[0];
-        return last === undefined ? { _tag: "Move", move } : { _tag: "Move", move, search: last };
-      });
+    return Effect.suspend(() => {
+      const now = Deferred.makeUnsafe<Choice>();
+      this.tell({ _tag: "Thinking", run, side: p, think: ++this.thinks, now });
       // The AI never reads the terminal: its choice needs no Terminal service.
       const choose = player.choose(game, state, clock) as Effect.Effect<Choice, SearchFailed>;
-      const choice = yield* Effect.raceFirst(choose, now);
-      this.thinking = null;
-      return choice;
-    }).pipe(Effect.onInterrupt(() => Effect.sync(() => (this.thinking = null))));
-  }
-  /** Waits for a legal move of side `p` from a browser that may make it. */
-  private takeMove(p: Player, state: unknown): Effect.Effect<Choice> {
-    return Effect.gen({ self: this }, function* () {
-      while (true) {
-        const pending = yield* Queue.take(this.moves[p]);
-        if (pending.at !== this.session.current) {
-          pending.conn.send({ _tag: "Refused", reason: "the position changed; try again" });
-          continue;
-        }
-        if (!this.game.moves(state).includes(pending.move)) {
-          pending.conn.send({ _tag: "Refused", reason: "that is not a legal move here" });
-          continue;
-        }
-        return { _tag: "Move", move: pending.move } as const;
-      }
+      return Effect.raceFirst(choose, Deferred.await(now));
     });
   }
 
-  /** Replays the current node's position and the one before it (after a jump). */
-  private setPosition(): void {
+  // ---------------------------------------------------------------------------
+  // The position
+
+  /** The session's current node, its position and the one before it (after a jump). */
+  private positionAt(): Pick<RoomState, "node" | "nodes" | "position" | "before"> {
     const { current, nodes } = this.session;
-    this.state = stateAt(this.game, this.session);
-    this.before = current === 0
-      ? undefined
-      : stateAt(this.game, this.session, nodes[current].parent);
+    return {
+      node: current,
+      nodes: nodes.length,
+      position: stateAt(this.game, this.session),
+      before: current === 0 ? undefined : stateAt(this.game, this.session, nodes[current].parent),
+    };
   }
 
-  /** Applies the controls that came in, in order. */
+  /** Applies the controls that came in, in order (the runner does not run). */
   private applyControls(): void {
-    const controls = this.controls;
-    this.controls = [];
+    const controls = this.state.controls;
+    if (controls.length === 0) return;
+    this.set({ controls: [] });
     for (const c of controls) {
-      const human = (p: Player) => this.human(p);
+      const human = (p: Player) => isHuman(this.facts, p);
       let done: boolean;
       switch (c._tag) {
         case "Undo":
           done = undo(this.game, this.session, c.by === undefined ? human : (p) => p === c.by);
-          if (!done) {
-            c.conn.send({ _tag: "Refused", reason: "there is no move of yours to take back" });
-          }
+          if (!done) refused(c.conn, "there is no move of yours to take back");
           break;
         case "Redo":
           done = redo(this.game, this.session, human);
-          if (!done) c.conn.send({ _tag: "Refused", reason: "there is nothing to replay" });
+          if (!done) refused(c.conn, "there is nothing to replay");
           break;
         case "GoTo":
           if (c.node >= this.session.nodes.length) {
-            c.conn.send({ _tag: "Refused", reason: `there is no position ${c.node}` });
+            refused(c.conn, `there is no position ${c.node}`);
             done = false;
           } else {
             goTo(this.session, c.node);
@@ -653,105 +673,72 @@ export class Room {
           break;
       }
       if (!done) continue;
-      this.setPosition();
+      this.set(this.positionAt());
       // Jumping to where an AI is to move, or chance whose outcome is known, waits for
       // Resume (the watcher is looking back; going forward follows the known outcome).
-      const tm = this.game.toMove(this.state);
+      const position = this.state.position;
+      const tm = this.game.toMove(position);
       const known = tm === CHANCE && this.session.nodes[this.session.current].children.length > 0;
-      const ai = tm !== CHANCE && !this.human(tm);
-      if (c._tag !== "Undo" && (ai || known) && !isOver(this.game, this.state)) {
-        this.paused = true;
-        this.resumed = Deferred.makeUnsafe<void>();
+      const ai = tm !== CHANCE && !isHuman(this.facts, tm);
+      if (c._tag !== "Undo" && (ai || known) && !isOver(this.game, position)) {
+        this.set({ paused: true });
       }
       this.positionChanged();
     }
   }
 
   /**
-   * After the current node changed: a pending takeback request lapses, a game between
-   * people that ended opens for good, the analysis follows, every browser sees it.
+   * After the current node changed: a pending takeback request and moves made before
+   * lapse, a game between people that ended opens for good, the analysis follows.
    */
   private positionChanged(): void {
-    this.takeback = undefined;
-    if (this.contest && !this.ended && this.finished()) this.ended = true;
-    if (this.analysing) this.startAnalysis();
-    this.broadcast();
+    for (const p of [0, 1] as const) {
+      const pending = this.state.pending[p];
+      if (pending !== undefined && pending.at !== this.state.node) {
+        this.setPending(p, undefined);
+        refused(pending.conn, "the position changed; try again");
+      }
+    }
+    this.set({ takeback: undefined });
+    if (this.facts.contest && !this.state.ended && this.finished()) this.set({ ended: true });
+    if (this.state.analysing) this.startAnalysis();
   }
 
   // ---------------------------------------------------------------------------
   // Browsers
 
-  /** A browser joins: it gets the position at once. */
-  join(conn: Conn): void {
-    this.conns.add(conn);
-    this.opened = true;
-    const lobby = this.lobby;
+  private join(conn: Conn): void {
+    this.set({ conns: new Set(this.state.conns).add(conn), opened: true });
+    const lobby = this.state.lobby;
     if (lobby !== undefined && !lobby.taken && conn.seat === this.seats.get(lobby.seat)) {
       this.claim();
     }
-    this.broadcast();
-    Deferred.doneUnsafe(this.wake, Effect.void);
   }
 
-  /** The lobby's seat is taken (someone joined from the lobby, or came by the link). */
-  claim(): void {
-    if (this.lobby === undefined || this.lobby.taken) return;
-    this.lobby = { ...this.lobby, taken: true };
+  private claim(): void {
+    const lobby = this.state.lobby;
+    if (lobby === undefined || lobby.taken) return;
+    this.set({ lobby: { ...lobby, taken: true } });
     this.onChange();
   }
 
-  /** A browser leaves; with none left, the runner stops (its AI's search too). */
-  leave(conn: Conn): void {
-    this.conns.delete(conn);
-    if (this.conns.size === 0) {
-      this.idleSince = this.now();
-      Deferred.doneUnsafe(this.interrupt, Effect.void);
-      this.stopAnalysis();
-    } else this.broadcast();
-  }
-
-  /**
-   * Why a browser may not send a message here, or undefined when it may: the one place
-   * where the room's rules on who may do what are kept.
-   */
-  private refusal(conn: Conn, m: ClientMessage): string | undefined {
-    if (m._tag === "Explain" || m._tag === "Peek") return undefined;
-    if (conn.seat === undefined) return "you are watching this game; you cannot change it";
-    const live = this.live();
-    switch (m._tag) {
-      case "Move":
-      case "Play":
-        return undefined;
-      case "Takeback":
-      case "TakebackAnswer":
-        return live ? undefined : "takebacks are asked for in a game between people only";
-      case "Analyse":
-        return live && m.on
-          ? "no analysis while a game between people goes on (it opens when the game ends)"
-          : undefined;
-      case "Undo":
-        return live ? "in a game between people, ask the other player for a takeback" : undefined;
-      case "Redo":
-      case "GoTo":
-        return live
-          ? "a game between people is not rewound; step back and forth on your own board"
-          : undefined;
-      case "Stop":
-      case "Resume":
-      case "MoveNow":
-      case "Speed":
-        return live ? "there is no AI in this game" : undefined;
-    }
+  private leave(conn: Conn): void {
+    const conns = new Set(this.state.conns);
+    conns.delete(conn);
+    this.set({ conns });
+    if (conns.size > 0) return;
+    this.set({ idleSince: this.now() });
+    this.interruptRun();
+    this.stopAnalysis();
   }
 
   /** Handles one decoded message from a browser (checked by `refusal` first). */
-  handle(conn: Conn, m: ClientMessage): void {
-    const refuse = (reason: string) => conn.send({ _tag: "Refused", reason });
-    const no = this.refusal(conn, m);
-    if (no !== undefined) return refuse(no);
+  private handle(conn: Conn, m: ClientMessage): void {
+    const no = refusal(this.facts, this.state, conn, m);
+    if (no !== undefined) return refused(conn, no);
     switch (m._tag) {
       case "Explain":
-        return refuse(this.explain(m.picks));
+        return refused(conn, this.explain(m.picks));
       case "Peek":
         return this.peek(conn, m.node);
       case "Move":
@@ -768,46 +755,56 @@ export class Room {
         return this.control({ _tag: "GoTo", conn, node: m.node });
       case "Stop":
         if (this.session.clock !== undefined) {
-          return refuse("a clocked game cannot be stopped: the clock would run on");
+          return refused(conn, "a clocked game cannot be stopped: the clock would run on");
         }
-        this.paused = true;
-        this.resumed = Deferred.makeUnsafe<void>();
-        if (this.thinking !== null) Deferred.doneUnsafe(this.interrupt, Effect.void);
-        return this.broadcast();
-      case "Resume":
-        this.paused = false;
-        Deferred.doneUnsafe(this.resumed, Effect.void);
-        Deferred.doneUnsafe(this.wake, Effect.void);
-        return this.broadcast();
-      case "MoveNow":
-        if (this.thinking === null) return refuse("no AI is thinking");
-        Deferred.doneUnsafe(this.moveNow, Effect.void);
+        this.set({ paused: true });
+        if (this.state.thinking !== undefined) this.interruptRun();
         return;
+      case "Resume": {
+        this.set({ paused: false });
+        for (const p of [0, 1] as const) {
+          const asked = this.asked[p];
+          if (asked?.ai === true) {
+            this.asked[p] = undefined;
+            answer(asked, undefined);
+          }
+        }
+        return;
+      }
+      case "MoveNow": {
+        const thinking = this.state.thinking;
+        const now = this.moveNow;
+        if (thinking === undefined || now === undefined) return refused(conn, "no AI is thinking");
+        const last = thinking.last;
+        const move = last?.move ?? this.game.moves(this.state.position)[0];
+        this.moveNow = undefined;
+        Deferred.doneUnsafe(
+          now,
+          Effect.succeed(
+            last === undefined ? { _tag: "Move", move } : { _tag: "Move", move, search: last },
+          ),
+        );
+        return;
+      }
       case "Analyse":
-        this.analysing = m.on;
+        this.set({ analysing: m.on });
         if (m.on) this.startAnalysis();
         else this.stopAnalysis();
-        return this.broadcast();
+        return;
       case "Speed":
-        this.speed = m.ms;
-        return this.broadcast();
+        return this.set({ speed: m.ms });
     }
-  }
-
-  /** The side a seat plays in a game between people (each seat plays one). */
-  private sideOf(conn: Conn): Player | undefined {
-    const sides = conn.seat?.sides;
-    return sides?.[0] ? 0 : sides?.[1] ? 1 : undefined;
   }
 
   /** A player asks to take back their last move: the other player is asked. */
   private askTakeback(conn: Conn): void {
-    const refuse = (reason: string) => conn.send({ _tag: "Refused", reason });
-    const side = this.sideOf(conn);
-    if (side === undefined) return refuse("you play no side in this game");
-    if (this.takeback !== undefined) {
-      return refuse(
-        this.takeback === side
+    const side = sideOf(conn);
+    if (side === undefined) return refused(conn, "you play no side in this game");
+    const takeback = this.state.takeback;
+    if (takeback !== undefined) {
+      return refused(
+        conn,
+        takeback === side
           ? "your takeback request waits for an answer"
           : "answer the other player's takeback request first",
       );
@@ -816,38 +813,29 @@ export class Room {
     const at = this.session.current;
     const possible = undo(this.game, this.session, (p) => p === side);
     this.session.current = at;
-    if (!possible) return refuse("there is no move of yours to take back");
-    this.takeback = side;
-    this.broadcast();
+    if (!possible) return refused(conn, "there is no move of yours to take back");
+    this.set({ takeback: side });
   }
 
   /** The other player answers a takeback request. */
   private answerTakeback(conn: Conn, accept: boolean): void {
-    const asker = this.takeback;
-    const side = this.sideOf(conn);
+    const asker = this.state.takeback;
+    const side = sideOf(conn);
     if (asker === undefined || side === undefined || side === asker) {
-      return conn.send({ _tag: "Refused", reason: "there is no takeback request to answer" });
+      return refused(conn, "there is no takeback request to answer");
     }
-    this.takeback = undefined;
+    this.set({ takeback: undefined });
+    if (accept) return this.control({ _tag: "Undo", conn, by: asker });
     const by = this.game.players[side];
-    if (accept) {
-      this.control({ _tag: "Undo", conn, by: asker });
-    } else {
-      for (const c of this.conns) {
-        if (c.seat?.sides[asker] === true) {
-          c.send({ _tag: "Refused", reason: `${by} declined your takeback request` });
-        }
-      }
-      this.broadcast();
+    for (const c of this.state.conns) {
+      if (c.seat?.sides[asker] === true) refused(c, `${by} declined your takeback request`);
     }
   }
 
   /** Sends a browser the picture of a node; the game is not changed. */
   private peek(conn: Conn, id: number): void {
     const session = this.session;
-    if (id >= session.nodes.length) {
-      return conn.send({ _tag: "Refused", reason: `there is no position ${id}` });
-    }
+    if (id >= this.state.nodes) return refused(conn, `there is no position ${id}`);
     try {
       const game = this.game;
       const s = stateAt(game, session, id);
@@ -861,43 +849,48 @@ export class Room {
       });
     } catch (e) {
       if (!(e instanceof PluginFault)) throw e;
-      conn.send({ _tag: "Refused", reason: `position ${id} cannot be shown: ${e.message}` });
+      refused(conn, `position ${id} cannot be shown: ${e.message}`);
     }
   }
 
-  /** A control: recorded, and the runner interrupted so that the loop applies it. */
+  /** A control: kept, and the runner interrupted so that it is applied once it stopped. */
   private control(c: Control): void {
-    this.controls.push(c);
-    Deferred.doneUnsafe(this.interrupt, Effect.void);
-    Deferred.doneUnsafe(this.wake, Effect.void);
+    this.set({ controls: [...this.state.controls, c] });
+    this.interruptRun();
   }
 
-  /** A move from a browser: checked, then handed to the runner through the side's queue. */
-  private move(
-    conn: Conn,
-    m: Extract<ClientMessage, { readonly _tag: "Move" | "Play" }>,
-  ): void {
-    const refuse = (reason: string) => conn.send({ _tag: "Refused", reason });
-    if (m.at !== this.session.current) return refuse("the position changed; try again");
-    const tm = this.game.toMove(this.state);
-    if (tm === CHANCE || isOver(this.game, this.state)) return refuse("no one is to move here");
+  /** A person's move: checked, then handed to the runner (now, or when it asks). */
+  private move(conn: Conn, m: Extract<ClientMessage, { readonly _tag: "Move" | "Play" }>): void {
+    if (m.at !== this.state.node) return refused(conn, "the position changed; try again");
+    const { game } = this;
+    const position = this.state.position;
+    const tm = game.toMove(position);
+    if (tm === CHANCE || isOver(game, position)) return refused(conn, "no one is to move here");
     const mine = conn.seat?.sides[tm] === true;
-    const forAi = !this.human(tm) && this.paused;
+    const forAi = !isHuman(this.facts, tm) && this.state.paused;
     if (!mine && !forAi) {
-      return refuse(
-        this.human(tm) ? `it is ${this.game.players[tm]}'s move` : "the AI is to move",
+      return refused(
+        conn,
+        isHuman(this.facts, tm) ? `it is ${game.players[tm]}'s move` : "the AI is to move",
       );
     }
     let move: number;
     if (m._tag === "Play") {
-      const parsed = this.game.parseMove(this.state, m.text);
-      if (parsed._tag === "Failure") return refuse(parsed.failure);
+      const parsed = game.parseMove(position, m.text);
+      if (parsed._tag === "Failure") return refused(conn, parsed.failure);
       move = parsed.success;
     } else move = m.move;
-    if (!this.game.moves(this.state).includes(move)) {
-      return refuse("that is not a legal move here");
+    if (!game.moves(position).includes(move)) return refused(conn, "that is not a legal move here");
+    const asked = this.asked[tm];
+    if (asked !== undefined) {
+      this.asked[tm] = undefined;
+      return answer(asked, { _tag: "Move", move });
     }
-    Queue.offerUnsafe(this.moves[tm], { conn, at: m.at, move });
+    this.state.pending[tm]?.conn.send({
+      _tag: "Refused",
+      reason: "another move came first",
+    });
+    this.setPending(tm, { conn, at: m.at, move });
   }
 
   /** Why a sequence of picks makes no legal move here. */
@@ -906,7 +899,7 @@ export class Room {
     const picture = this.game.picture;
     if (picture?.refuse === undefined) return generic;
     try {
-      return picture.refuse(this.state, picks) ?? generic;
+      return picture.refuse(this.state.position, picks) ?? generic;
     } catch {
       return generic;
     }
@@ -917,29 +910,29 @@ export class Room {
 
   private startAnalysis(): void {
     this.stopAnalysis();
-    if (this.live()) {
+    if (isLive(this.facts, this.state)) {
       // Never while people play each other (the Analyse message is refused too).
-      this.analysing = false;
-      return;
+      return this.set({ analysing: false });
     }
-    if (this.fork === undefined || isOver(this.game, this.state)) return;
-    this.analysis = this.fork(this.analyse(this.session.current, this.state));
+    const position = this.state.position;
+    if (this.fork === undefined || isOver(this.game, position)) return;
+    const id = ++this.analyses;
+    this.analysis = { id, fiber: this.fork(this.analyse(id, this.state.node, position)) };
   }
 
   private stopAnalysis(): void {
-    if (this.analysis !== undefined) {
-      const fiber = this.analysis;
-      this.analysis = undefined;
-      this.fork?.(Fiber.interrupt(fiber));
-    }
+    const analysis = this.analysis;
+    if (analysis === undefined) return;
+    this.analysis = undefined;
+    this.fork?.(Fiber.interrupt(analysis.fiber));
   }
 
   /**
    * Analyses a position: first, when every legal move can be solved within a small
    * budget, a verdict per move (win / draw / loss for the mover); then iterative
-   * deepening that streams its iterations.
+   * deepening that streams its iterations to the room.
    */
-  private analyse(node: number, state: unknown): Effect.Effect<void> {
+  private analyse(analysis: number, node: number, state: unknown): Effect.Effect<void> {
     const game = this.game;
     const mover = moverOf(game, state);
     const exactStrategy = this.offered.strategies.solve ?? alphabetaStrategy;
@@ -972,8 +965,9 @@ export class Room {
         options: { timeMs: this.limits.analysisMs, distance: true },
       }, (p) => {
         if (p._tag !== "Iteration") return;
-        this.send({
-          _tag: "Analysis",
+        this.tell({
+          _tag: "Analysed",
+          analysis,
           node,
           search: searchView(game, state, p.result, mover),
           ...(verdicts !== undefined ? { verdicts } : {}),
@@ -986,219 +980,13 @@ export class Room {
   // Messages
 
   /** Sends a message to every browser. */
-  private send(m: ServerMessage): void {
-    for (const c of this.conns) c.send(m);
+  private send(m: Parameters<Conn["send"]>[0]): void {
+    for (const c of this.state.conns) c.send(m);
   }
 
-  /** Sends every browser its view of the position (and has the room stored again). */
-  broadcast(): void {
+  /** Publishes the state to every browser (and has the room stored again). */
+  private publish(): void {
     this.onChange();
-    const shared = this.shared();
-    for (const c of this.conns) {
-      const p = this.position(c, shared);
-      // A position that changed nothing for this browser is not sent again.
-      const text = JSON.stringify({ ...p, nodes: undefined });
-      if (p.nodes.length === 0 && this.lastSent.get(c) === text) continue;
-      this.lastSent.set(c, text);
-      c.send(p);
-    }
-  }
-
-  /** The tree as the move list shows it. */
-  private nodeView(id: number): NodeView {
-    const n = this.session.nodes[id];
-    const review = this.annotations.get(id);
-    const note = this.noteOf(id);
-    return {
-      id,
-      parent: n.parent,
-      move: n.move,
-      notation: n.notation,
-      ...(note !== "" ? { note } : {}),
-      by: n.by,
-      children: n.children,
-      ...(n.search !== undefined && n.by !== CHANCE ? { search: infoView(n.search, n.by) } : {}),
-      ...(review !== undefined ? { review } : {}),
-    };
-  }
-
-  /**
-   * The nodes a browser has not seen as they are: all of them the first time, then the
-   * new ones, their parents (whose children changed) and the newly reviewed ones. A long
-   * game (2048's thousands of moves) so costs each message only what changed.
-   */
-  private nodeViews(conn: Conn): { nodes: NodeView[]; full: boolean } {
-    const total = this.session.nodes.length;
-    const seen = this.seen.get(conn);
-    this.seen.set(conn, { nodes: total, reviews: this.reviewed.length });
-    if (seen === undefined) {
-      return { nodes: this.session.nodes.map((_, id) => this.nodeView(id)), full: true };
-    }
-    const ids = new Set<number>();
-    for (let id = seen.nodes; id < total; id++) {
-      ids.add(id);
-      const parent = this.session.nodes[id].parent;
-      if (parent >= 0) ids.add(parent);
-    }
-    for (const id of this.reviewed.slice(seen.reviews)) ids.add(id);
-    return { nodes: [...ids].sort((a, b) => a - b).map((id) => this.nodeView(id)), full: false };
-  }
-
-  /**
-   * The game's words on node `id`'s move (`describeMove`; "" for none), asked once per
-   * node in the room's thread: as the move is played, or, for nodes the room did not
-   * see played (a loaded or restored game), for the whole tree at once.
-   */
-  private noteOf(id: number): string {
-    if (id === 0 || this.game.describeMove === undefined) return "";
-    const known = this.notes.get(id);
-    if (known !== undefined) return known;
-    try {
-      // Depth first, without recursion: a game of 2048 is thousands of moves deep.
-      const stack: [number, unknown][] = [[0, this.game.initial()]];
-      for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-        const [node, s] = top;
-        for (const child of this.session.nodes[node].children) {
-          const m = this.session.nodes[child].move;
-          const after = this.game.play(s, m);
-          if (!this.notes.has(child)) this.noteMove(child, s, m, after);
-          stack.push([child, after]);
-        }
-      }
-    } catch (e) {
-      if (!(e instanceof PluginFault)) throw e;
-      this.report(e);
-    }
-    if (!this.notes.has(id)) this.notes.set(id, "");
-    return this.notes.get(id) ?? "";
-  }
-
-  /** Keeps the game's words on node `id`'s move `m`, played from `before` to `after`. */
-  private noteMove(id: number, before: unknown, m: number, after: unknown): void {
-    try {
-      this.notes.set(id, this.game.describeMove?.(before, m, after) || "");
-    } catch (e) {
-      if (!(e instanceof PluginFault)) throw e;
-      this.notes.set(id, "");
-    }
-  }
-
-  /** Records review's verdict on a node's move (shown to every browser). */
-  annotate(id: number, annotation: Annotation): void {
-    this.annotations.set(id, annotation);
-    this.reviewed.push(id);
-    this.broadcast();
-  }
-
-  /**
-   * What every browser's view of the position shares (computed once per change). Where
-   * the game's plugin fails (the position its game failed at: a page asks for its moves
-   * again), the view says so and asks the game nothing.
-   */
-  private shared(): Shared {
-    try {
-      return this.sharedView();
-    } catch (e) {
-      if (!(e instanceof PluginFault)) throw e;
-      this.report(e);
-      const session = this.session;
-      const result = session.result?.reason === "error"
-        ? session.result
-        : { winner: null, margin: 0, reason: "error" as const, error: e.message };
-      return {
-        tm: null,
-        legal: [],
-        fields: {
-          ...this.roomFields(),
-          text: `(the position cannot be shown: ${e.message})`,
-          toMove: null,
-          result: { ...result, text: resultText(this.game, result) },
-        },
-      };
-    }
-  }
-
-  /**
-   * `shared`, asking the game once per position: a room broadcasts a position more than
-   * once (a move, then the AI's thinking), and each call into the game's plugin thread is a
-   * round trip the server's main thread waits for.
-   */
-  private sharedView(): Shared {
-    const game = this.game;
-    const s = this.state;
-    const session = this.session;
-    const of = [s, this.before, session.current, session.result, this.stoppedAt];
-    const known = this.lastView;
-    if (known !== undefined && known.of.every((k, i) => k === of[i])) {
-      return { tm: known.tm, legal: known.legal, fields: { ...this.roomFields(), ...known.game } };
-    }
-    const node = session.nodes[session.current];
-    const over = isOver(game, s);
-    const tm = over ? null : game.toMove(s);
-    const legal: LegalMove[] = tm === null || tm === CHANCE ? [] : game.moves(s).map((m) => ({
-      move: m,
-      notation: game.formatMove(s, m),
-      picks: game.picture?.picks(s, m) ?? [],
-    }));
-    const view = session.current === 0 ? {} : { last: { move: node.move, by: node.by } };
-    const note = this.before === undefined
-      ? undefined
-      : game.describeMove?.(this.before, node.move, s);
-    const outcome = over ? game.outcome(s) : undefined;
-    const result = outcome !== undefined
-      ? { winner: outcome.winner, margin: outcome.margin, reason: "end" }
-      : session.result !== undefined && session.current === this.stoppedAt
-      ? session.result
-      : undefined;
-    const answers: GameFields = {
-      ...(game.picture !== undefined ? { svg: game.picture.svg(s, view) } : {}),
-      text: game.render(s, view),
-      toMove: tm,
-      ...(note ? { lastNote: note } : {}),
-      ...(result !== undefined ? { result: { ...result, text: resultText(game, result) } } : {}),
-      ...decisiveOf(game, s, over),
-    };
-    this.lastView = { of, tm, legal, game: answers };
-    return { tm, legal, fields: { ...this.roomFields(), ...answers } };
-  }
-
-  /** What a view of the position says of the room, whatever the game answers. */
-  private roomFields(): Omit<Shared["fields"], keyof GameFields> {
-    const session = this.session;
-    return {
-      game: this.id,
-      kind: this.offered.entry.id,
-      options: session.options,
-      seed: session.seed,
-      players: session.players,
-      ...(this.loaded ? { loaded: true } : {}),
-      current: session.current,
-      thinking: this.thinking,
-      paused: this.paused,
-      speed: this.speed,
-      analysing: this.analysing,
-      watchers: this.conns.size,
-      pause: !this.human(0) && !this.human(1) && this.session.clock === undefined,
-      ...(this.session.clock !== undefined ? { clock: this.clockState() } : {}),
-    };
-  }
-
-  /** The position as one browser sees it: its sides, its moves, the nodes it lacks. */
-  private position(conn: Conn, shared: Shared): Position {
-    const { tm, legal, fields } = shared;
-    const canMove = tm !== null && tm !== CHANCE &&
-      (conn.seat?.sides[tm] === true ||
-        (!this.human(tm) && this.paused && conn.seat !== undefined));
-    return {
-      _tag: "Position",
-      ...fields,
-      mine: [conn.seat?.sides[0] === true, conn.seat?.sides[1] === true],
-      control: conn.seat !== undefined && !this.live(),
-      live: this.live(),
-      ...(this.takeback !== undefined ? { takeback: this.takeback } : {}),
-      ...this.nodeViews(conn),
-      nodeCount: this.session.nodes.length,
-      legal: canMove ? legal : [],
-    };
+    this.publisher.publish(this.state);
   }
 }

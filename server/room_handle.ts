@@ -18,7 +18,8 @@ import { WorkerPool } from "../core/parallel/pool.ts";
 import type { Transcript } from "../app/transcript.ts";
 import type { Offered } from "./catalog.ts";
 import type { ClientMessage, ServerMessage } from "./protocol.ts";
-import type { Conn, RoomLimits, Seat } from "./room.ts";
+import type { RoomLimits } from "./room.ts";
+import type { Conn, Seat } from "./room_state.ts";
 import type { RoomThreads } from "./room_threads.ts";
 import type {
   FromRoom,

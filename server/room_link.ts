@@ -17,7 +17,8 @@ import type { Progress } from "../core/parallel/protocol.ts";
 import type { SearchResult } from "../core/search/types.ts";
 import type { Transcript } from "../app/transcript.ts";
 import type { ClientMessage } from "./protocol.ts";
-import type { Restored, RoomLimits, Seat, Side } from "./room.ts";
+import type { Restored, RoomLimits } from "./room.ts";
+import type { Seat, Side } from "./room_state.ts";
 import type { SavedRoom } from "./store.ts";
 
 /** What a room's thread opens a room with: the game to open and the limits. */
@@ -104,6 +105,12 @@ export interface RoomRecord {
 
 /** What a room's thread says to the main thread. */
 export type FromRoom =
+  /**
+   * The thread's modules are loaded: it may be ended from now on. (Deno 2.9 panics when a
+   * thread is terminated during the lazy load of one of Deno's own modules, which a thread
+   * that is starting does: `terminate_execution` aborts the load.)
+   */
+  | { readonly type: "loaded" }
   /** The game is open: its options as the plugin read them, and whether it is solo. */
   | { readonly type: "opened"; readonly options: unknown; readonly solo: boolean }
   /** The game could not be opened (an options or plugin error). */

@@ -25,7 +25,8 @@ import { mainLine, newSession, type Session, stateAt } from "../app/session.ts";
 import { exportTranscript, importTranscript, type Transcript } from "../app/transcript.ts";
 import { analyseMove, exactSolver, lineOf } from "../app/review.ts";
 import { annotationOf } from "./annotation.ts";
-import { type Conn, Room } from "./room.ts";
+import { Room } from "./room.ts";
+import type { Conn } from "./room_state.ts";
 import type {
   FromRoom,
   RoomControl,
@@ -200,7 +201,9 @@ const host = async (data: RoomThreadData): Promise<Hosted | undefined> => {
     return Effect.gen(function* () {
       for (const [i, step] of lineOf(game, r.session).entries()) {
         const a = yield* analyseMove(game, step, how);
-        if (a !== undefined) r.annotate(ids[i], annotationOf(a));
+        if (a !== undefined) {
+          r.post({ _tag: "Annotate", node: ids[i], annotation: annotationOf(a) });
+        }
       }
     }).pipe(Effect.ignore);
   };
@@ -265,19 +268,19 @@ const host = async (data: RoomThreadData): Promise<Hosted | undefined> => {
           },
         };
         conns.set(m.conn, conn);
-        return room.join(conn);
+        return room.post({ _tag: "Join", conn });
       }
       case "claim":
-        return room.claim();
+        return room.post({ _tag: "Claim" });
       case "leave": {
         const conn = conns.get(m.conn);
         conns.delete(m.conn);
-        if (conn !== undefined) room.leave(conn);
+        if (conn !== undefined) room.post({ _tag: "Leave", conn });
         return;
       }
       case "message": {
         const conn = conns.get(m.conn);
-        if (conn !== undefined) room.handle(conn, m.message);
+        if (conn !== undefined) room.post({ _tag: "Message", conn, message: m.message });
         return;
       }
       case "ask":
@@ -335,3 +338,6 @@ owner.listen((message) => {
   if (m.type === "progress" || m.type === "done" || m.type === "failed") return answered(m);
   void current?.then((hosted) => hosted?.handle(m));
 });
+
+// Every module is loaded: the pool may end this thread from now on (`FromRoom`'s "loaded").
+post({ type: "loaded" });

@@ -37,6 +37,10 @@ interface Entry {
   readonly thread: PluginThread;
   events: RoomEvents | undefined;
   dead: boolean;
+  /** True once its modules are loaded (before that, ending it waits: `FromRoom`'s "loaded"). */
+  loaded: boolean;
+  /** True when it was ended before it had loaded: it is terminated once it has. */
+  ending: boolean;
   /** True once it held a game between AIs: it runs at a lower priority from then on. */
   low: boolean;
 }
@@ -94,7 +98,13 @@ export class RoomThreads {
   }
 
   private spawn(): Entry {
-    const entry = { events: undefined, dead: false, low: false } as unknown as Entry;
+    const entry = {
+      events: undefined,
+      dead: false,
+      low: false,
+      loaded: false,
+      ending: false,
+    } as unknown as Entry;
     const memoryMb = this.limits.memoryMb;
     (entry as { thread: PluginThread }).thread = spawnPluginThread(
       new URL("./room_thread.ts", import.meta.url),
@@ -102,7 +112,12 @@ export class RoomThreads {
       // A room's thread is ply's own code; its heap is bounded as a plugin's.
       { plugin: import.meta.url, trusted: true, limits: this.limits },
       {
-        message: (m) => entry.events?.message(m as FromRoom),
+        message: (m) => {
+          const message = m as FromRoom;
+          if (message.type !== "loaded") return entry.events?.message(message);
+          entry.loaded = true;
+          if (entry.ending) entry.thread.terminate();
+        },
         exit: (e) => {
           entry.dead = true;
           this.all.delete(entry);
@@ -132,10 +147,12 @@ export class RoomThreads {
     idle.push(entry);
   }
 
+  /** Ends a thread: at once when its modules are loaded, else as soon as they are. */
   private end(entry: Entry): void {
     entry.dead = true;
     entry.events = undefined;
     this.all.delete(entry);
-    entry.thread.terminate();
+    if (entry.loaded) entry.thread.terminate();
+    else entry.ending = true;
   }
 }

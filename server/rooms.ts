@@ -34,7 +34,8 @@ import type {
   SideSetup,
   WatchGame,
 } from "./protocol.ts";
-import type { RoomLimits, Seat, Side } from "./room.ts";
+import type { RoomLimits } from "./room.ts";
+import type { Seat, Side } from "./room_state.ts";
 import type { RoomStore, SavedRoom } from "./store.ts";
 
 /** The server's limits (flags of `deno task serve`). */

@@ -12,10 +12,7 @@ import { DEFAULT_LIMITS, type RoomRunner, Rooms } from "../server/rooms.ts";
 import { type RoomStore, type SavedRoom, sqlRoomStore } from "../server/store.ts";
 import { SqlError } from "../app/store/deps.ts";
 import { databaseLayer } from "../app/store/database.ts";
-import type { Conn } from "../server/room.ts";
-import type { ServerMessage } from "../server/protocol.ts";
-
-type Position = Extract<ServerMessage, { readonly _tag: "Position" }>;
+import { browser } from "../testing/room_conn.ts";
 
 /** Rooms' fibers, each run on its own and interrupted when stopped. */
 const runner = (): RoomRunner & {
@@ -41,30 +38,6 @@ const runner = (): RoomRunner & {
       for (const f of last.splice(0)) f();
     },
   };
-};
-
-/** A browser's connection that keeps what it is sent and can wait for a position. */
-const browser = (seat: Conn["seat"]) => {
-  const got: ServerMessage[] = [];
-  const waiting: { fits: (p: Position) => boolean; done: (p: Position) => void }[] = [];
-  const conn: Conn = {
-    seat,
-    send: (m) => {
-      got.push(m);
-      if (m._tag !== "Position") return;
-      for (const w of waiting.splice(0)) {
-        if (w.fits(m)) w.done(m);
-        else waiting.push(w);
-      }
-    },
-  };
-  const position = (fits: (p: Position) => boolean): Promise<Position> => {
-    const seen = got.filter((m): m is Position => m._tag === "Position").findLast(fits);
-    return seen !== undefined
-      ? Promise.resolve(seen)
-      : new Promise((done) => waiting.push({ fits, done }));
-  };
-  return { conn, got, position };
 };
 
 Deno.test("rooms: an idle room sleeps in the store and wakes where it was, once for all", async () => {
