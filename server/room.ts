@@ -193,6 +193,8 @@ export class Room {
   private readonly facts: RoomFacts;
   /** The room's state now. */
   private state: RoomState;
+  /** The state last published (`settle`). */
+  private published: RoomState | undefined;
   /** The commands to apply, in order. */
   private readonly mailbox: Queue.Queue<RoomCommand | Internal>;
   private readonly publisher: RoomPublisher;
@@ -389,6 +391,9 @@ export class Room {
       }
       if (go) this.startRun();
     }
+    // The state is a value: when no command changed it, there is nothing new to publish.
+    if (this.state === this.published) return;
+    this.published = this.state;
     this.publish();
   }
 
