@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { assert, assertEquals, assertStringIncludes } from "../testing/deps.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../testing/deps.ts";
 import { readTasks, runCommand, testStateHome } from "../testing/run.ts";
 import { root, runTask } from "../testing/task.ts";
 
@@ -166,7 +166,14 @@ Deno.test("every file a program writes lands where the user is (deno task from t
     await run(
       ["bench", "domineering", "--attempt", "2x2", "--budget", "10s", "--state", "attempt.json"],
     );
-    const made = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+    await run(["solve", "nim", "--heaps", "1,2", "--db", "solve.db", "--out", "nim.json"]);
+    await run(["solve", "--verify", "nim.json"]);
+    await run(["solve", "tictactoe", "--split", "1", "--db", "solve.db"]); // the default name
+    const all = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+    const named = all.filter((n) => n.startsWith("solve-"));
+    assertEquals(named.length, 1, all.join(" "));
+    assertMatch(named[0], /^solve-tic-tac-toe-[0-9a-f]{16}\.json$/);
+    const made = all.filter((n) => !n.startsWith("solve-"));
     assertEquals(made, [
       "attempt.json",
       "bench",
@@ -178,6 +185,8 @@ Deno.test("every file a program writes lands where the user is (deno task from t
       "match",
       "mine.json",
       "net.w",
+      "nim.json",
+      "solve.db",
       "sprt",
       "t.jsonl",
       "tournament",

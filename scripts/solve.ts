@@ -1,0 +1,451 @@
+/**
+ * `deno task solve GAME [--OPTION VALUE ...] [--split D] [--workers N] [--db FILE|URL]
+ * [--out FILE] [--max-units N] [--json]`, and `deno task solve --verify FILE [--sample N]
+ * [--seed S]`.
+ *
+ * A long exact solve, split into work units (`app/solve/split.ts`): the positions `split`
+ * plies from the start, each solved whole by the game's exact solver (its `solve`
+ * strategy, else alpha-beta to the end) on the engine's workers, `--workers` at once.
+ * Each unit's value is stored as it settles (`app/solve/store.ts`: SQLite in
+ * `$XDG_STATE_HOME/ply/solve.db` by default, `--db` another file or a PostgreSQL URL), so
+ * Ctrl-C, SIGTERM or a crash loses at most the units in progress and the same command
+ * resumes. The tree above the units follows by minimax; a finished solve writes a
+ * certificate: the value, the best move and the line above the units, every first move's
+ * value, and every unit with its line and value. `--verify FILE` re-checks one: the tree
+ * above the units, in full, and a seeded random sample of units, solved again.
+ *
+ * @module
+ */
+import { openHostedGame } from "../app/games.ts";
+import { Effect, Option } from "../core/deps.ts";
+import { search } from "../core/engine/engine.ts";
+import { CHANCE, type Game, type Player } from "../core/game.ts";
+import { TranspositionTable } from "../core/search/tt.ts";
+import { makeRng } from "../core/rng.ts";
+import { Terminal, untilInterrupted } from "../app/terminal.ts";
+import { isDecisive, num, sideValue, StatusLine } from "../app/display.ts";
+import {
+  intFlag,
+  parseCommandLine,
+  printHelp,
+  runMain,
+  UsageError,
+  userPath,
+  workersFromArgs,
+} from "../app/cli.ts";
+import { exactSolver } from "../app/review.ts";
+import { codeId } from "../app/tournament/code.ts";
+import { writeFileAtomic } from "../app/files.ts";
+import {
+  databaseLayer,
+  defaultDatabase,
+  describeDatabase,
+  isPostgres,
+} from "../app/store/database.ts";
+import { type Settled, solveStore } from "../app/solve/store.ts";
+import { combine, type Split, splitTree, topLine, type Unit } from "../app/solve/split.ts";
+import { isBuiltinUrl } from "../core/source.ts";
+
+const USAGE = `Usage: deno task solve GAME [--OPTION VALUE ...] [--split D] [--workers N]
+                        [--db FILE|URL] [--out FILE] [--max-units N] [--json]
+       deno task solve --verify FILE [--sample N] [--seed S]
+Solves a game exactly, split into work units: the positions D plies from the start, each
+solved whole by the game's solver (its own, else alpha-beta to the end), N at once. Each
+unit's value is stored as it settles: Ctrl-C or SIGTERM loses at most the units in
+progress, and the same command resumes. A finished solve writes a certificate.
+
+  --split D        plies from the start to the units (default 2; 0: one unit, the start)
+  --workers N      units solved at once, one worker each (default: the cores)
+  --db FILE|URL    where the settled units are kept (default $XDG_STATE_HOME/ply/solve.db;
+                   postgres://user@host/db for a PostgreSQL database)
+  --out FILE       the certificate (default solve-GAME-ID.json)
+  --max-units N    stop after N units settled in this run (the same command goes on)
+  --json           the certificate's summary as one JSON object
+  --verify FILE    re-check a certificate: the tree above its units, and a sample of them
+  --sample N       with --verify: how many units to solve again (default: a tenth, at least 1)
+  --seed S         with --verify: the sample's seed (default 1; said in the output)
+On a terminal, a status line shows the units settled, the nodes, the rate and an
+estimate of the rest.
+`;
+
+const FLAGS = {
+  string: ["split", "workers", "db", "out", "max-units", "verify", "sample", "seed"],
+  boolean: ["json"],
+} as const;
+
+/** The most nodes the tree above the units may have. */
+const MAX_TREE = 200_000;
+
+/** A solve's certificate (`--out`), as `--verify` reads it back. */
+export interface Certificate {
+  readonly format: "ply-solve/1";
+  /** The game as named on the command line, and its options as the plugin read them. */
+  readonly game: string;
+  readonly options: Readonly<Record<string, unknown>>;
+  /** The solve's id: what decides its result (the game, its options, the code). */
+  readonly id: string;
+  readonly code: { readonly ply: string; readonly plugin?: string };
+  /** The solver of the units. */
+  readonly solver: string;
+  readonly split: number;
+  /** The value (player 0 maximizes), and in words. */
+  readonly value: number;
+  readonly valueText: string;
+  /** The best first move and the line above the units (notation). */
+  readonly bestMove: string | null;
+  readonly line: readonly string[];
+  /** Every first move's value (at a player's start). */
+  readonly firstMoves: readonly { readonly move: string; readonly value: number }[];
+  /** Every unit: its name, its line (moves and notation), its value and cost. */
+  readonly units: readonly {
+    readonly unit: string;
+    readonly moves: readonly number[];
+    readonly line: readonly string[];
+    readonly value: number;
+    readonly nodes: number;
+    readonly ms: number;
+  }[];
+  /** The units' nodes and milliseconds, summed. */
+  readonly nodes: number;
+  readonly ms: number;
+}
+
+/** A short hash of a text (16 hex digits of SHA-256). */
+const shortHash = async (text: string): Promise<string> =>
+  [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))]
+    .slice(0, 8).map((b) => b.toString(16).padStart(2, "0")).join("");
+
+/** A line of moves in the game's notation, from the start. */
+const notation = (game: Game<unknown>, moves: readonly number[]): string[] => {
+  let s = game.initial();
+  return moves.map((m) => {
+    const t = game.formatMove(s, m);
+    s = game.play(s, m);
+    return t;
+  });
+};
+
+/** The game, its exact solver and its split, as both modes need them. */
+const openSolve = (specifier: string, options: Record<string, unknown>, split: number) =>
+  Effect.gen(function* () {
+    const opened = yield* openHostedGame(specifier, options);
+    const { game, plugin } = opened;
+    const solver = exactSolver(game, plugin.strategies);
+    if (solver === undefined) {
+      return yield* new UsageError({
+        message: `${specifier} cannot be solved: ${game.unsolvable}`,
+      });
+    }
+    let tree: Split<unknown>;
+    try {
+      tree = splitTree(game, game.initial(), split, MAX_TREE);
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+      return yield* new UsageError({
+        message: `--split ${split}: ${e.message}; give a smaller --split`,
+      });
+    }
+    const code = yield* Effect.promise(() =>
+      codeId(isBuiltinUrl(opened.source.url) ? undefined : opened.source.url)
+    );
+    const id = yield* Effect.promise(() =>
+      shortHash(JSON.stringify({ game: plugin.name, options: opened.options, code }))
+    );
+    /** Solves one unit exactly. */
+    const solveUnit = (u: Unit<unknown>, tt: TranspositionTable | false) =>
+      Effect.gen(function* () {
+        const r = yield* search({
+          strategy: solver.strategy,
+          game,
+          source: opened.source,
+          state: u.state,
+          options: { depth: Infinity, distance: true, tt },
+        });
+        if (!r.exact) {
+          return yield* new UsageError({
+            message: `unit ${notation(game, u.line).join(" ") || "(the start)"}: the solver ` +
+              `(${solver.name}) did not prove its value`,
+          });
+        }
+        return { value: r.value, move: r.move, nodes: r.nodes, ms: r.timeMs } satisfies Settled;
+      });
+    return { opened, game, plugin, solver, tree, code, id, solveUnit };
+  });
+
+/** What `openSolve` makes. */
+type Opened = Effect.Success<ReturnType<typeof openSolve>>;
+
+/** A value in words: who wins (in how many plies), or the first player's margin (0: a draw). */
+const inWords = (game: Game<unknown>, v: number): string => {
+  const first: Player = 0;
+  if (isDecisive(v)) return sideValue(game, v, first);
+  return v === 0 ? "a draw (0)" : `${game.players[first]}: ${sideValue(game, v, first)}`;
+};
+
+/** The units still to settle, the estimate of the rest in words. */
+const estimate = (left: number, msEach: number, workers: number): string => {
+  if (left === 0 || !Number.isFinite(msEach)) return "";
+  const s = (left * msEach) / workers / 1000;
+  return `, about ${s < 90 ? `${Math.ceil(s)} s` : `${Math.ceil(s / 60)} min`} left`;
+};
+
+const solveMode = (
+  specifier: string,
+  gameOptions: Record<string, unknown>,
+  flags: Record<string, string | boolean | undefined>,
+) =>
+  Effect.gen(function* () {
+    const term = yield* Terminal;
+    const split = yield* intFlag(flags, "split", 2, 0, 12);
+    const maxUnits = yield* intFlag(flags, "max-units", 1e9, 1, 1e9);
+    const workers = workersFromArgs(Deno.args) as number;
+    const s = yield* openSolve(specifier, gameOptions, split);
+    const { game, tree, id } = s;
+    const db = typeof flags.db === "string"
+      ? (isPostgres(flags.db) ? flags.db : userPath(flags.db))
+      : defaultDatabase("solve");
+    const out = userPath(
+      typeof flags.out === "string"
+        ? flags.out
+        : `solve-${s.plugin.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${id}.json`,
+    );
+    const where = `the store ${describeDatabase(db)}`;
+    return yield* Effect.gen(function* () {
+      const store = yield* solveStore(id);
+      const settled = yield* store.settled;
+      const before = tree.units.filter((u) => settled.has(u.unit)).length;
+      const todo = tree.units.filter((u) => !settled.has(u.unit));
+      const total = tree.units.length;
+      const status = Deno.stderr.isTerminal() ? new StatusLine() : undefined;
+      const t0 = performance.now();
+      let done = 0, nodes = 0, lastLine = -Infinity;
+      const say = (force: boolean) => {
+        const ms = performance.now() - t0;
+        const rate = ms > 0 ? (nodes / ms) * 1000 : 0;
+        const text = `solve: ${num(before + done)} of ${num(total)} units settled` +
+          (before > 0 ? ` (${num(before)} before this run)` : "") +
+          `, ${num(nodes)} nodes, ${num(rate)} nodes/s` +
+          estimate(todo.length - done, done > 0 ? ms / done : NaN, workers);
+        if (status !== undefined) return status.show(text);
+        // Not a terminal: the first unit's line, then one every few seconds.
+        if (force || ms - lastLine >= 5000) {
+          lastLine = ms;
+          console.error(text);
+        }
+      };
+      if (before > 0 || todo.length > 0) {
+        yield* term.print(
+          `${s.plugin.name}: ${num(total)} units at ${split} plies` +
+            (before > 0 ? `, ${num(before)} settled before (resuming solve ${id})` : "") +
+            `; solving with ${s.solver.name}, ${workers} at once\n`,
+        );
+      }
+      const tt = game.key !== undefined && s.solver.name === "alphabeta"
+        ? TranspositionTable.shared(64)
+        : false;
+      // On a terminal the status line is redrawn every 2 s while units take their time.
+      const ticker = Effect.forever(
+        Effect.andThen(Effect.sleep(2000), Effect.sync(() => say(false))),
+      );
+      const units = Effect.forEach(
+        todo.slice(0, maxUnits),
+        (u) =>
+          Effect.gen(function* () {
+            const r = yield* s.solveUnit(u, tt);
+            yield* store.put(u.unit, r);
+            settled.set(u.unit, r);
+            done++;
+            nodes += r.nodes;
+            say(done === 1);
+          }),
+        { concurrency: workers, discard: true },
+      );
+      const finished = yield* untilInterrupted(
+        status === undefined ? units : Effect.raceFirst(units, ticker),
+      );
+      status?.clear();
+      const valueOf = (unit: string) => settled.get(unit)?.value;
+      const root = combine(tree.root, valueOf);
+      if (Option.isNone(finished) || root === undefined) {
+        yield* term.print(
+          `${Option.isNone(finished) ? "stopped" : "paused"}: ${num(before + done)} of ` +
+            `${num(total)} units settled, kept in ${where}; the same command goes on\n`,
+        );
+        return 0;
+      }
+      const cert = certificate(s, split, root, valueOf, settled);
+      writeFileAtomic(out, JSON.stringify(cert, null, 1) + "\n");
+      if (flags.json === true) {
+        const { units: _units, ...summary } = cert;
+        yield* term.print(JSON.stringify({ ...summary, units: cert.units.length, out }) + "\n");
+        return 0;
+      }
+      yield* term.print(
+        `value: ${cert.valueText}\n` +
+          `best move: ${cert.bestMove ?? "none"}` +
+          (cert.line.length > 1 ? ` (line above the units: ${cert.line.join(" ")})` : "") + "\n" +
+          (cert.firstMoves.length > 0
+            ? `first moves: ${
+              cert.firstMoves.map((m) => `${m.move} ${inWords(game, m.value)}`).join(", ")
+            }\n`
+            : "") +
+          `${num(total)} units (${num(done)} this run), ${num(cert.nodes)} nodes, ` +
+          `${(cert.ms / 1000).toFixed(1)} s of solving; solve ${id}\n` +
+          `certificate: ${out} (deno task solve --verify ${out})\n`,
+      );
+      return 0;
+    }).pipe(
+      Effect.provide(databaseLayer(db)),
+      Effect.catchTag("SqlError", (e) => new UsageError({ message: `${where}: ${e.message}` })),
+    );
+  });
+
+/** The certificate of a finished solve. */
+const certificate = (
+  s: Opened,
+  split: number,
+  root: NonNullable<ReturnType<typeof combine>>,
+  valueOf: (unit: string) => number | undefined,
+  settled: ReadonlyMap<string, Settled>,
+): Certificate => {
+  const { game, tree } = s;
+  const start = game.initial();
+  const top = topLine(tree.root, valueOf);
+  const units = tree.units.map((u) => {
+    const r = settled.get(u.unit)!;
+    return {
+      unit: u.unit,
+      moves: u.line,
+      line: notation(game, u.line),
+      value: r.value,
+      nodes: r.nodes,
+      ms: Math.round(r.ms),
+    };
+  });
+  const atStart = game.toMove(start);
+  return {
+    format: "ply-solve/1",
+    game: s.opened.specifier,
+    options: s.opened.options as Readonly<Record<string, unknown>>,
+    id: s.id,
+    code: s.code,
+    solver: s.solver.name,
+    split,
+    value: root.value,
+    valueText: inWords(game, root.value),
+    bestMove: root.move === undefined ? null : game.formatMove(start, root.move),
+    line: notation(game, top.line),
+    firstMoves: atStart === CHANCE
+      ? []
+      : (root.moves ?? []).map((m) => ({ move: game.formatMove(start, m.move), value: m.value })),
+    units,
+    nodes: units.reduce((a, u) => a + u.nodes, 0),
+    ms: units.reduce((a, u) => a + u.ms, 0),
+  };
+};
+
+const verifyMode = (file: string, flags: Record<string, string | boolean | undefined>) =>
+  Effect.gen(function* () {
+    const term = yield* Terminal;
+    let cert: Certificate;
+    try {
+      cert = JSON.parse(Deno.readTextFileSync(userPath(file))) as Certificate;
+    } catch (e) {
+      return yield* new UsageError({ message: `--verify ${file}: ${(e as Error).message}` });
+    }
+    if (cert?.format !== "ply-solve/1" || !Array.isArray(cert.units)) {
+      return yield* new UsageError({
+        message: `--verify ${file}: not a certificate of deno task solve`,
+      });
+    }
+    const seed = yield* intFlag(flags, "seed", 1, 0, 2 ** 31);
+    const s = yield* openSolve(cert.game, { ...cert.options }, cert.split);
+    const { game, tree } = s;
+    // A certificate that does not hold: said on standard error, exit code 1.
+    const wrong = (why: string) =>
+      Effect.sync(() => {
+        console.error(`error: ${file} does not hold: ${why}`);
+        return 1;
+      });
+    // The tree above the units, in full: the same units, and their values give the value.
+    const given = new Map(cert.units.map((u) => [u.unit, u]));
+    const names = tree.units.map((u) => u.unit);
+    if (names.length !== given.size || names.some((n) => !given.has(n))) {
+      return yield* wrong(
+        `its units are not the ${num(names.length)} positions ${cert.split} plies from the start`,
+      );
+    }
+    const root = combine(tree.root, (u) => given.get(u)?.value);
+    if (root === undefined || root.value !== cert.value) {
+      return yield* wrong(
+        `its units' values give ${root === undefined ? "no value" : inWords(game, root.value)}, ` +
+          `not ${cert.valueText}`,
+      );
+    }
+    const firsts = (root.moves ?? []).map((m) => m.value);
+    if (cert.firstMoves.length > 0 && firsts.some((v, i) => v !== cert.firstMoves[i]?.value)) {
+      return yield* wrong("its first moves' values are not what its units give");
+    }
+    if (s.code.ply !== cert.code.ply || s.code.plugin !== cert.code.plugin) {
+      yield* term.print(
+        `note: ${file} was made by other code; its units are checked with this code\n`,
+      );
+    }
+    // A seeded sample of the units, solved again.
+    const n = yield* intFlag(
+      flags,
+      "sample",
+      Math.max(1, Math.ceil(names.length / 10)),
+      1,
+      names.length,
+    );
+    const rng = makeRng(seed);
+    const order = [...tree.units];
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = rng.int(i + 1);
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    const sample = order.slice(0, n);
+    const t0 = performance.now();
+    let nodes = 0;
+    for (const u of sample) {
+      const r = yield* s.solveUnit(u, false);
+      nodes += r.nodes;
+      const claimed = given.get(u.unit)!.value;
+      if (r.value !== claimed) {
+        return yield* wrong(
+          `unit ${notation(game, u.line).join(" ")}: the certificate says ` +
+            `${inWords(game, claimed)}, the solver finds ${inWords(game, r.value)}`,
+        );
+      }
+    }
+    const ms = performance.now() - t0;
+    const share = cert.nodes > 0 ? (100 * nodes) / cert.nodes : 100;
+    yield* term.print(
+      `verified ${file}: ${cert.valueText}; the tree above its ${num(names.length)} units ` +
+        `gives its value and first moves; ${num(n)} units solved again (seed ${seed}): ` +
+        `${num(nodes)} nodes, ${share.toFixed(1)}% of the solve's, ${(ms / 1000).toFixed(1)} s; ` +
+        `all agree\n`,
+    );
+    return 0;
+  });
+
+const main = Effect.gen(function* () {
+  const { flags, gameOptions, positional } = yield* parseCommandLine(Deno.args, FLAGS);
+  if (flags.help === true) return yield* printHelp(USAGE, positional[0]);
+  if (typeof flags.verify === "string") {
+    if (positional.length > 0 || Object.keys(gameOptions).length > 0) {
+      return yield* new UsageError({ message: "--verify FILE takes no game: the file names it" });
+    }
+    return yield* verifyMode(flags.verify, flags);
+  }
+  for (const f of ["sample", "seed"] as const) {
+    if (flags[f] !== undefined) {
+      return yield* new UsageError({ message: `--${f} goes with --verify FILE` });
+    }
+  }
+  if (positional.length !== 1) return yield* new UsageError({ message: "name one game to solve" });
+  return yield* solveMode(positional[0], gameOptions, flags);
+});
+
+if (import.meta.main) runMain(main, "deno task solve");
