@@ -267,9 +267,12 @@ const solveMode = (
       const valueOf = (unit: string) => settled.get(unit)?.value;
       const root = combine(tree.root, valueOf);
       if (Option.isNone(finished) || root === undefined) {
+        const how = Option.isNone(finished) ? "stopped" : "paused";
         yield* term.print(
-          `${Option.isNone(finished) ? "stopped" : "paused"}: ${num(before + done)} of ` +
-            `${num(total)} units settled, kept in ${where}; the same command goes on\n`,
+          flags.json === true
+            ? JSON.stringify({ id, [how]: true, settled: before + done, units: total }) + "\n"
+            : `${how}: ${num(before + done)} of ${num(total)} units settled, kept in ${where}; ` +
+              "the same command goes on\n",
         );
         return 0;
       }
