@@ -1,9 +1,10 @@
 /**
  * `deno task runner --cluster postgres://... [--host 127.0.0.1] [--port P] [--concurrency C]`
  *
- * Lends this machine's cores to tournaments on the cluster: a runner of Effect Cluster
- * that plays the games (`PlyGame`) and runs the tournaments (`PlyTournament`) whose
- * shards it holds, at most C games at once. Ctrl-C stops it; its shards move to the
+ * Lends this machine's cores to tournaments and solves on the cluster: a runner of Effect
+ * Cluster that plays the games (`PlyGame`) and runs the tournaments (`PlyTournament`),
+ * and solves the units (`PlySolveUnit`) and runs the solves (`PlySolve`), whose shards it
+ * holds, at most C games (or units) at once. Ctrl-C stops it; its shards move to the
  * other runners, and a game it was playing is played again there.
  *
  * @module
@@ -24,16 +25,24 @@ import {
   tournamentBody,
   TournamentWorkflow,
 } from "../cluster/tournament.ts";
+import {
+  migrateSolves,
+  solveBody,
+  solveHandlers,
+  SolveUnitEntity,
+  SolveWorkflow,
+} from "../cluster/solve.ts";
 import { intFlag, parseCommandLine, printHelp, runMain, UsageError } from "../app/cli.ts";
 
 const USAGE = `Usage: deno task runner --cluster postgres://USER@HOST:PORT/DB [flags]
-Lends this machine to tournaments on the cluster (deno task tournament ... --cluster URL):
-plays the games of the shards it holds. Ctrl-C stops it; its games move to other runners.
+Lends this machine to tournaments and solves on the cluster (deno task tournament ...
+--cluster URL, deno task solve ... --cluster URL): plays the games and solves the units of
+the shards it holds. Ctrl-C stops it; its work moves to other runners.
 
   --cluster URL    the PostgreSQL database every machine reaches
   --host H         the address other runners reach this one at (default 127.0.0.1)
   --port P         its port (default: a free one)
-  --concurrency C  games at once (default: the cores)
+  --concurrency C  games (or units) at once (default: the cores)
   --workers N      engine workers (default: the cores)
   --debug          the cluster's debug log on standard error (shards, runners, messages)
 `;
@@ -76,10 +85,13 @@ const main = Effect.gen(function* () {
     GameEntity.toLayer(gameHandlers(concurrency, refuse)),
     TournamentWorkflow.toLayer(tournamentBody).pipe(Layer.provide(workflowEngine)),
     ChunkWorkflow.toLayer(chunkBody).pipe(Layer.provide(workflowEngine)),
+    SolveUnitEntity.toLayer(solveHandlers(concurrency, refuse)),
+    SolveWorkflow.toLayer(solveBody).pipe(Layer.provide(workflowEngine)),
   ).pipe(Layer.provideMerge(shardingLayer(url, address)));
   const reason = yield* Effect.scoped(
     Effect.gen(function* () {
       yield* migrate;
+      yield* migrateSolves;
       yield* serveRunner(address);
       yield* term.print(
         `runner at ${host}:${port}, ${concurrency} games at once (Ctrl-C stops it)\n`,

@@ -16,9 +16,12 @@
  *
  * @module
  */
-import { openHostedGame } from "../app/games.ts";
-import { Effect, Option } from "../core/deps.ts";
-import { search } from "../core/engine/engine.ts";
+import { Cause, Effect, Exit, Option } from "../core/deps.ts";
+import { isBuiltinUrl } from "../core/source.ts";
+import { reachCluster } from "../cluster/reach.ts";
+import { database, shardingLayer, workflowEngine } from "../cluster/layers.ts";
+import { operatorLogging } from "../cluster/log.ts";
+import { migrateSolves, solveExit, SolveWorkflow, storeSolvePlan } from "../cluster/solve.ts";
 import { CHANCE, type Game, type Player } from "../core/game.ts";
 import { TranspositionTable } from "../core/search/tt.ts";
 import { makeRng } from "../core/rng.ts";
@@ -33,8 +36,6 @@ import {
   userPath,
   workersFromArgs,
 } from "../app/cli.ts";
-import { exactSolver } from "../app/review.ts";
-import { codeId } from "../app/tournament/code.ts";
 import { writeFileAtomic } from "../app/files.ts";
 import {
   databaseLayer,
@@ -43,11 +44,11 @@ import {
   isPostgres,
 } from "../app/store/database.ts";
 import { type Settled, solveStore } from "../app/solve/store.ts";
-import { combine, type Split, splitTree, topLine, type Unit } from "../app/solve/split.ts";
-import { isBuiltinUrl } from "../core/source.ts";
+import { combine, topLine } from "../app/solve/split.ts";
+import { notation, type OpenedSolve, openSolve } from "../app/solve/open.ts";
 
 const USAGE = `Usage: deno task solve GAME [--OPTION VALUE ...] [--split D] [--workers N]
-                        [--db FILE|URL] [--out FILE] [--max-units N] [--json]
+                        [--db FILE|URL | --cluster URL] [--out FILE] [--max-units N] [--json]
        deno task solve --verify FILE [--sample N] [--seed S]
 Solves a game exactly, split into work units: the positions D plies from the start, each
 solved whole by the game's solver (its own, else alpha-beta to the end), N at once. Each
@@ -58,6 +59,8 @@ progress, and the same command resumes. A finished solve writes a certificate.
   --workers N      units solved at once, one worker each (default: the cores)
   --db FILE|URL    where the settled units are kept (default $XDG_STATE_HOME/ply/solve.db;
                    postgres://user@host/db for a PostgreSQL database)
+  --cluster URL    solve the units on the cluster's runners (deno task runner --cluster URL),
+                   kept in its PostgreSQL database; Ctrl-C stops following, not the solve
   --out FILE       the certificate (default solve-GAME-ID.json)
   --max-units N    stop after N units settled in this run (the same command goes on)
   --json           the certificate's summary as one JSON object
@@ -69,12 +72,9 @@ estimate of the rest.
 `;
 
 const FLAGS = {
-  string: ["split", "workers", "db", "out", "max-units", "verify", "sample", "seed"],
+  string: ["split", "workers", "db", "cluster", "out", "max-units", "verify", "sample", "seed"],
   boolean: ["json"],
 } as const;
-
-/** The most nodes the tree above the units may have. */
-const MAX_TREE = 200_000;
 
 /** A solve's certificate (`--out`), as `--verify` reads it back. */
 export interface Certificate {
@@ -110,71 +110,6 @@ export interface Certificate {
   readonly ms: number;
 }
 
-/** A short hash of a text (16 hex digits of SHA-256). */
-const shortHash = async (text: string): Promise<string> =>
-  [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))]
-    .slice(0, 8).map((b) => b.toString(16).padStart(2, "0")).join("");
-
-/** A line of moves in the game's notation, from the start. */
-const notation = (game: Game<unknown>, moves: readonly number[]): string[] => {
-  let s = game.initial();
-  return moves.map((m) => {
-    const t = game.formatMove(s, m);
-    s = game.play(s, m);
-    return t;
-  });
-};
-
-/** The game, its exact solver and its split, as both modes need them. */
-const openSolve = (specifier: string, options: Record<string, unknown>, split: number) =>
-  Effect.gen(function* () {
-    const opened = yield* openHostedGame(specifier, options);
-    const { game, plugin } = opened;
-    const solver = exactSolver(game, plugin.strategies);
-    if (solver === undefined) {
-      return yield* new UsageError({
-        message: `${specifier} cannot be solved: ${game.unsolvable}`,
-      });
-    }
-    let tree: Split<unknown>;
-    try {
-      tree = splitTree(game, game.initial(), split, MAX_TREE);
-    } catch (e) {
-      if (!(e instanceof RangeError)) throw e;
-      return yield* new UsageError({
-        message: `--split ${split}: ${e.message}; give a smaller --split`,
-      });
-    }
-    const code = yield* Effect.promise(() =>
-      codeId(isBuiltinUrl(opened.source.url) ? undefined : opened.source.url)
-    );
-    const id = yield* Effect.promise(() =>
-      shortHash(JSON.stringify({ game: plugin.name, options: opened.options, code }))
-    );
-    /** Solves one unit exactly. */
-    const solveUnit = (u: Unit<unknown>, tt: TranspositionTable | false) =>
-      Effect.gen(function* () {
-        const r = yield* search({
-          strategy: solver.strategy,
-          game,
-          source: opened.source,
-          state: u.state,
-          options: { depth: Infinity, distance: true, tt },
-        });
-        if (!r.exact) {
-          return yield* new UsageError({
-            message: `unit ${notation(game, u.line).join(" ") || "(the start)"}: the solver ` +
-              `(${solver.name}) did not prove its value`,
-          });
-        }
-        return { value: r.value, move: r.move, nodes: r.nodes, ms: r.timeMs } satisfies Settled;
-      });
-    return { opened, game, plugin, solver, tree, code, id, solveUnit };
-  });
-
-/** What `openSolve` makes. */
-type Opened = Effect.Success<ReturnType<typeof openSolve>>;
-
 /** A value in words: who wins (in how many plies), or the first player's margin (0: a draw). */
 const inWords = (game: Game<unknown>, v: number): string => {
   const first: Player = 0;
@@ -201,9 +136,18 @@ const solveMode = (
     const workers = workersFromArgs(Deno.args) as number;
     const s = yield* openSolve(specifier, gameOptions, split);
     const { game, tree, id } = s;
-    const db = typeof flags.db === "string"
+    const cluster = typeof flags.cluster === "string" ? flags.cluster : undefined;
+    if (cluster !== undefined && (flags.db !== undefined || flags["max-units"] !== undefined)) {
+      return yield* new UsageError({
+        message: `--cluster keeps the units in its own database: --${
+          flags.db !== undefined ? "db" : "max-units"
+        } does not go with it`,
+      });
+    }
+    if (cluster !== undefined && !(yield* reachCluster(cluster))) return 1;
+    const db = cluster ?? (typeof flags.db === "string"
       ? (isPostgres(flags.db) ? flags.db : userPath(flags.db))
-      : defaultDatabase("solve");
+      : defaultDatabase("solve"));
     const out = userPath(
       typeof flags.out === "string"
         ? flags.out
@@ -237,7 +181,9 @@ const solveMode = (
         yield* term.print(
           `${s.plugin.name}: ${num(total)} units at ${split} plies` +
             (before > 0 ? `, ${num(before)} settled before (resuming solve ${id})` : "") +
-            `; solving with ${s.solver.name}, ${workers} at once\n`,
+            (cluster === undefined
+              ? `; solving with ${s.solver.name}, ${workers} at once\n`
+              : `; solving with ${s.solver.name} on the cluster's runners\n`),
         );
       }
       const tt = game.key !== undefined && s.solver.name === "alphabeta"
@@ -260,8 +206,60 @@ const solveMode = (
           }),
         { concurrency: workers, discard: true },
       );
+      // On the cluster: the runners solve the units; this program follows the store.
+      const followed = (url: string) =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            yield* migrateSolves;
+            const plan = `${id}-s${split}`;
+            yield* storeSolvePlan(plan, {
+              solve: id,
+              game: s.opened.specifier,
+              ...(isBuiltinUrl(s.opened.source.url) ? {} : { module: s.opened.source.url }),
+              options: s.opened.options as Readonly<Record<string, unknown>>,
+              split,
+              units: tree.units.map((u) => u.unit),
+              concurrency: workers,
+              code: s.code,
+            });
+            const execution = yield* SolveWorkflow.execute({ id: plan }, { discard: true });
+            yield* term.print(`submitted to the cluster as solve ${plan}\n`);
+            while (true) {
+              for (const [unit, r] of yield* store.settled) {
+                if (settled.has(unit) || !wanted.has(unit)) {
+                  continue;
+                }
+                settled.set(unit, r);
+                done++;
+                nodes += r.nodes;
+                say(done === 1);
+              }
+              if (before + done === total) return;
+              const exit = yield* solveExit(execution);
+              if (exit !== undefined && Exit.isFailure(exit)) {
+                return yield* new UsageError({
+                  message: `solve ${plan} failed on the cluster: ${
+                    String(Cause.squash(exit.cause)).split("\n")[0]
+                  }`,
+                });
+              }
+              yield* Effect.sleep(exit === undefined ? 500 : 100);
+            }
+          }).pipe(
+            Effect.provide(workflowEngine),
+            Effect.provide(shardingLayer(url)),
+            Effect.provide(operatorLogging),
+            Effect.mapError((e) =>
+              e instanceof UsageError
+                ? e
+                : new UsageError({ message: `the cluster at ${where}: ${e}` })
+            ),
+          ),
+        );
+      const wanted = new Set(tree.units.map((u) => u.unit));
+      const work = cluster === undefined ? units : followed(cluster);
       const finished = yield* untilInterrupted(
-        status === undefined ? units : Effect.raceFirst(units, ticker),
+        status === undefined ? work : Effect.raceFirst(work, ticker),
       );
       status?.clear();
       const valueOf = (unit: string) => settled.get(unit)?.value;
@@ -272,7 +270,9 @@ const solveMode = (
           flags.json === true
             ? JSON.stringify({ id, [how]: true, settled: before + done, units: total }) + "\n"
             : `${how}: ${num(before + done)} of ${num(total)} units settled, kept in ${where}; ` +
-              "the same command goes on\n",
+              (cluster !== undefined
+                ? "the runners go on, and the same command follows them again\n"
+                : "the same command goes on\n"),
         );
         return 0;
       }
@@ -298,14 +298,14 @@ const solveMode = (
       );
       return 0;
     }).pipe(
-      Effect.provide(databaseLayer(db)),
+      Effect.provide(cluster === undefined ? databaseLayer(db) : database(cluster)),
       Effect.catchTag("SqlError", (e) => new UsageError({ message: `${where}: ${e.message}` })),
     );
   });
 
 /** The certificate of a finished solve. */
 const certificate = (
-  s: Opened,
+  s: OpenedSolve,
   split: number,
   root: NonNullable<ReturnType<typeof combine>>,
   valueOf: (unit: string) => number | undefined,

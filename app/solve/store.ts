@@ -30,11 +30,9 @@ export interface SolveStore {
   readonly put: (unit: string, s: Settled) => Effect.Effect<void, SqlError.SqlError>;
 }
 
-/** The store of solve `id` in the database of the `SqlClient` (its table made when missing). */
-export const solveStore = (
-  id: string,
-): Effect.Effect<SolveStore, SqlError.SqlError, SqlClient.SqlClient> =>
-  Effect.gen(function* () {
+/** Makes the table of the settled units when it is missing. */
+export const solveTable: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> = Effect
+  .gen(function* () {
     const sql = yield* SqlClient.SqlClient;
     yield* sql`CREATE TABLE IF NOT EXISTS ply_solve_units (
       solve TEXT NOT NULL,
@@ -45,6 +43,15 @@ export const solveStore = (
       ms DOUBLE PRECISION NOT NULL,
       PRIMARY KEY (solve, unit)
     )`;
+  });
+
+/** The store of solve `id` in the database of the `SqlClient` (its table made when missing). */
+export const solveStore = (
+  id: string,
+): Effect.Effect<SolveStore, SqlError.SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient;
+    yield* solveTable;
     return {
       settled: Effect.map(
         sql<{ unit: string; value: number; move: number | null; nodes: number; ms: number }>`
