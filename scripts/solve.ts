@@ -44,7 +44,7 @@ import {
   isPostgres,
 } from "../app/store/database.ts";
 import { type Settled, solveStore } from "../app/solve/store.ts";
-import { combine, topLine } from "../app/solve/split.ts";
+import { combine, neededUnits, topLine } from "../app/solve/split.ts";
 import { notation, type OpenedSolve, openSolve } from "../app/solve/open.ts";
 
 const USAGE = `Usage: deno task solve GAME [--OPTION VALUE ...] [--split D] [--workers N]
@@ -161,6 +161,7 @@ const solveMode = (
       const todo = tree.units.filter((u) => !settled.has(u.unit));
       const total = tree.units.length;
       const status = Deno.stderr.isTerminal() ? new StatusLine() : undefined;
+      const valueOf = (unit: string) => settled.get(unit)?.value;
       const t0 = performance.now();
       let done = 0, nodes = 0, lastLine = -Infinity;
       const say = (force: boolean) => {
@@ -169,7 +170,13 @@ const solveMode = (
         const text = `solve: ${num(before + done)} of ${num(total)} units settled` +
           (before > 0 ? ` (${num(before)} before this run)` : "") +
           `, ${num(nodes)} nodes, ${num(rate)} nodes/s` +
-          estimate(todo.length - done, done > 0 ? ms / done : NaN, workers);
+          estimate(
+            cluster === undefined
+              ? neededUnits(tree.root, valueOf, s.distance).length
+              : todo.length - done,
+            done > 0 ? ms / done : NaN,
+            workers,
+          );
         if (status !== undefined) return status.show(text);
         // Not a terminal: the first unit's line, then one every few seconds.
         if (force || ms - lastLine >= 5000) {
@@ -193,19 +200,34 @@ const solveMode = (
       const ticker = Effect.forever(
         Effect.andThen(Effect.sleep(2000), Effect.sync(() => say(false))),
       );
-      const units = Effect.forEach(
-        todo.slice(0, maxUnits),
-        (u) =>
-          Effect.gen(function* () {
-            const r = yield* s.solveUnit(u, tt);
-            yield* store.put(u.unit, r);
-            settled.set(u.unit, r);
-            done++;
-            nodes += r.nodes;
-            say(done === 1);
-          }),
-        { concurrency: workers, discard: true },
-      );
+      // Here: `workers` fibers take the units still needed, one at a time, in the tree's
+      // order (a unit under a node already decided is not needed: `neededUnits`).
+      const byName = new Map(tree.units.map((u) => [u.unit, u]));
+      const inFlight = new Set<string>();
+      let budget = maxUnits;
+      const next = () => {
+        if (budget <= 0) return undefined;
+        const name = neededUnits(tree.root, valueOf, s.distance).find((n) => !inFlight.has(n));
+        if (name === undefined) return undefined;
+        budget--;
+        inFlight.add(name);
+        return byName.get(name);
+      };
+      const worker = Effect.gen(function* () {
+        for (let u = next(); u !== undefined; u = next()) {
+          const r = yield* s.solveUnit(u, tt);
+          yield* store.put(u.unit, r);
+          settled.set(u.unit, r);
+          inFlight.delete(u.unit);
+          done++;
+          nodes += r.nodes;
+          say(done === 1);
+        }
+      });
+      const units = Effect.all(Array.from({ length: workers }, () => worker), {
+        concurrency: "unbounded",
+        discard: true,
+      });
       // On the cluster: the runners solve the units; this program follows the store.
       const followed = (url: string) =>
         Effect.scoped(
@@ -262,8 +284,7 @@ const solveMode = (
         status === undefined ? work : Effect.raceFirst(work, ticker),
       );
       status?.clear();
-      const valueOf = (unit: string) => settled.get(unit)?.value;
-      const root = combine(tree.root, valueOf);
+      const root = combine(tree.root, valueOf, s.distance);
       if (Option.isNone(finished) || root === undefined) {
         const how = Option.isNone(finished) ? "stopped" : "paused";
         yield* term.print(
@@ -292,7 +313,11 @@ const solveMode = (
               cert.firstMoves.map((m) => `${m.move} ${inWords(game, m.value)}`).join(", ")
             }\n`
             : "") +
-          `${num(total)} units (${num(done)} this run), ${num(cert.nodes)} nodes, ` +
+          `${num(total)} units (${num(done)} this run` +
+          (cert.units.length < total
+            ? `; ${num(total - cert.units.length)} not needed, their parents decided without them`
+            : "") +
+          `), ${num(cert.nodes)} nodes, ` +
           `${(cert.ms / 1000).toFixed(1)} s of solving; solve ${id}\n` +
           `certificate: ${out} (deno task solve --verify ${out})\n`,
       );
@@ -313,8 +338,8 @@ const certificate = (
 ): Certificate => {
   const { game, tree } = s;
   const start = game.initial();
-  const top = topLine(tree.root, valueOf);
-  const units = tree.units.map((u) => {
+  const top = topLine(tree.root, valueOf, s.distance);
+  const units = tree.units.filter((u) => settled.has(u.unit)).map((u) => {
     const r = settled.get(u.unit)!;
     return {
       unit: u.unit,
@@ -372,17 +397,24 @@ const verifyMode = (file: string, flags: Record<string, string | boolean | undef
       });
     // The tree above the units, in full: the same units, and their values give the value.
     const given = new Map(cert.units.map((u) => [u.unit, u]));
-    const names = tree.units.map((u) => u.unit);
-    if (names.length !== given.size || names.some((n) => !given.has(n))) {
+    const names = new Set(tree.units.map((u) => u.unit));
+    const stray = cert.units.find((u) => !names.has(u.unit));
+    if (stray !== undefined) {
       return yield* wrong(
-        `its units are not the ${num(names.length)} positions ${cert.split} plies from the start`,
+        `its unit ${stray.line.join(" ")} is not one of the ${num(names.size)} positions ` +
+          `${cert.split} plies from the start`,
       );
     }
-    const root = combine(tree.root, (u) => given.get(u)?.value);
-    if (root === undefined || root.value !== cert.value) {
+    const root = combine(tree.root, (u) => given.get(u)?.value, s.distance);
+    if (root === undefined) {
       return yield* wrong(
-        `its units' values give ${root === undefined ? "no value" : inWords(game, root.value)}, ` +
-          `not ${cert.valueText}`,
+        `its ${num(given.size)} units do not decide the value (of the ${num(names.size)} ` +
+          `positions ${cert.split} plies from the start, more are needed)`,
+      );
+    }
+    if (root.value !== cert.value) {
+      return yield* wrong(
+        `its units' values give ${inWords(game, root.value)}, not ${cert.valueText}`,
       );
     }
     const firsts = (root.moves ?? []).map((m) => m.value);
@@ -398,12 +430,12 @@ const verifyMode = (file: string, flags: Record<string, string | boolean | undef
     const n = yield* intFlag(
       flags,
       "sample",
-      Math.max(1, Math.ceil(names.length / 10)),
+      Math.max(1, Math.ceil(given.size / 10)),
       1,
-      names.length,
+      given.size,
     );
     const rng = makeRng(seed);
-    const order = [...tree.units];
+    const order = tree.units.filter((u) => given.has(u.unit));
     for (let i = order.length - 1; i > 0; i--) {
       const j = rng.int(i + 1);
       [order[i], order[j]] = [order[j], order[i]];
@@ -425,7 +457,7 @@ const verifyMode = (file: string, flags: Record<string, string | boolean | undef
     const ms = performance.now() - t0;
     const share = cert.nodes > 0 ? (100 * nodes) / cert.nodes : 100;
     yield* term.print(
-      `verified ${file}: ${cert.valueText}; the tree above its ${num(names.length)} units ` +
+      `verified ${file}: ${cert.valueText}; the tree above its ${num(given.size)} units ` +
         `gives its value and first moves; ${num(n)} units solved again (seed ${seed}): ` +
         `${num(nodes)} nodes, ${share.toFixed(1)}% of the solve's, ${(ms / 1000).toFixed(1)} s; ` +
         `all agree\n`,

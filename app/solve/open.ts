@@ -18,6 +18,7 @@ import type { TranspositionTable } from "../../core/search/tt.ts";
 import { isBuiltinUrl } from "../../core/source.ts";
 import { type ChosenStrategy, UsageError } from "../cli.ts";
 import { exactSolver } from "../review.ts";
+import { alphabetaStrategy } from "../../core/search/strategies.ts";
 import { codeId } from "../tournament/code.ts";
 import type { Settled } from "./store.ts";
 import { type Split, splitTree, type Unit } from "./split.ts";
@@ -50,6 +51,11 @@ export interface OpenedSolve {
   readonly plugin: OpenedGame["plugin"];
   /** The exact solver of the units. */
   readonly solver: ChosenStrategy;
+  /**
+   * True when the solver counts a win's distance (alpha-beta to the end does; a game's
+   * own solver proves wins without one): how the tree above the units combines them.
+   */
+  readonly distance: boolean;
   /** The units and the tree above them. */
   readonly tree: Split<unknown>;
   /** The code that decides the result. */
@@ -111,5 +117,6 @@ export const openSolve = (
         }
         return { value: r.value, move: r.move, nodes: r.nodes, ms: r.timeMs } satisfies Settled;
       });
-    return { opened, game, plugin, solver, tree, code, id, solveUnit };
+    const distance = solver.strategy === alphabetaStrategy;
+    return { opened, game, plugin, solver, distance, tree, code, id, solveUnit };
   });

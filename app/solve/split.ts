@@ -6,8 +6,11 @@
  * unit, and by its line of moves where the game has no key. Plain code over the game's
  * functions (a hosted game's calls go to its plugin thread).
  *
- * Values are the engine's: player 0 maximizes; a decisive value that carries a distance
- * (`WIN - n`: a win in `n` plies) is one ply further from each node above (`deeper`).
+ * Values are the engine's: player 0 maximizes. Where the units' solver counts a win's
+ * distance (alpha-beta with `distance`: `WIN - n`, a win in `n` plies, `WIN` itself a game
+ * won at the unit), a decisive value is one ply further from each node above (`deeper`);
+ * a solver that proves wins without a distance (exactly `±WIN`: Domineering's) has them
+ * kept as they are, and then one child won outright decides its parent.
  *
  * @module
  */
@@ -94,9 +97,34 @@ export const splitTree = <S>(
   return { root: root_, units: [...units.values()] };
 };
 
-/** A value seen one ply further up: a decisive value with a distance gets one ply longer. */
-export const deeper = (v: number): number =>
-  Math.abs(v) >= WIN_THRESHOLD && Math.abs(v) < WIN ? v - Math.sign(v) : v;
+/**
+ * The units still needed to know `node`'s value, given the units settled (`valueOf`): none
+ * under a node already known (`combine`), every unsettled unit under the others. Each
+ * unit once, in the order of the tree.
+ */
+export const neededUnits = (
+  node: SplitNode,
+  valueOf: (unit: string) => number | undefined,
+  distance: boolean,
+): string[] => {
+  const needed = new Set<string>();
+  const known = new Map<SplitNode, boolean>();
+  const visit = (n: SplitNode): void => {
+    if (n._tag === "Unit") {
+      if (valueOf(n.unit) === undefined) needed.add(n.unit);
+      return;
+    }
+    let k = known.get(n);
+    if (k === undefined) known.set(n, k = combine(n, valueOf, distance) !== undefined);
+    if (!k) { for (const c of n.children) visit(c.node); }
+  };
+  visit(node);
+  return [...needed];
+};
+
+/** A value seen one ply further up: with `distance`, a decisive value is one ply longer. */
+export const deeper = (v: number, distance: boolean): number =>
+  distance && Math.abs(v) >= WIN_THRESHOLD ? v - Math.sign(v) : v;
 
 /** What `combine` finds at a node: its value, and at a player's node the best move. */
 export interface Combined {
@@ -110,22 +138,32 @@ export interface Combined {
 
 /**
  * The value of `node` from its units' values (`valueOf`; undefined: not settled, and then
- * so is the node). At a player's node the best of its children's values, one ply deeper;
- * at a chance node their average by probability.
+ * so is the node). At a player's node the best of its children's values, one ply deeper
+ * (without `distance`, known as soon as one child is won outright for the mover, exactly
+ * `WIN`: its `moves` then hold only the children known); at a chance node their average.
  */
 export const combine = (
   node: SplitNode,
   valueOf: (unit: string) => number | undefined,
+  distance: boolean,
 ): Combined | undefined => {
   if (node._tag === "Unit") {
     const v = valueOf(node.unit);
     return v === undefined ? undefined : { value: v };
   }
   const moves: { move: number; value: number }[] = [];
+  let unknown = false;
   for (const c of node.children) {
-    const child = combine(c.node, valueOf);
-    if (child === undefined) return undefined;
-    moves.push({ move: c.move, value: deeper(child.value) });
+    const child = combine(c.node, valueOf, distance);
+    if (child === undefined) unknown = true;
+    else moves.push({ move: c.move, value: deeper(child.value, distance) });
+  }
+  if (unknown) {
+    // Without distances, a player's node is decided by one child won outright (exactly
+    // `WIN` for the mover: no value is better), whatever its other children are.
+    const won = distance || node.toMove === CHANCE ? undefined : node.toMove === 0 ? WIN : -WIN;
+    const first = moves.find((m) => m.value === won);
+    return first === undefined ? undefined : { value: first.value, move: first.move, moves };
   }
   if (node.toMove === CHANCE) {
     let sum = 0;
@@ -145,11 +183,12 @@ export const combine = (
 export const topLine = (
   root: SplitNode,
   valueOf: (unit: string) => number | undefined,
+  distance: boolean,
 ): { readonly line: readonly number[]; readonly unit?: string } => {
   const line: number[] = [];
   let node = root;
   while (node._tag === "Inner" && node.toMove !== CHANCE) {
-    const c = combine(node, valueOf);
+    const c = combine(node, valueOf, distance);
     const next = node.children.find((ch) => ch.move === c?.move);
     if (next === undefined) break;
     line.push(next.move);
