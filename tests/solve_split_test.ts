@@ -11,7 +11,7 @@ import { runStrategy } from "../core/engine/strategies.ts";
 import { alphabetaStrategy } from "../core/search/strategies.ts";
 import { nimGame, type NimState } from "../plugins/nim/mod.ts";
 import type { Game } from "../core/game.ts";
-import { combine, deeper, neededUnits, splitTree } from "../app/solve/split.ts";
+import { combine, neededUnits, splitTree } from "../app/solve/split.ts";
 
 /** The exact value of `s` by alpha-beta to the end. */
 const exact = (game: Game<NimState>, s: NimState, distance: boolean): number => {
