@@ -184,8 +184,12 @@ const solveMode = (
           console.error(text);
         }
       };
+      // What the solve does, in words: on standard error with --json (standard output then
+      // holds the JSON alone).
+      const info = (text: string) =>
+        flags.json === true ? Effect.sync(() => console.error(text.trimEnd())) : term.print(text);
       if (before > 0 || todo.length > 0) {
-        yield* term.print(
+        yield* info(
           `${s.plugin.name}: ${num(total)} units at ${split} plies` +
             (before > 0 ? `, ${num(before)} settled before (resuming solve ${id})` : "") +
             (cluster === undefined
@@ -245,7 +249,7 @@ const solveMode = (
               code: s.code,
             });
             const execution = yield* SolveWorkflow.execute({ id: plan }, { discard: true });
-            yield* term.print(`submitted to the cluster as solve ${plan}\n`);
+            yield* info(`submitted to the cluster as solve ${plan}\n`);
             while (true) {
               for (const [unit, r] of yield* store.settled) {
                 if (settled.has(unit) || !wanted.has(unit)) {

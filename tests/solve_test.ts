@@ -23,7 +23,10 @@ const withDir = async (f: (dir: string) => Promise<void>) => {
 const solveJson = async (args: readonly string[], dir: string) => {
   const r = await runTask("solve", [...args, "--db", `${dir}/solve.db`, "--json"]);
   assertEquals(r.code, 0, r.stdout + r.stderr);
-  return JSON.parse(r.stdout.trim().split("\n").at(-1)!) as {
+  // Standard output holds the JSON alone (the words go to standard error).
+  assertEquals(r.stdout.trim().split("\n").length, 1, r.stdout);
+  assertStringIncludes(r.stderr, "units at");
+  return JSON.parse(r.stdout) as {
     value: number;
     bestMove: string | null;
     firstMoves: { move: string; value: number }[];
