@@ -100,3 +100,36 @@ export const serveRunner = (address: Address) =>
     );
     return server;
   });
+
+/** The tags of an entity call's delivery failures (`deliveryDies`). */
+const DELIVERY = new Set([
+  "MailboxFull",
+  "AlreadyProcessingMessage",
+  "PersistenceError",
+  "EntityNotAssignedToRunner",
+]);
+
+/** An entity call's delivery failure, by its tag. */
+type Delivery = {
+  readonly _tag:
+    | "MailboxFull"
+    | "AlreadyProcessingMessage"
+    | "PersistenceError"
+    | "EntityNotAssignedToRunner";
+};
+
+/**
+ * An entity call whose delivery failed (a full mailbox, a message already in progress,
+ * the message store, a shard not yet assigned) is a defect of the cluster, not the work's
+ * failure: the activity dies, and the workflow engine runs it again.
+ */
+export const deliveryDies = <A, E, R>(
+  call: Effect.Effect<A, E, R>,
+): Effect.Effect<A, Exclude<E, Delivery>, R> =>
+  Effect.catch(
+    call,
+    (e) =>
+      DELIVERY.has((e as { readonly _tag?: string })?._tag ?? "")
+        ? Effect.die(e)
+        : Effect.fail(e as Exclude<E, Delivery>),
+  );

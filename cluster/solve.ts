@@ -24,6 +24,7 @@ import {
   type SqlError,
   Workflow,
 } from "./deps.ts";
+import { deliveryDies } from "./layers.ts";
 
 /** What the table functions need and may fail with. */
 type Sql<A> = Effect.Effect<A, SqlError.SqlError, SqlClient.SqlClient>;
@@ -193,15 +194,7 @@ export const solveBody = (payload: { readonly id: string }) =>
             const reply = yield* client(`${payload.id}/${unit}`).Solve({
               solve: payload.id,
               unit,
-            }).pipe(Effect.catchTag(
-              [
-                "MailboxFull",
-                "AlreadyProcessingMessage",
-                "PersistenceError",
-                "EntityNotAssignedToRunner",
-              ],
-              (e) => Effect.die(e),
-            ));
+            }).pipe(deliveryDies);
             yield* Effect.orDie(store.put(unit, JSON.parse(reply) as Settled));
             return true;
           }),

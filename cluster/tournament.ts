@@ -39,6 +39,7 @@ import {
   type SqlError,
   Workflow,
 } from "./deps.ts";
+import { deliveryDies } from "./layers.ts";
 
 /** What the table functions need and may fail with. */
 type Sql<A> = Effect.Effect<A, SqlError.SqlError, SqlClient.SqlClient>;
@@ -544,15 +545,7 @@ export const chunkBody = (payload: { readonly id: string; readonly chunk: number
             const record = yield* client(`${payload.id}/${f.id}`).Play({
               tournament: payload.id,
               index,
-            }).pipe(Effect.catchTag(
-              [
-                "MailboxFull",
-                "AlreadyProcessingMessage",
-                "PersistenceError",
-                "EntityNotAssignedToRunner",
-              ],
-              (e) => Effect.die(e),
-            ));
+            }).pipe(deliveryDies);
             yield* Effect.orDie(sql`INSERT INTO ply_games (tournament, id, record)
               VALUES (${payload.id}, ${f.id}, ${record}) ON CONFLICT DO NOTHING`);
             return (JSON.parse(record) as GameRecord).fault !== undefined
